@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the private interface of libGLdispatch.so.0, shared by libGLX, libEGL and the
+ * stub-owning API libraries. It is binary compatible with libglvnd's private GLdispatch
+ * surface (ABI version 1) so that a stray libglvnd libGL.so.1 or libOpenGL.so.0 still works
+ * next to our libGLdispatch, and ours next to theirs.
+ */
+#ifndef GLMUX_GLDISPATCH_H
+#define GLMUX_GLDISPATCH_H
+
+#include <GL/gl.h>
+
+#include "glvnd/GLdispatchABI.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GLDISPATCH_ABI_VERSION 1
+
+/* Tags of __GLdispatchThreadState: which winsys library owns the thread's current context. */
+enum {
+    GLDISPATCH_API_GLX = 0,
+    GLDISPATCH_API_EGL = 1
+};
+
+#define GLMUX_DISPATCH_EXPORT __attribute__((visibility("default")))
+
+/* An opaque dispatch table: one per vendor (per winsys library). */
+typedef struct __GLdispatchTableRec __GLdispatchTable;
+
+typedef void (*__GLdispatchProc)(void);
+
+/* Looks up the vendor's implementation of a GL function; param is the table's cookie. */
+typedef void *(*__GLgetProcAddressCallback)(const char *procName, void *param);
+
+typedef struct __GLdispatchThreadStateRec __GLdispatchThreadState;
+
+/*
+ * The per-thread record of a current context. GLX and EGL embed it as the first member of
+ * their own thread state. A thread has one exactly while it has a current context.
+ */
+struct __GLdispatchThreadStateRec {
+    int tag;                                     /* GLDISPATCH_API_GLX or _EGL */
+    /*
+     * Called when a thread that still has a current context exits, after libGLdispatch has
+     * released it. Must not call __glDispatchMakeCurrent or __glDispatchLoseCurrent.
+     */
+    void (*threadDestroyedCallback)(__GLdispatchThreadState *state);
+    struct __GLdispatchThreadStatePrivateRec *priv; /* owned by libGLdispatch */
+};
+
+/* A vendor's entry-point patching callbacks (copied from its GLX or EGL imports). */
+typedef struct __GLdispatchPatchCallbacksRec {
+    GLboolean (*isPatchSupported)(int type, int stubSize);
+    GLboolean (*initiatePatch)(int type, int stubSize,
+                               DispatchPatchLookupStubOffset lookupStubOffset);
+    void (*releasePatch)(void);
+    void (*threadAttach)(void);
+} __GLdispatchPatchCallbacks;
+
+/* What a library that owns entry stubs registers so that vendors can patch them. */
+typedef struct __GLdispatchStubPatchCallbacksRec {
+    GLboolean (*startPatch)(void);   /* make the stubs writable, keep a pristine copy */
+    void (*finishPatch)(void);       /* make them executable again */
+    void (*abortPatch)(void);        /* undo a failed patch */
+    GLboolean (*restoreFuncs)(void); /* put the original stubs back */
+    GLboolean (*getPatchOffset)(const char *name, void **writePtr, const void **execPtr);
+    int (*getStubType)(void);
+    int (*getStubSize)(void);
+} __GLdispatchStubPatchCallbacks;
+
+GLMUX_DISPATCH_EXPORT int __glDispatchGetABIVersion(void);
+GLMUX_DISPATCH_EXPORT void __glDispatchInit(void);
+GLMUX_DISPATCH_EXPORT void __glDispatchFini(void);
+GLMUX_DISPATCH_EXPORT void __glDispatchReset(void);
+GLMUX_DISPATCH_EXPORT int __glDispatchNewVendorID(void);
+GLMUX_DISPATCH_EXPORT __GLdispatchProc __glDispatchGetProcAddress(const char *procName);
+GLMUX_DISPATCH_EXPORT __GLdispatchTable *__glDispatchCreateTable(
+    __GLgetProcAddressCallback getProcAddress, void *param);
+GLMUX_DISPATCH_EXPORT void __glDispatchDestroyTable(__GLdispatchTable *dispatch);
+GLMUX_DISPATCH_EXPORT GLboolean __glDispatchMakeCurrent(
+    __GLdispatchThreadState *threadState, __GLdispatchTable *dispatch, int vendorID,
+    const __GLdispatchPatchCallbacks *patchCb);
+GLMUX_DISPATCH_EXPORT void __glDispatchLoseCurrent(void);
+GLMUX_DISPATCH_EXPORT __GLdispatchThreadState *__glDispatchGetCurrentThreadState(void);
+GLMUX_DISPATCH_EXPORT void __glDispatchCheckMultithreaded(void);
+GLMUX_DISPATCH_EXPORT GLboolean __glDispatchForceUnpatch(int vendorID);
+GLMUX_DISPATCH_EXPORT int __glDispatchRegisterStubCallbacks(
+    const __GLdispatchStubPatchCallbacks *callbacks);
+GLMUX_DISPATCH_EXPORT void __glDispatchUnregisterStubCallbacks(int stubId);
+
+struct _glapi_table;
+GLMUX_DISPATCH_EXPORT const struct _glapi_table *_glapi_get_current(void);
+
+/* The current thread's dispatch table: element 0 is the table pointer (initial-exec TLS). */
+extern GLMUX_DISPATCH_EXPORT __thread const void *_glapi_tls_Current[1]
+    __attribute__((tls_model("initial-exec")));
+/* Unused in TLS builds; kept for the ABI and always NULL. */
+extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLMUX_GLDISPATCH_H */

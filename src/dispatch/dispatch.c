@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the core of libGLdispatch.so.0. It owns the current-context state of every thread
+ * (a pthread key holding our record, plus the initial-exec TLS pointer _glapi_tls_Current that
+ * the entry stubs read), the per-vendor dispatch tables, vendor ids and fork recovery.
+ *
+ * Naming: exported functions keep libglvnd's names (__glDispatch*, _glapi_*); everything else
+ * is glmux_<module>_<verb>. One mutex, glmux_dispatch_lock, guards all shared state; the
+ * stubs never take it.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch_internal.h"
+#include "util/log.h"
+
+__thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec"))) = {
+    glmux_noop_table
+};
+const void *_glapi_Current[1];
+
+pthread_mutex_t glmux_dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
+int glmux_dispatch_current_count;
+
+static int init_count;
+static int next_vendor_id = 1;
+static pthread_key_t thread_key;
+static bool thread_key_valid;
+static __GLdispatchTable *current_tables;
+
+static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv);
+
+static void thread_destroyed(void *data)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv = data;
+    __GLdispatchThreadState *state = priv->state;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    lose_current_locked(priv);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    _glapi_tls_Current[0] = glmux_noop_table;
+    free(priv);
+    if (state->threadDestroyedCallback != NULL)
+        state->threadDestroyedCallback(state);
+}
+
+int __glDispatchGetABIVersion(void)
+{
+    return GLDISPATCH_ABI_VERSION;
+}
+
+void __glDispatchInit(void)
+{
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (init_count++ == 0) {
+        glmux_patch_read_env();
+        if (!thread_key_valid && pthread_key_create(&thread_key, thread_destroyed) == 0)
+            thread_key_valid = true;
+        if (!thread_key_valid)
+            glmux_log(GLMUX_LOG_ERROR, "cannot create the thread key; make-current will fail");
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        glmux_patch_register_own_stubs();
+        return;
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+}
+
+void __glDispatchFini(void)
+{
+    bool last;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    last = init_count > 0 && --init_count == 0;
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    if (!last)
+        return;
+
+    glmux_patch_unregister_own_stubs();
+    __glDispatchLoseCurrent();
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (thread_key_valid) {
+        /* No destructor may run once this library is gone. */
+        pthread_key_delete(thread_key);
+        thread_key_valid = false;
+    }
+    glmux_slots_reset();
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+}
+
+int __glDispatchNewVendorID(void)
+{
+    int id;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    id = next_vendor_id++;
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    return id;
+}
+
+__GLdispatchTable *__glDispatchCreateTable(__GLgetProcAddressCallback getProcAddress, void *param)
+{
+    __GLdispatchTable *table;
+
+    if (getProcAddress == NULL)
+        return NULL;
+    table = calloc(1, sizeof(*table));
+    if (table == NULL) {
+        glmux_log(GLMUX_LOG_ERROR, "out of memory creating a dispatch table");
+        return NULL;
+    }
+    table->get_proc_address = getProcAddress;
+    table->param = param;
+    return table;
+}
+
+void __glDispatchDestroyTable(__GLdispatchTable *dispatch)
+{
+    if (dispatch == NULL)
+        return;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (dispatch->current_threads > 0)
+        glmux_log(GLMUX_LOG_WARN, "destroying a dispatch table current on %d thread(s)",
+                  dispatch->current_threads);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    free(dispatch->entries);
+    free(dispatch);
+}
+
+static void fill_slot(__GLdispatchTable *table, unsigned slot)
+{
+    const char *name = glmux_slot_name(slot);
+    const void *proc = name ? table->get_proc_address(name, table->param) : NULL;
+
+    if (proc == NULL)
+        proc = glmux_noop_table[slot];
+    __atomic_store_n(&table->entries[slot], proc, __ATOMIC_RELEASE);
+}
+
+bool glmux_table_fixup(__GLdispatchTable *table)
+{
+    unsigned used = glmux_slots_used();
+
+    if (table->entries == NULL) {
+        table->entries = malloc(sizeof(*table->entries) * GLMUX_TOTAL_SLOTS);
+        if (table->entries == NULL)
+            return false;
+        /* Slots not handed out yet stay harmless until they are. */
+        memcpy(table->entries, glmux_noop_table, sizeof(*table->entries) * GLMUX_TOTAL_SLOTS);
+        table->filled = 0;
+    }
+    for (; table->filled < used; table->filled++)
+        fill_slot(table, table->filled);
+    return true;
+}
+
+void glmux_tables_fixup_current(void)
+{
+    for (__GLdispatchTable *t = current_tables; t != NULL; t = t->next_current)
+        glmux_table_fixup(t);
+}
+
+static void unlink_current_table(__GLdispatchTable *table)
+{
+    for (__GLdispatchTable **p = &current_tables; *p != NULL; p = &(*p)->next_current) {
+        if (*p == table) {
+            *p = table->next_current;
+            table->next_current = NULL;
+            return;
+        }
+    }
+}
+
+static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    __GLdispatchTable *table = priv->table;
+
+    if (table != NULL && --table->current_threads == 0)
+        unlink_current_table(table);
+    if (glmux_dispatch_current_count > 0)
+        glmux_dispatch_current_count--;
+    priv->state->priv = NULL;
+    priv->table = NULL;
+}
+
+__GLdispatchThreadState *__glDispatchGetCurrentThreadState(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv;
+
+    if (!thread_key_valid)
+        return NULL;
+    priv = pthread_getspecific(thread_key);
+    return priv ? priv->state : NULL;
+}
+
+GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
+                                  __GLdispatchTable *dispatch, int vendorID,
+                                  const __GLdispatchPatchCallbacks *patchCb)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv;
+
+    if (threadState == NULL || dispatch == NULL || !thread_key_valid)
+        return GL_FALSE;
+    if (__glDispatchGetCurrentThreadState() != NULL) {
+        glmux_log(GLMUX_LOG_ERROR, "make-current while the thread already has a context; "
+                  "the winsys library must release it first");
+        return GL_FALSE;
+    }
+    priv = calloc(1, sizeof(*priv));
+    if (priv == NULL)
+        return GL_FALSE;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (!glmux_table_fixup(dispatch)) {
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        free(priv);
+        glmux_log(GLMUX_LOG_ERROR, "out of memory filling a dispatch table");
+        return GL_FALSE;
+    }
+    if (!glmux_patch_for_make_current(patchCb, vendorID)) {
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        free(priv);
+        return GL_FALSE;
+    }
+    if (dispatch->current_threads++ == 0) {
+        dispatch->next_current = current_tables;
+        current_tables = dispatch;
+    }
+    glmux_dispatch_current_count++;
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+
+    priv->state = threadState;
+    priv->table = dispatch;
+    priv->vendor_id = vendorID;
+    threadState->priv = priv;
+    pthread_setspecific(thread_key, priv);
+    _glapi_tls_Current[0] = dispatch->entries;
+    return GL_TRUE;
+}
+
+void __glDispatchLoseCurrent(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv;
+
+    if (!thread_key_valid)
+        return;
+    priv = pthread_getspecific(thread_key);
+    if (priv == NULL)
+        return;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    lose_current_locked(priv);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    pthread_setspecific(thread_key, NULL);
+    _glapi_tls_Current[0] = glmux_noop_table;
+    free(priv);
+}
+
+const struct _glapi_table *_glapi_get_current(void)
+{
+    return (const struct _glapi_table *)_glapi_tls_Current[0];
+}
+
+void __glDispatchReset(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv = NULL;
+
+    /* After fork only this thread exists; the lock may have been held by another one. */
+    pthread_mutex_init(&glmux_dispatch_lock, NULL);
+    while (current_tables != NULL) {
+        __GLdispatchTable *t = current_tables;
+
+        current_tables = t->next_current;
+        t->next_current = NULL;
+        t->current_threads = 0;
+    }
+    glmux_dispatch_current_count = 0;
+    if (thread_key_valid)
+        priv = pthread_getspecific(thread_key);
+    if (priv != NULL) {
+        priv->state->priv = NULL;
+        pthread_setspecific(thread_key, NULL);
+        free(priv);
+    }
+    _glapi_tls_Current[0] = glmux_noop_table;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: dispatch slots. The first GLMUX_STATIC_SLOTS carry the frozen, sorted GL names of
+ * gl_slots.txt (the same numbering as libglvnd 1.6); __glDispatchGetProcAddress hands out
+ * the GLMUX_DYNAMIC_SLOTS after them to any other name, and extends every current table
+ * at once so that the new stub works immediately.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch_internal.h"
+#include "util/log.h"
+
+static char *dynamic_names[GLMUX_DYNAMIC_SLOTS];
+static unsigned dynamic_count;
+
+static const char *static_name(unsigned slot)
+{
+    return glmux_slot_names_pool + glmux_slot_names_offsets[slot];
+}
+
+unsigned glmux_slots_used(void)
+{
+    return GLMUX_STATIC_SLOTS + __atomic_load_n(&dynamic_count, __ATOMIC_ACQUIRE);
+}
+
+const char *glmux_slot_name(unsigned slot)
+{
+    static __thread char buf[256];
+
+    if (slot < GLMUX_STATIC_SLOTS) {
+        snprintf(buf, sizeof(buf), "gl%s", static_name(slot));
+        return buf;
+    }
+    if (slot < glmux_slots_used())
+        return dynamic_names[slot - GLMUX_STATIC_SLOTS];
+    return NULL;
+}
+
+static int static_find(const char *name)
+{
+    unsigned lo = 0, hi = GLMUX_STATIC_SLOTS;
+
+    if (strncmp(name, "gl", 2) != 0)
+        return -1;
+    name += 2;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(name, static_name(mid));
+
+        if (cmp == 0)
+            return (int)mid;
+        if (cmp < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+int glmux_slot_find(const char *name)
+{
+    int slot = static_find(name);
+
+    if (slot >= 0)
+        return slot;
+    for (unsigned i = 0; i < dynamic_count; i++) {
+        if (strcmp(dynamic_names[i], name) == 0)
+            return (int)(GLMUX_STATIC_SLOTS + i);
+    }
+    return -1;
+}
+
+void glmux_slots_reset(void)
+{
+    for (unsigned i = 0; i < dynamic_count; i++) {
+        free(dynamic_names[i]);
+        dynamic_names[i] = NULL;
+    }
+    dynamic_count = 0;
+}
+
+#ifdef GLMUX_HAVE_ASM_STUBS
+/* The stubs of libGLdispatch itself, generated in slot order. */
+extern const char glmux_entry_start[];
+#define STUB_SIZE 32
+
+static __GLdispatchProc slot_stub(int slot)
+{
+    return (__GLdispatchProc)(uintptr_t)(glmux_entry_start + (size_t)slot * STUB_SIZE);
+}
+#else
+/* Pure-C builds have C stubs for the static names only and no dynamic stubs. */
+extern const void *const glmux_c_stub_table[GLMUX_STATIC_SLOTS];
+
+static __GLdispatchProc slot_stub(int slot)
+{
+    if (slot >= GLMUX_STATIC_SLOTS)
+        return NULL;
+    return (__GLdispatchProc)(uintptr_t)glmux_c_stub_table[slot];
+}
+#endif
+
+__GLdispatchProc __glDispatchGetProcAddress(const char *procName)
+{
+    __GLdispatchProc proc = NULL;
+    int slot;
+
+    if (procName == NULL)
+        return NULL;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    slot = glmux_slot_find(procName);
+#ifdef GLMUX_HAVE_ASM_STUBS
+    if (slot < 0 && dynamic_count < GLMUX_DYNAMIC_SLOTS) {
+        char *copy = strdup(procName);
+
+        if (copy != NULL) {
+            slot = (int)(GLMUX_STATIC_SLOTS + dynamic_count);
+            dynamic_names[dynamic_count] = copy;
+            __atomic_store_n(&dynamic_count, dynamic_count + 1, __ATOMIC_RELEASE);
+            glmux_log(GLMUX_LOG_DISPATCH, "%s: new dynamic slot %d", procName, slot);
+            glmux_tables_fixup_current();
+        }
+    } else if (slot < 0) {
+        glmux_log(GLMUX_LOG_WARN, "%s: all %d dynamic dispatch slots are in use",
+                  procName, GLMUX_DYNAMIC_SLOTS);
+    }
+#endif
+    if (slot >= 0)
+        proc = slot_stub(slot);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    return proc;
+}
+
+/* Called by every no-op function (glmux_noop.c): the GL call had no current context. */
+__attribute__((visibility("hidden"))) intptr_t glmux_dispatch_noop(unsigned slot);
+intptr_t glmux_dispatch_noop(unsigned slot)
+{
+    if (glmux_app_error_checking() || glmux_log_enabled(GLMUX_LOG_DISPATCH)) {
+        const char *name = glmux_slot_name(slot);
+
+        glmux_log(GLMUX_LOG_ERROR,
+                  "%s called without a current context (or the current vendor lacks it)",
+                  name ? name : "a GL function");
+        /* Only on the user's explicit request: a library does not end the process. */
+        if (glmux_app_error_abort())
+            abort();
+    }
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the patch callbacks of one library's x86-64 stub region. Every stub-owning library
+ * (libGLdispatch, libOpenGL, libGLESv1_CM, libGLESv2, libGL) compiles this file with its own
+ * generated stubs (glmux_entry_start..glmux_entry_end, 32 bytes a stub, page aligned) and
+ * stub names (NAME_entries.c), and registers glmux_entry_patch_callbacks with libGLdispatch.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "GLdispatch.h"
+
+#define STUB_SIZE 32
+
+extern const char glmux_entry_start[];
+extern const char glmux_entry_end[];
+extern const unsigned glmux_entry_count;
+extern const char glmux_entry_names_pool[];
+extern const unsigned glmux_entry_names_offsets[];
+
+#ifdef GLMUX_ENTRY_IN_DISPATCH
+/* libGLdispatch also finds its dynamic stubs, which follow the static ones. */
+int glmux_slot_find(const char *name);
+#endif
+
+static unsigned char *saved_stubs;
+
+static size_t region_size(void)
+{
+    return (size_t)(glmux_entry_end - glmux_entry_start);
+}
+
+static int find_stub(const char *name)
+{
+    unsigned lo = 0, hi = glmux_entry_count;
+
+    if (strncmp(name, "gl", 2) == 0) {
+        while (lo < hi) {
+            unsigned mid = lo + (hi - lo) / 2;
+            int cmp = strcmp(name + 2, glmux_entry_names_pool + glmux_entry_names_offsets[mid]);
+
+            if (cmp == 0)
+                return (int)mid;
+            if (cmp < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+    }
+#ifdef GLMUX_ENTRY_IN_DISPATCH
+    return glmux_slot_find(name);
+#else
+    return -1;
+#endif
+}
+
+static GLboolean protect(int prot)
+{
+    return mprotect((void *)(uintptr_t)glmux_entry_start, region_size(), prot) == 0 ? GL_TRUE
+                                                                                 : GL_FALSE;
+}
+
+static GLboolean entry_start_patch(void)
+{
+    if (saved_stubs == NULL) {
+        saved_stubs = malloc(region_size());
+        if (saved_stubs == NULL)
+            return GL_FALSE;
+        memcpy(saved_stubs, glmux_entry_start, region_size());
+    }
+    return protect(PROT_READ | PROT_WRITE | PROT_EXEC);
+}
+
+static void entry_finish_patch(void)
+{
+    protect(PROT_READ | PROT_EXEC);
+    __builtin___clear_cache((char *)(uintptr_t)glmux_entry_start,
+                            (char *)(uintptr_t)glmux_entry_end);
+}
+
+static GLboolean entry_restore(void)
+{
+    if (saved_stubs == NULL)
+        return GL_TRUE;         /* never patched */
+    if (!protect(PROT_READ | PROT_WRITE | PROT_EXEC))
+        return GL_FALSE;
+    memcpy((void *)(uintptr_t)glmux_entry_start, saved_stubs, region_size());
+    entry_finish_patch();
+    return GL_TRUE;
+}
+
+static void entry_abort_patch(void)
+{
+    entry_restore();
+}
+
+static GLboolean entry_get_patch_offset(const char *name, void **writePtr, const void **execPtr)
+{
+    int index = name ? find_stub(name) : -1;
+    char *stub;
+
+    if (index < 0)
+        return GL_FALSE;
+    stub = (char *)(uintptr_t)glmux_entry_start + (size_t)index * STUB_SIZE;
+    if (stub >= glmux_entry_end)
+        return GL_FALSE;
+    if (writePtr != NULL)
+        *writePtr = stub;
+    if (execPtr != NULL)
+        *execPtr = stub;
+    return GL_TRUE;
+}
+
+static int entry_get_stub_type(void)
+{
+#ifdef __ILP32__
+    return __GLDISPATCH_STUB_X32;
+#else
+    return __GLDISPATCH_STUB_X86_64;
+#endif
+}
+
+static int entry_get_stub_size(void)
+{
+    return STUB_SIZE;
+}
+
+__attribute__((visibility("hidden"))) const __GLdispatchStubPatchCallbacks
+    glmux_entry_patch_callbacks = {
+        .startPatch = entry_start_patch,
+        .finishPatch = entry_finish_patch,
+        .abortPatch = entry_abort_patch,
+        .restoreFuncs = entry_restore,
+        .getPatchOffset = entry_get_patch_offset,
+        .getStubType = entry_get_stub_type,
+        .getStubSize = entry_get_stub_size,
+    };

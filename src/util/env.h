@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: every environment read goes through here. Overrides are ignored in a secure-execution
+ * process (setuid, setgid or file capabilities: AT_SECURE), as secure_getenv does, for every
+ * library alike.
+ */
+#ifndef GLMUX_UTIL_ENV_H
+#define GLMUX_UTIL_ENV_H
+
+#include <stdbool.h>
+
+/* The variable's value, or NULL when it is unset or the process runs in secure mode. */
+const char *glmux_env_get(const char *name);
+
+/*
+ * A variable read as a decimal integer. Unset, empty or secure mode gives def; a malformed
+ * value warns once and gives def.
+ */
+long glmux_env_get_int(const char *name, long def);
+
+/* True when the variable reads as an integer other than 0 (libglvnd's atoi() rule). */
+bool glmux_env_get_flag(const char *name);
+
+/* True when this process runs with AT_SECURE set. */
+bool glmux_env_is_secure(void);
+
+#endif /* GLMUX_UTIL_ENV_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the one logging module. Messages are grouped in categories that GLMUX_DEBUG turns
+ * on by whole tokens (error,warn,info,vendor,select,dispatch,all); GLMUX_DEBUG_FILE sends them
+ * to a file instead of stderr. It works the same in release and debug builds.
+ */
+#ifndef GLMUX_UTIL_LOG_H
+#define GLMUX_UTIL_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum glmux_log_category {
+    GLMUX_LOG_ERROR = 1u << 0,
+    GLMUX_LOG_WARN = 1u << 1,
+    GLMUX_LOG_INFO = 1u << 2,
+    GLMUX_LOG_VENDOR = 1u << 3,
+    GLMUX_LOG_SELECT = 1u << 4,
+    GLMUX_LOG_DISPATCH = 1u << 5,
+    GLMUX_LOG_ALL = (1u << 6) - 1
+};
+
+/* Categories on when GLMUX_DEBUG is unset: real failures and bad input only. */
+#define GLMUX_LOG_DEFAULT (GLMUX_LOG_ERROR | GLMUX_LOG_WARN)
+
+/* True when messages of this category would be written. */
+bool glmux_log_enabled(unsigned category);
+
+/* Writes "glmux: <message>\n" when the category is enabled. */
+void glmux_log(unsigned category, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Parses a GLMUX_DEBUG value into a category mask. Unknown tokens are skipped; the first one
+ * is copied into bad (when bad_size > 0), else bad is set to "". NULL gives the default.
+ */
+unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size);
+
+#endif /* GLMUX_UTIL_LOG_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: proving which library a process really loaded. Debian installs libglvnd next to
+ * Mesa, so every integration test checks the path of the objects it used.
+ */
+#define _GNU_SOURCE
+#include "glmux_test.h"
+
+#include <limits.h>
+#include <link.h>
+#include <string.h>
+
+struct find {
+    const char *soname;
+    char path[PATH_MAX];
+    bool found;
+};
+
+static int visit(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct find *f = data;
+    const char *base;
+
+    (void)size;
+    if (info->dlpi_name == NULL || info->dlpi_name[0] == '\0')
+        return 0;
+    base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, f->soname, strlen(f->soname)) != 0)
+        return 0;
+    if (realpath(info->dlpi_name, f->path) == NULL)
+        snprintf(f->path, sizeof(f->path), "%s", info->dlpi_name);
+    f->found = true;
+    return 1;
+}
+
+const char *glmux_test_loaded_path(const char *soname)
+{
+    static __thread struct find f;
+
+    memset(&f, 0, sizeof(f));
+    f.soname = soname;
+    dl_iterate_phdr(visit, &f);
+    return f.found ? f.path : NULL;
+}
+
+void glmux_test_require_ours(const char *soname)
+{
+    const char *dir = getenv("GLMUX_TEST_LIB_DIR");
+    const char *path = glmux_test_loaded_path(soname);
+    char real[PATH_MAX];
+
+#ifdef GLMUX_TEST_BUILD_DIR
+    if (dir == NULL)
+        dir = GLMUX_TEST_BUILD_DIR;
+#endif
+    CHECK_MSG(path != NULL, "%s is not loaded", soname);
+    if (realpath(dir, real) != NULL)
+        dir = real;
+    CHECK_MSG(strncmp(path, dir, strlen(dir)) == 0,
+              "%s was loaded from %s, not from glmux (%s)", soname, path, dir);
+    printf("loaded %s from %s\n", soname, path);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: the assertion macros and helpers every test program uses. A test exits 0 on
+ * success, 77 when skipped, anything else on failure.
+ */
+#ifndef GLMUX_TEST_H
+#define GLMUX_TEST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define GLMUX_TEST_SKIP 77
+
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                           \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
+            fprintf(stderr, __VA_ARGS__);                                              \
+            fputc('\n', stderr);                                                       \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
+#define SKIP(...)                                                                      \
+    do {                                                                               \
+        fprintf(stderr, "skipped: ");                                                  \
+        fprintf(stderr, __VA_ARGS__);                                                  \
+        fputc('\n', stderr);                                                           \
+        exit(GLMUX_TEST_SKIP);                                                         \
+    } while (0)
+
+/*
+ * Fails the test unless the loaded object whose file name starts with soname (e.g.
+ * "libEGL.so.1") comes from glmux's build tree (GLMUX_TEST_BUILD_DIR), or from the directory in
+ * GLMUX_TEST_LIB_DIR when that is set (install tests). Prints the path it found.
+ */
+void glmux_test_require_ours(const char *soname);
+
+/* The path of the loaded object whose file name starts with soname, or NULL. */
+const char *glmux_test_loaded_path(const char *soname);
+
+#endif
