@@ -21,9 +21,12 @@ function(glmux_add_library target)
 endfunction()
 
 # glmux_add_stub_library(target OUTPUT_NAME n SOVERSION s VERSION v SYMBOLS file
-#                        API api FEATURES f... [EXTENSIONS e...])
+#                        [API api FEATURES f... [EXTENSIONS e...]] [EXTRA_EXPORTS file]
+#                        [SOURCES ...])
+# With API, the symbol list must equal what those gl.xml features require. EXTRA_EXPORTS
+# names functions written in C (e.g. libGL's glX* wrappers) that the version script exports.
 function(glmux_add_stub_library target)
-  cmake_parse_arguments(A "" "OUTPUT_NAME;SOVERSION;VERSION;SYMBOLS;API"
+  cmake_parse_arguments(A "" "OUTPUT_NAME;SOVERSION;VERSION;SYMBOLS;API;EXTRA_EXPORTS"
                         "FEATURES;EXTENSIONS;SOURCES" ${ARGN})
   set(gen "${CMAKE_CURRENT_BINARY_DIR}/gen")
   if(GLMUX_USE_ASM)
@@ -33,13 +36,19 @@ function(glmux_add_stub_library target)
   endif()
   list(JOIN A_FEATURES "," features)
   list(JOIN A_EXTENSIONS "," extensions)
+  set(check)
+  if(A_API)
+    set(check "--check-api=${A_API}" "--check-features=${features}"
+        "--check-extensions=${extensions}")
+  endif()
+  if(A_EXTRA_EXPORTS)
+    list(APPEND check "--extra-exports=${A_EXTRA_EXPORTS}")
+  endif()
   add_custom_command(
     OUTPUT "${stubs}" "${gen}/${target}_entries.c" "${gen}/${target}.map"
     COMMAND Python3::Interpreter "${GLMUX_GEN_SCRIPT}" stubs "${gen}" ${GLMUX_GEN_ARGS}
-            --lib ${target} --mode ${GLMUX_STUB_MODE} --symbols "${A_SYMBOLS}"
-            "--check-api=${A_API}" "--check-features=${features}"
-            "--check-extensions=${extensions}"
-    DEPENDS ${GLMUX_GEN_DEPS} "${A_SYMBOLS}"
+            --lib ${target} --mode ${GLMUX_STUB_MODE} --symbols "${A_SYMBOLS}" ${check}
+    DEPENDS ${GLMUX_GEN_DEPS} "${A_SYMBOLS}" ${A_EXTRA_EXPORTS}
     COMMENT "Generating ${A_OUTPUT_NAME} entry stubs from gl.xml")
   set(sources "${stubs}" ${A_SOURCES} "${PROJECT_SOURCE_DIR}/src/entry/entry_lib.c")
   if(GLMUX_USE_ASM)

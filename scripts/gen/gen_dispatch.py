@@ -11,7 +11,7 @@
                         (--symbols FILE | --all-slots) [--check-api API --check-features F,...]
       writes NAME_stubs.S (MODE x86_64_tls) or NAME_stubs.c (MODE pure_c), NAME_entries.c
       (the stub names in stub order, for patching lookups) and, unless --all-slots,
-      NAME.map (the version script). With --check-api, the committed symbol list must equal
+      NAME.map (the version script, plus the names in --extra-exports FILE). With --check-api, the committed symbol list must equal
       what the registry features require, or the build stops.
 
 Output is deterministic: sorted, no timestamps; a file is rewritten only when it changes.
@@ -210,9 +210,10 @@ def gen_stubs(args, registry, slots, commands):
         + emit_pool("glmux_entry_names", names)))
 
     if not args.all_slots:
-        out = [header("the library's symbol list").replace("/*", "/*", 1),
-               "{\n    global:\n"]
-        out += [f"        {n};\n" for n in names]
+        exports = sorted(set(names) | set(glmux_registry.read_list(args.extra_exports)
+                                          if args.extra_exports else []))
+        out = [header("the library's symbol list"), "{\n    global:\n"]
+        out += [f"        {n};\n" for n in exports]
         out.append("    local:\n        *;\n};\n")
         write_if_changed(os.path.join(args.out, f"{lib}.map"), "".join(out))
 
@@ -229,6 +230,7 @@ def main():
     ap.add_argument("--symbols")
     ap.add_argument("--all-slots", action="store_true")
     ap.add_argument("--mode", choices=["x86_64_tls", "pure_c"], default="x86_64_tls")
+    ap.add_argument("--extra-exports", help="names exported besides the stubs (version script)")
     ap.add_argument("--check-api")
     ap.add_argument("--check-features", default="")
     ap.add_argument("--check-extensions", default="")
