@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux dispatch tests: the fake vendors' GL functions and getProcAddress callback.
+ */
+#include "fake_vendor.h"
+
+#include <string.h>
+
+struct fake_vendor fake_vendors[FAKE_VENDORS];
+__thread int fake_thread_calls[FAKE_VENDORS];
+int fake_thread_destroyed;
+
+static void count(int v)
+{
+    fake_thread_calls[v]++;
+    __atomic_add_fetch(&fake_vendors[v].calls_total, 1, __ATOMIC_SEQ_CST);
+}
+
+#define FAKE_FUNCS(v)                                                                  \
+    static void vendor##v##_vertex3fv(const GLfloat *p) { (void)p; count(v); }               \
+    static void vendor##v##_clear(GLbitfield m) { (void)m; count(v); }                       \
+    static GLenum vendor##v##_get_error(void) { count(v); return FAKE_GET_ERROR_RESULT(v); } \
+    static int vendor##v##_before(int x) { count(v); return x + 100 * (v + 1); }             \
+    static int vendor##v##_after(int x) { count(v); return x + 1000 * (v + 1); }
+
+FAKE_FUNCS(0)
+FAKE_FUNCS(1)
+FAKE_FUNCS(2)
+
+#define FAKE_ROW(v)                                                                    \
+    { (void *)vendor##v##_vertex3fv, (void *)vendor##v##_clear, (void *)vendor##v##_get_error,         \
+      (void *)vendor##v##_before, (void *)vendor##v##_after }
+
+static const char *const fake_names[] = {
+    "glVertex3fv", "glClear", "glGetError", "glmuxTestBeforeMUX", "glmuxTestAfterMUX",
+};
+
+static void *const fake_funcs[FAKE_VENDORS][5] = { FAKE_ROW(0), FAKE_ROW(1), FAKE_ROW(2) };
+
+static void *fake_get_proc_address(const char *name, void *param)
+{
+    struct fake_vendor *vendor = param;
+
+    for (size_t i = 0; i < sizeof(fake_names) / sizeof(fake_names[0]); i++) {
+        if (strcmp(name, fake_names[i]) == 0)
+            return fake_funcs[vendor->index][i];
+    }
+    /* Generated names of the "last slot" test: glmuxGen<n>MUX all map to the after function. */
+    if (strncmp(name, "glmuxGen", 8) == 0)
+        return fake_funcs[vendor->index][4];
+    return NULL;
+}
+
+void fake_vendors_init(void)
+{
+    for (int v = 0; v < FAKE_VENDORS; v++) {
+        fake_vendors[v].index = v;
+        fake_vendors[v].id = __glDispatchNewVendorID();
+        fake_vendors[v].table = __glDispatchCreateTable(fake_get_proc_address, &fake_vendors[v]);
+    }
+}
+
+static void fake_thread_destroyed_cb(__GLdispatchThreadState *state)
+{
+    (void)state;
+    __atomic_add_fetch(&fake_thread_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+
+void fake_thread_state_init(struct fake_thread_state *state, int vendor)
+{
+    memset(state, 0, sizeof(*state));
+    state->base.tag = GLDISPATCH_API_EGL;
+    state->base.threadDestroyedCallback = fake_thread_destroyed_cb;
+    state->vendor = vendor;
+}
+
+GLboolean fake_make_current(struct fake_thread_state *state, int v,
+                            const __GLdispatchPatchCallbacks *patch)
+{
+    state->vendor = v;
+    return __glDispatchMakeCurrent(&state->base, fake_vendors[v].table, fake_vendors[v].id,
+                                   patch);
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux dispatch tests: drives libGLdispatch's private interface with in-process fake vendors
+ * and calls GL through our libOpenGL, libGLESv1_CM and libGLESv2 stubs and through the stubs
+ * __glDispatchGetProcAddress returns. One program, one mode a run:
+ *   static      static slots reach the current vendor; switching vendors; no context = no-op
+ *   libs        every API library's stubs dispatch, and they are ours
+ *   generated   a dynamic slot made before make-current and one made while current
+ *   lastslot    all 4096 dynamic slots work; the next name gets NULL
+ *   threads     several threads and vendors switching current; thread-exit cleanup
+ *   fork        a forked child starts with no current context after __glDispatchReset
+ *   noop        GL calls without a context are harmless; app error checking reports them
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <GL/gl.h>
+
+#include "fake_vendor.h"
+#include "glmux_slots.h"
+#include "glmux_test.h"
+
+typedef int (*test_fn)(int);
+
+static void check_ours(void)
+{
+    glmux_test_require_ours("libGLdispatch.so.0");
+    glmux_test_require_ours("libOpenGL.so.0");
+}
+
+static int test_static(void)
+{
+    struct fake_thread_state s0, s1, other;
+    GLfloat v[3] = { 0, 0, 0 };
+    __GLdispatchProc stub = __glDispatchGetProcAddress("glVertex3fv");
+
+    CHECK(__glDispatchGetABIVersion() == 1);
+    CHECK(stub != NULL);
+    CHECK(__glDispatchGetProcAddress("glVertex3fv") == stub);
+    /* No current context: no-op, returns 0, reaches nobody. */
+    glVertex3fv(v);
+    CHECK(glGetError() == 0);
+    CHECK(fake_vendors[0].calls_total == 0 && fake_vendors[1].calls_total == 0);
+    CHECK(__glDispatchGetCurrentThreadState() == NULL);
+
+    fake_thread_state_init(&s0, 0);
+    CHECK(fake_make_current(&s0, 0, NULL));
+    CHECK(__glDispatchGetCurrentThreadState() == &s0.base);
+    CHECK(_glapi_get_current() == (const void *)_glapi_tls_Current[0]);
+    glVertex3fv(v);
+    CHECK(fake_thread_calls[0] == 1);
+    CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0));
+    ((void (*)(const GLfloat *))stub)(v);
+    CHECK(fake_thread_calls[0] == 3);
+
+    /* A second make-current without losing the first fails and changes nothing. */
+    fake_thread_state_init(&other, 1);
+    CHECK(!fake_make_current(&other, 1, NULL));
+    CHECK(__glDispatchGetCurrentThreadState() == &s0.base);
+
+    __glDispatchLoseCurrent();
+    CHECK(__glDispatchGetCurrentThreadState() == NULL);
+    CHECK(s0.base.priv == NULL);
+    glVertex3fv(v);
+    CHECK(fake_thread_calls[0] == 3);
+
+    fake_thread_state_init(&s1, 1);
+    CHECK(fake_make_current(&s1, 1, NULL));
+    glClear(GL_COLOR_BUFFER_BIT);
+    ((void (*)(const GLfloat *))stub)(v);
+    CHECK(fake_thread_calls[1] == 2 && fake_thread_calls[0] == 3);
+    __glDispatchLoseCurrent();
+    __glDispatchLoseCurrent(); /* harmless twice */
+    /* An unknown vendor function slot falls back to a no-op. */
+    CHECK(fake_make_current(&s1, 1, NULL));
+    glFlush();
+    CHECK(fake_thread_calls[1] == 2);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int test_libs(void)
+{
+    /* Full paths: the test binary's RUNPATH covers only what it links. */
+    static const char *const libs[] = { GLMUX_TEST_OPENGL, GLMUX_TEST_GLESV2, GLMUX_TEST_GLESV1 };
+    struct fake_thread_state s;
+
+    fake_thread_state_init(&s, 2);
+    CHECK(fake_make_current(&s, 2, NULL));
+    for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+        void *h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+        void (*clear)(GLbitfield);
+        int before = fake_thread_calls[2];
+
+        CHECK_MSG(h != NULL, "%s: %s", libs[i], dlerror());
+        glmux_test_require_ours(strrchr(libs[i], '/') + 1);
+        clear = (void (*)(GLbitfield))dlsym(h, "glClear");
+        CHECK(clear != NULL);
+        clear(0);
+        CHECK_MSG(fake_thread_calls[2] == before + 1, "%s glClear did not reach the vendor",
+                  libs[i]);
+        dlclose(h);
+    }
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int test_generated(void)
+{
+    typedef int (*fn)(int);
+    struct fake_thread_state s;
+    fn before = (fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX");
+    fn after;
+
+    CHECK(before != NULL);
+    CHECK((fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX") == before);
+    CHECK(before(1) == 0); /* no context: no-op */
+
+    fake_thread_state_init(&s, 1);
+    CHECK(fake_make_current(&s, 1, NULL));
+    CHECK(before(1) == 1 + 200);
+    /* A slot created while a table is current works at once. */
+    after = (fn)__glDispatchGetProcAddress("glmuxTestAfterMUX");
+    CHECK(after != NULL && after != before);
+    CHECK(after(2) == 2 + 2000);
+    __glDispatchLoseCurrent();
+
+    /* Another vendor's table learns both slots at its first make-current. */
+    CHECK(fake_make_current(&s, 0, NULL));
+    CHECK(before(3) == 3 + 100);
+    CHECK(after(3) == 3 + 1000);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int test_lastslot(void)
+{
+    typedef int (*fn)(int);
+    struct fake_thread_state s;
+    char name[64];
+    fn first = NULL, last = NULL;
+
+    fake_thread_state_init(&s, 0);
+    CHECK(fake_make_current(&s, 0, NULL));
+    for (int i = 0; i < GLMUX_DYNAMIC_SLOTS; i++) {
+        fn f;
+
+        snprintf(name, sizeof(name), "glmuxGen%dMUX", i);
+        f = (fn)__glDispatchGetProcAddress(name);
+        CHECK_MSG(f != NULL, "slot %d", i);
+        if (i == 0)
+            first = f;
+        last = f;
+    }
+    CHECK(first(1) == 1 + 1000);
+    CHECK(last(5) == 5 + 1000);
+    CHECK(__glDispatchGetProcAddress("glmuxOneTooManyMUX") == NULL);
+    /* Static names still resolve when the dynamic ones are exhausted. */
+    CHECK(__glDispatchGetProcAddress("glClear") != NULL);
+    __glDispatchLoseCurrent();
+    CHECK(fake_make_current(&s, 1, NULL));
+    CHECK(last(5) == 5 + 2000);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+#define THREADS 4
+#define ROUNDS 2000
+
+/* Thread states outlive their threads: the exit destructor still uses them. */
+static struct fake_thread_state thread_states[THREADS];
+
+static void *thread_main(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    typedef int (*fn)(int);
+    fn before = (fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX");
+    struct fake_thread_state *sp = &thread_states[t];
+    GLfloat v[3] = { 1, 2, 3 };
+#define s (*sp)
+
+    fake_thread_state_init(&s, 0);
+    for (int r = 0; r < ROUNDS; r++) {
+        int vendor = (t + r) % 2;
+        int calls = fake_thread_calls[vendor];
+
+        if (!fake_make_current(&s, vendor, NULL))
+            return (void *)1;
+        glVertex3fv(v);
+        if (before(0) != 100 * (vendor + 1) || fake_thread_calls[vendor] != calls + 2)
+            return (void *)2;
+        if (r % 97 == 0) {
+            /* A slot created by one thread reaches every current table. */
+            char name[64];
+            fn g;
+
+            snprintf(name, sizeof(name), "glmuxGen%dMUX", t * ROUNDS + r);
+            g = (fn)__glDispatchGetProcAddress(name);
+            if (g == NULL || g(0) != 1000 * (vendor + 1))
+                return (void *)3;
+        }
+        __glDispatchLoseCurrent();
+    }
+    /* Threads 0 and 1 exit with a context still current: the key destructor cleans up. */
+    if (t < 2 && !fake_make_current(&s, t % 2, NULL))
+        return (void *)4;
+    return NULL;
+#undef s
+}
+
+static int test_threads(void)
+{
+    pthread_t threads[THREADS];
+
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&threads[t], NULL, thread_main, (void *)(intptr_t)t) == 0);
+    for (int t = 0; t < THREADS; t++) {
+        void *result;
+
+        CHECK(pthread_join(threads[t], &result) == 0);
+        CHECK_MSG(result == NULL, "thread %d failed with %p", t, result);
+    }
+    CHECK(fake_thread_destroyed == 2);
+    /* Every thread's context was released: patching-safe state, nothing current. */
+    CHECK(__glDispatchGetCurrentThreadState() == NULL);
+    return 0;
+}
+
+static int test_fork(void)
+{
+    struct fake_thread_state s;
+    GLfloat v[3] = { 0, 0, 0 };
+    pid_t pid;
+    int status;
+
+    fake_thread_state_init(&s, 0);
+    CHECK(fake_make_current(&s, 0, NULL));
+    glVertex3fv(v);
+    CHECK(fake_thread_calls[0] == 1);
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        struct fake_thread_state child;
+
+        __glDispatchReset();
+        CHECK(__glDispatchGetCurrentThreadState() == NULL);
+        glVertex3fv(v);
+        CHECK(fake_thread_calls[0] == 1);
+        fake_thread_state_init(&child, 1);
+        CHECK(fake_make_current(&child, 1, NULL));
+        glVertex3fv(v);
+        CHECK(fake_thread_calls[1] == 1);
+        __glDispatchLoseCurrent();
+        _exit(0);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* The parent is untouched. */
+    CHECK(__glDispatchGetCurrentThreadState() == &s.base);
+    glVertex3fv(v);
+    CHECK(fake_thread_calls[0] == 2);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int test_noop(void)
+{
+    const char *log = getenv("GLMUX_DEBUG_FILE");
+    char buf[4096] = "";
+    FILE *f;
+    size_t n;
+
+    CHECK(glGetString(GL_VENDOR) == NULL);
+    CHECK(glIsEnabled(GL_BLEND) == GL_FALSE);
+    CHECK(glGetError() == 0);
+    glBegin(GL_TRIANGLES);
+    glEnd();
+    if (log == NULL)
+        return 0;
+    /* With __GLVND_APP_ERROR_CHECKING=1 each call is reported by name. */
+    f = fopen(log, "r");
+    CHECK_MSG(f != NULL, "no log at %s", log);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    CHECK_MSG(strstr(buf, "glGetString called without a current context") != NULL, "log: %s", buf);
+    CHECK(strstr(buf, "glBegin called without a current context") != NULL);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(void);
+    } modes[] = {
+        { "static", test_static },       { "libs", test_libs },
+        { "generated", test_generated }, { "lastslot", test_lastslot },
+        { "threads", test_threads },     { "fork", test_fork },
+        { "noop", test_noop },
+    };
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s MODE\n", argv[0]);
+        return 2;
+    }
+    check_ours();
+    fake_vendors_init();
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        if (strcmp(argv[1], modes[i].name) == 0)
+            return modes[i].fn();
+    }
+    fprintf(stderr, "unknown mode %s\n", argv[1]);
+    return 2;
+}

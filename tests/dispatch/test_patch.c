@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux dispatch tests: entry-point patching on x86-64. Fake vendor 0 offers patch callbacks
+ * and rewrites the glVertex3fv and glClear stubs with "count and return"; vendor 1 offers
+ * callbacks too; vendor 2 (like Mesa) offers none. Checks: the owner patches; lose-current keeps
+ * the patch; another vendor is refused while a thread is current with the owner and succeeds
+ * (restoring the stubs, after releasePatch) once nothing is current; threadAttach runs from
+ * __glDispatchCheckMultithreaded; __glDispatchForceUnpatch restores even while current.
+ * With __GLVND_DISALLOW_PATCHING=1 (mode "disallowed") nothing is ever patched.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <GL/gl.h>
+
+#include "fake_vendor.h"
+#include "glmux_test.h"
+
+/* Stub sets registered in this process: libGLdispatch's and libOpenGL's. */
+#define SETS 2
+
+static volatile int patched_calls;
+static int release_calls;
+static int attach_calls;
+static int patch_calls[FAKE_VENDORS];
+
+/* movabs $&patched_calls, %rax; incl (%rax); ret */
+static size_t write_counter_stub(unsigned char *out)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)&patched_calls;
+
+    out[0] = 0x48;
+    out[1] = 0xb8;
+    memcpy(out + 2, &addr, 8);
+    out[10] = 0xff;
+    out[11] = 0x00;
+    out[12] = 0xc3;
+    return 13;
+}
+
+static GLboolean is_patch_supported(int type, int size)
+{
+    return type == __GLDISPATCH_STUB_X86_64 && size >= 16;
+}
+
+static GLboolean initiate_patch(int vendor, int type, int size,
+                                DispatchPatchLookupStubOffset lookup)
+{
+    static const char *const names[] = { "glVertex3fv", "glClear" };
+
+    (void)type;
+    CHECK(size == 32);
+    CHECK(!lookup("glNoSuchFunctionMUX", NULL, NULL));
+    for (size_t i = 0; i < 2; i++) {
+        void *write;
+        const void *exec;
+
+        if (lookup(names[i], &write, &exec)) {
+            CHECK(write == exec);
+            CHECK(((uintptr_t)exec % 32) == 0);
+            write_counter_stub(write);
+        }
+    }
+    patch_calls[vendor]++;
+    return GL_TRUE;
+}
+
+static GLboolean initiate_patch0(int t, int s, DispatchPatchLookupStubOffset l)
+{
+    return initiate_patch(0, t, s, l);
+}
+
+static GLboolean initiate_patch1(int t, int s, DispatchPatchLookupStubOffset l)
+{
+    return initiate_patch(1, t, s, l);
+}
+
+static void release_patch(void)
+{
+    release_calls++;
+}
+
+static void thread_attach(void)
+{
+    __atomic_add_fetch(&attach_calls, 1, __ATOMIC_SEQ_CST);
+}
+
+static const __GLdispatchPatchCallbacks patch0 = {
+    is_patch_supported, initiate_patch0, release_patch, thread_attach
+};
+static const __GLdispatchPatchCallbacks patch1 = {
+    is_patch_supported, initiate_patch1, release_patch, thread_attach
+};
+
+static pthread_mutex_t step_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t step_cond = PTHREAD_COND_INITIALIZER;
+static int step;
+
+static void wait_step(int want)
+{
+    pthread_mutex_lock(&step_lock);
+    while (step < want)
+        pthread_cond_wait(&step_cond, &step_lock);
+    pthread_mutex_unlock(&step_lock);
+}
+
+static void set_step(int value)
+{
+    pthread_mutex_lock(&step_lock);
+    step = value;
+    pthread_cond_broadcast(&step_cond);
+    pthread_mutex_unlock(&step_lock);
+}
+
+static struct fake_thread_state other_state;
+
+/* Holds vendor 0 current on a second thread from step 1 until step 2. */
+static void *other_thread(void *arg)
+{
+    GLfloat v[3] = { 0, 0, 0 };
+
+    (void)arg;
+    fake_thread_state_init(&other_state, 0);
+    if (!fake_make_current(&other_state, 0, &patch0))
+        return (void *)1;
+    set_step(1);
+    wait_step(2);
+    glVertex3fv(v);        /* after a forced unpatch this reaches vendor 0's table */
+    __glDispatchLoseCurrent();
+    return fake_thread_calls[0] == 1 ? NULL : (void *)2;
+}
+
+int main(int argc, char **argv)
+{
+    bool disallowed = argc > 1 && strcmp(argv[1], "disallowed") == 0;
+    struct fake_thread_state s;
+    GLfloat v[3] = { 0, 0, 0 };
+    pthread_t thread;
+    void *result;
+
+#ifndef GLMUX_HAVE_ASM_STUBS
+    SKIP("pure-C stubs cannot be patched");
+#endif
+    glmux_test_require_ours("libGLdispatch.so.0");
+    glmux_test_require_ours("libOpenGL.so.0");
+    fake_vendors_init();
+    fake_thread_state_init(&s, 0);
+
+    /* Vendor 0 patches at make-current. */
+    CHECK(fake_make_current(&s, 0, &patch0));
+    glVertex3fv(v);
+    glClear(0);
+    if (disallowed) {
+        CHECK(patch_calls[0] == 0);
+        CHECK(patched_calls == 0 && fake_thread_calls[0] == 2);
+        __glDispatchLoseCurrent();
+        CHECK(fake_make_current(&s, 2, NULL));
+        __glDispatchLoseCurrent();
+        printf("patching disallowed: calls went through the table\n");
+        return 0;
+    }
+    /* One initiatePatch per stub set: libGLdispatch's own and libOpenGL's. */
+    CHECK_MSG(patch_calls[0] == SETS, "%d", patch_calls[0]);
+    CHECK_MSG(patched_calls == 2 && fake_thread_calls[0] == 0,
+              "patched %d, table %d", patched_calls, fake_thread_calls[0]);
+    /* The stub __glDispatchGetProcAddress gives is patched too. */
+    ((void (*)(const GLfloat *))__glDispatchGetProcAddress("glVertex3fv"))(v);
+    CHECK(patched_calls == 3);
+    __glDispatchCheckMultithreaded();
+    CHECK(attach_calls == 1);
+
+    /* Lose-current keeps the patch; make-current by the same vendor does not repatch. */
+    __glDispatchLoseCurrent();
+    glVertex3fv(v);
+    CHECK(patched_calls == 4);
+    CHECK(fake_make_current(&s, 0, &patch0));
+    CHECK(patch_calls[0] == SETS);
+    __glDispatchLoseCurrent();
+
+    /* While another thread is current with the owner, other vendors are refused. */
+    CHECK(pthread_create(&thread, NULL, other_thread, NULL) == 0);
+    wait_step(1);
+    CHECK(!fake_make_current(&s, 1, &patch1));
+    CHECK(!fake_make_current(&s, 2, NULL));
+    CHECK(__glDispatchGetCurrentThreadState() == NULL);
+    /* ...but the owner itself may become current on this thread too. */
+    CHECK(fake_make_current(&s, 0, &patch0));
+    __glDispatchLoseCurrent();
+    CHECK(release_calls == 0);
+
+    /* Force-unpatch (what libEGL/libGLX do at unload) works even while current. */
+    CHECK(__glDispatchForceUnpatch(fake_vendors[0].id));
+    CHECK(!__glDispatchForceUnpatch(fake_vendors[0].id)); /* nothing left to undo */
+    CHECK(release_calls == 0);                              /* the owner is not called */
+    set_step(2);
+    CHECK(pthread_join(thread, &result) == 0);
+    CHECK_MSG(result == NULL, "other thread failed: %p", result);
+    glVertex3fv(v);
+    CHECK(patched_calls == 4);
+
+    /* Nothing current: vendor 0 patches again, then vendor 1 takes over, then Mesa-like 2. */
+    CHECK(fake_make_current(&s, 0, &patch0));
+    __glDispatchLoseCurrent();
+    CHECK(patch_calls[0] == 2 * SETS);
+    CHECK(fake_make_current(&s, 1, &patch1));
+    CHECK(release_calls == 1 && patch_calls[1] == SETS);
+    glVertex3fv(v);
+    CHECK(patched_calls == 5);
+    __glDispatchLoseCurrent();
+    CHECK(fake_make_current(&s, 2, NULL));
+    CHECK(release_calls == 2);
+    glVertex3fv(v);
+    CHECK(patched_calls == 5 && fake_thread_calls[2] == 1);
+    __glDispatchCheckMultithreaded();
+    CHECK(attach_calls == 1); /* no owner now */
+    __glDispatchLoseCurrent();
+    printf("patch, refusal, force-unpatch and hand-over behaved\n");
+    return 0;
+}
