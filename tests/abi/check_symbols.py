@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks a built library's exports and soname.
+
+  check_symbols.py --lib PATH --symbols FILE --soname NAME [--reference PATH]
+
+The dynamic symbols it defines (nm -D --defined-only, minus the linker's own) must equal the
+committed list, and must include every export of the reference (Debian's libglvnd build of the
+same library) when one is given. Exit 0 pass, 1 fail, 77 skip (reference asked for but absent
+is a failure, not a skip: CI installs it).
+"""
+import argparse
+import subprocess
+import sys
+
+LINKER_SYMBOLS = {"_edata", "_end", "__bss_start", "_init", "_fini"}
+
+
+def exports(path):
+    out = subprocess.run(["nm", "-D", "--defined-only", path], check=True,
+                         capture_output=True, text=True).stdout
+    names = set()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[2] not in LINKER_SYMBOLS:
+            names.add(fields[2].split("@")[0])
+    return names
+
+
+def soname(path):
+    out = subprocess.run(["readelf", "-d", path], check=True, capture_output=True,
+                         text=True).stdout
+    for line in out.splitlines():
+        if "(SONAME)" in line:
+            return line.split("[", 1)[1].rstrip("]")
+    return None
+
+
+def read_list(path):
+    names = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                names.append(line.split()[0])
+    return set(names)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--symbols", required=True, action="append")
+    ap.add_argument("--soname", required=True)
+    ap.add_argument("--reference")
+    args = ap.parse_args()
+
+    ok = True
+    have = exports(args.lib)
+    want = set()
+    for f in args.symbols:
+        want |= read_list(f)
+    if soname(args.lib) != args.soname:
+        print(f"FAIL: {args.lib}: soname {soname(args.lib)}, expected {args.soname}")
+        ok = False
+    if have != want:
+        print(f"FAIL: {args.lib}: exports differ from {', '.join(args.symbols)}: "
+              f"unexpected {sorted(have - want)[:10]}, missing {sorted(want - have)[:10]}")
+        ok = False
+    if args.reference:
+        ref = exports(args.reference)
+        missing = sorted(ref - have)
+        if missing:
+            print(f"FAIL: {args.lib} lacks {len(missing)} exports of {args.reference}: "
+                  f"{missing[:10]}")
+            ok = False
+        else:
+            print(f"{args.lib}: {len(have)} exports, a superset of {args.reference}'s {len(ref)}")
+    print(f"{args.lib}: soname {args.soname}, {len(have)} exports as committed" if ok else "")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
