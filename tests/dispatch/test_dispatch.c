@@ -110,13 +110,23 @@ static int test_libs(void)
     return 0;
 }
 
+/* Pure-C builds have no dynamic stubs: unknown names give NULL, as in libglvnd. */
+static void require_dynamic_stubs(void)
+{
+#ifndef GLMUX_HAVE_ASM_STUBS
+    CHECK(__glDispatchGetProcAddress("glmuxTestBeforeMUX") == NULL);
+    SKIP("pure-C build: no dynamic stubs");
+#endif
+}
+
 static int test_generated(void)
 {
     typedef int (*fn)(int);
     struct fake_thread_state s;
-    fn before = (fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX");
-    fn after;
+    fn before, after;
 
+    require_dynamic_stubs();
+    before = (fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX");
     CHECK(before != NULL);
     CHECK((fn)__glDispatchGetProcAddress("glmuxTestBeforeMUX") == before);
     CHECK(before(1) == 0); /* no context: no-op */
@@ -145,6 +155,7 @@ static int test_lastslot(void)
     char name[64];
     fn first = NULL, last = NULL;
 
+    require_dynamic_stubs();
     fake_thread_state_init(&s, 0);
     CHECK(fake_make_current(&s, 0, NULL));
     for (int i = 0; i < GLMUX_DYNAMIC_SLOTS; i++) {
@@ -192,9 +203,13 @@ static void *thread_main(void *arg)
         if (!fake_make_current(&s, vendor, NULL))
             return (void *)1;
         glVertex3fv(v);
-        if (before(0) != 100 * (vendor + 1) || fake_thread_calls[vendor] != calls + 2)
+        if (before == NULL) {   /* pure-C build: static slots only */
+            if (fake_thread_calls[vendor] != calls + 1)
+                return (void *)2;
+        } else if (before(0) != 100 * (vendor + 1) || fake_thread_calls[vendor] != calls + 2) {
             return (void *)2;
-        if (r % 97 == 0) {
+        }
+        if (before != NULL && r % 97 == 0) {
             /* A slot created by one thread reaches every current table. */
             char name[64];
             fn g;
