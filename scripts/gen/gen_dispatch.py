@@ -44,12 +44,12 @@ def write_if_changed(path, text):
 
 
 def c_string_pool(names):
-    """A C string pool of names without their 'gl' prefix and the offset of each."""
+    """A C string pool of the names (NUL-separated) and the offset of each."""
     offsets, parts, pos = [], [], 0
     for n in names:
         offsets.append(pos)
-        parts.append(n[2:])
-        pos += len(n) - 1
+        parts.append(n)
+        pos += len(n) + 1
     return offsets, parts
 
 
@@ -75,7 +75,7 @@ def gen_core(args, registry, slots, commands):
         + f"#define GLMUX_STATIC_SLOTS {len(slots)}\n"
         + f"#define GLMUX_DYNAMIC_SLOTS {args.dynamic}\n"
         + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n\n"
-        + "/* Static slot names without their \"gl\" prefix, sorted: pool + offsets. */\n"
+        + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
         + "extern const char glmux_slot_names_pool[];\n"
         + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
         + "/* One no-op function per slot; the table every thread starts with. */\n"

@@ -28,12 +28,8 @@ unsigned glmux_slots_used(void)
 
 const char *glmux_slot_name(unsigned slot)
 {
-    static __thread char buf[256];
-
-    if (slot < GLMUX_STATIC_SLOTS) {
-        snprintf(buf, sizeof(buf), "gl%s", static_name(slot));
-        return buf;
-    }
+    if (slot < GLMUX_STATIC_SLOTS)
+        return static_name(slot);
     if (slot < glmux_slots_used())
         return dynamic_names[slot - GLMUX_STATIC_SLOTS];
     return NULL;
@@ -45,7 +41,6 @@ static int static_find(const char *name)
 
     if (strncmp(name, "gl", 2) != 0)
         return -1;
-    name += 2;
     while (lo < hi) {
         unsigned mid = lo + (hi - lo) / 2;
         int cmp = strcmp(name, static_name(mid));

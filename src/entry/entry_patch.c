@@ -40,7 +40,7 @@ static int find_stub(const char *name)
     if (strncmp(name, "gl", 2) == 0) {
         while (lo < hi) {
             unsigned mid = lo + (hi - lo) / 2;
-            int cmp = strcmp(name + 2, glmux_entry_names_pool + glmux_entry_names_offsets[mid]);
+            int cmp = strcmp(name, glmux_entry_names_pool + glmux_entry_names_offsets[mid]);
 
             if (cmp == 0)
                 return (int)mid;

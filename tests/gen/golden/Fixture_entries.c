@@ -3,10 +3,10 @@
 
 const unsigned glmux_entry_count = 3;
 const char glmux_entry_names_pool[] =
-    "Alpha\0"
-    "Beta\0"
-    "Gamma\0"
+    "glAlpha\0"
+    "glBeta\0"
+    "glGamma\0"
     ;
 const unsigned glmux_entry_names_offsets[3] = {
-    0, 6, 11,
+    0, 8, 15,
 };

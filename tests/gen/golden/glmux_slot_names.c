@@ -2,12 +2,12 @@
 #include "glmux_slots.h"
 
 const char glmux_slot_names_pool[] =
-    "Alpha\0"
-    "Beta\0"
-    "DeltaEXT\0"
-    "EpsilonMUX\0"
-    "Gamma\0"
+    "glAlpha\0"
+    "glBeta\0"
+    "glDeltaEXT\0"
+    "glEpsilonMUX\0"
+    "glGamma\0"
     ;
 const unsigned glmux_slot_names_offsets[5] = {
-    0, 6, 11, 20, 31,
+    0, 8, 15, 26, 39,
 };

@@ -6,7 +6,7 @@
 #define GLMUX_DYNAMIC_SLOTS 2
 #define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)
 
-/* Static slot names without their "gl" prefix, sorted: pool + offsets. */
+/* Static slot names, sorted: one string pool and each name's offset in it. */
 extern const char glmux_slot_names_pool[];
 extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];
 
