@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# Runs at install time (from cmake/GlmuxInstall.cmake's install(CODE)): resolves the install
+# directories against the prefix actually in force (`cmake --install --prefix X` overrides the
+# configured one), writes the pkg-config files with `${prefix}`-relative paths, and creates the
+# empty vendor directories. GNUInstallDirs' rules for sysconfdir are repeated here because they
+# depend on the prefix: /usr gives /etc, /opt/<x> gives /etc/opt/<x>, anything else <prefix>/etc.
+
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.25)
+set(prefix "${CMAKE_INSTALL_PREFIX}")
+if(NOT prefix STREQUAL "/")
+  string(REGEX REPLACE "/+$" "" prefix "${prefix}")
+endif()
+
+# glmux_paths_resolve(pcvar fsvar dir): the .pc form ("${prefix}/dir" or an absolute path) and
+# the real path of an install directory.
+function(glmux_paths_resolve pcvar fsvar dir)
+  if(IS_ABSOLUTE "${dir}")
+    set(${pcvar} "${dir}" PARENT_SCOPE)
+    set(${fsvar} "${dir}" PARENT_SCOPE)
+  else()
+    set(${pcvar} "\${prefix}/${dir}" PARENT_SCOPE)
+    set(${fsvar} "${prefix}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+if(NOT IS_ABSOLUTE "${GLMUX_SYSCONFDIR}" AND (prefix STREQUAL "/usr" OR prefix STREQUAL "/"))
+  set(GLMUX_SYSCONFDIR "/${GLMUX_SYSCONFDIR}")
+elseif(NOT IS_ABSOLUTE "${GLMUX_SYSCONFDIR}" AND prefix MATCHES "^/opt/")
+  set(GLMUX_SYSCONFDIR "/${GLMUX_SYSCONFDIR}${prefix}")
+endif()
+
+glmux_paths_resolve(GLMUX_PC_LIBDIR libdir_fs "${GLMUX_LIBDIR}")
+glmux_paths_resolve(GLMUX_PC_INCLUDEDIR includedir_fs "${GLMUX_INCLUDEDIR}")
+glmux_paths_resolve(GLMUX_PC_DATAROOTDIR datarootdir_fs "${GLMUX_DATAROOTDIR}")
+glmux_paths_resolve(GLMUX_PC_SYSCONFDIR sysconfdir_fs "${GLMUX_SYSCONFDIR}")
+# datadir defaults to datarootdir; express it through ${datarootdir} like GNU does.
+if(GLMUX_DATADIR STREQUAL GLMUX_DATAROOTDIR)
+  set(GLMUX_PC_DATADIR "\${datarootdir}")
+  set(datadir_fs "${datarootdir_fs}")
+else()
+  glmux_paths_resolve(GLMUX_PC_DATADIR datadir_fs "${GLMUX_DATADIR}")
+endif()
+set(GLMUX_PC_PREFIX "${prefix}")
+set(GLMUX_PC_VENDORDIR "\${libdir}/glvnd/vendors")
+if(GLMUX_EGL_VENDOR_DIRS)
+  set(GLMUX_PC_EGL_VENDOR_DIRS "${GLMUX_EGL_VENDOR_DIRS}")
+else()
+  set(GLMUX_PC_EGL_VENDOR_DIRS "\${sysconfdir}/glvnd/egl_vendor.d:\${datadir}/glvnd/egl_vendor.d")
+endif()
+
+# One staging folder per destination, so that concurrent installs (ctest -j) do not collide.
+string(MD5 dest_hash "$ENV{DESTDIR}${prefix}")
+set(pc_out "${GLMUX_BUILD_DIR}/pkgconfig/install-${dest_hash}")
+file(REMOVE_RECURSE "${pc_out}")
+set(pc_files)
+foreach(tmpl IN LISTS GLMUX_PC_TEMPLATES)
+  get_filename_component(name "${tmpl}" NAME)
+  string(REGEX REPLACE "\\.in$" "" name "${name}")
+  configure_file("${tmpl}" "${pc_out}/${name}" @ONLY)
+  list(APPEND pc_files "${pc_out}/${name}")
+endforeach()
+file(INSTALL ${pc_files} DESTINATION "${libdir_fs}/pkgconfig")
+
+# Vendor directories: glmux's own, and libglvnd's EGL JSON pair when libEGL is built.
+set(dirs "${libdir_fs}/glvnd/vendors")
+if("egl" IN_LIST GLMUX_BUILT_APIS)
+  list(APPEND dirs "${sysconfdir_fs}/glvnd/egl_vendor.d" "${datadir_fs}/glvnd/egl_vendor.d")
+endif()
+foreach(d IN LISTS dirs)
+  message(STATUS "Creating vendor directory: $ENV{DESTDIR}${d}")
+  file(MAKE_DIRECTORY "$ENV{DESTDIR}${d}")
+endforeach()
+cmake_policy(POP)

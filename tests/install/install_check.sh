@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Install test (fixture for the consumers): `cmake --install` into PREFIX, then check the tree:
+# every built library with its soname link and dev link, the vendor-ABI and Khronos headers
+# (identical to the build-time copies), every .pc file valid (`pkg-config --validate`), with
+# Debian's names and versions, pointing into PREFIX, libglvnd.pc/glmux.pc variables, and the
+# vendor directories. A second install with DESTDIR and --prefix /usr checks relocation.
+# Usage: install_check.sh BUILD_DIR SOURCE_DIR PREFIX WORK_DIR
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/install_lib.sh"
+build=$1 src=$2 prefix=$3 work=$4
+rm -rf "$prefix" "$work"
+mkdir -p "$work"
+[ -f "$build/glmux_install_paths.cmake" ] ||
+    glmux_skip "cmake/GlmuxInstall.cmake is not included by the top-level CMakeLists.txt," \
+        "so the build installs no headers or .pc files"
+
+cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
+    { cat "$work/install.log" >&2; glmux_fail "cmake --install --prefix $prefix failed"; }
+libdir=$(glmux_libdir "$prefix")
+pcdir="$libdir/pkgconfig"
+[ -d "$pcdir" ] || glmux_fail "no pkgconfig directory in $libdir (is cmake/GlmuxInstall.cmake included?)"
+glmux_pkgconfig_only "$libdir"
+
+# Libraries: soname link, dev link, matching .pc with Debian's Version.
+[ -e "$libdir/libGLdispatch.so.0" ] || glmux_fail "libGLdispatch.so.0 not installed"
+built=""
+while read -r name soname pc version; do
+    if [ ! -e "$libdir/$soname" ]; then
+        [ ! -e "$pcdir/$pc.pc" ] || glmux_fail "$pc.pc installed but $soname is not"
+        echo "not built: $soname (no $pc.pc expected)"
+        continue
+    fi
+    built="$built $pc"
+    [ -L "$libdir/lib$name.so" ] || glmux_fail "dev link lib$name.so missing"
+    [ "$(readlink -f "$libdir/lib$name.so")" = "$(readlink -f "$libdir/$soname")" ] ||
+        glmux_fail "lib$name.so does not point at $soname"
+    [ -f "$pcdir/$pc.pc" ] || glmux_fail "$pc.pc missing for $soname"
+    got=$(pkg-config --modversion "$pc") || glmux_fail "pkg-config cannot read $pc.pc"
+    [ "$got" = "$version" ] || glmux_fail "$pc.pc Version is $got, Debian's is $version"
+    libs=$(echo $(pkg-config --libs "$pc"))
+    [ "$libs" = "-L$libdir -l$name" ] || glmux_fail "$pc --libs gives '$libs'"
+    cflags=$(echo $(pkg-config --cflags "$pc"))
+    [ "$cflags" = "-I$prefix/include" ] || glmux_fail "$pc --cflags gives '$cflags'"
+    echo "ok: $soname, $pc.pc $version, dev link"
+done <<< "$GLMUX_APIS"
+
+# Every .pc validates and names no other prefix.
+for f in "$pcdir"/*.pc; do
+    pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f"
+    grep -q "^prefix=$prefix\$" "$f" || glmux_fail "$f: prefix is not $prefix"
+    abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE '^(prefix|egl_vendor_dirs)=' || true)
+    [ -z "$abs" ] || glmux_fail "$f has a path not below \${prefix}: $abs"
+done
+echo "ok: pkg-config --validate on $(ls "$pcdir" | tr '\n' ' ')"
+
+# The command line the consumers use.
+want="opengl"
+for pc in glx egl; do
+    case " $built " in *" $pc "*) want="$want $pc" ;; esac
+done
+echo "pkg-config --cflags --libs $want: $(pkg-config --cflags --libs $want)"
+
+# libglvnd.pc: a version Mesa accepts and the variables vendor builds read.
+pkg-config --atleast-version=1.3.2 libglvnd || glmux_fail "libglvnd.pc Version < 1.3.2"
+[ "$(pkg-config --variable=datadir libglvnd)" = "$prefix/share" ] ||
+    glmux_fail "libglvnd datadir is $(pkg-config --variable=datadir libglvnd)"
+[ "$(pkg-config --variable=sysconfdir libglvnd)" = "$prefix/etc" ] ||
+    glmux_fail "libglvnd sysconfdir is $(pkg-config --variable=sysconfdir libglvnd)"
+# A libEGL that compiles in its search path publishes it (GLMUX_EGL_VENDOR_DIRS) verbatim.
+want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")
+[ -n "$want_dirs" ] || want_dirs="$prefix/etc/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
+[ "$(pkg-config --variable=egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
+    glmux_fail "libglvnd egl_vendor_dirs is $(pkg-config --variable=egl_vendor_dirs libglvnd)"
+for m in libglvnd glmux; do
+    vd=$(pkg-config --variable=vendordir $m)
+    [ "$vd" = "$libdir/glvnd/vendors" ] || glmux_fail "$m vendordir is '$vd'"
+    [ -d "$vd" ] || glmux_fail "vendor directory $vd not created"
+done
+pkg-config --exists glmux || glmux_fail "glmux.pc unreadable"
+echo "ok: libglvnd $(pkg-config --modversion libglvnd), glmux $(pkg-config --modversion glmux)," \
+     "vendordir $(pkg-config --variable=vendordir glmux)"
+case " $built " in
+*" egl "*)
+    [ -d "$prefix/etc/glvnd/egl_vendor.d" ] && [ -d "$prefix/share/glvnd/egl_vendor.d" ] ||
+        glmux_fail "EGL vendor directories not created"
+    ;;
+esac
+
+# Headers: every vendor-ABI header, and the Khronos headers copied at build time.
+for h in "$src"/include/glvnd/*.h; do
+    cmp -s "$h" "$prefix/include/glvnd/$(basename "$h")" || glmux_fail "glvnd/$(basename "$h") not installed"
+done
+[ -d "$build/khronos-include" ] || glmux_fail "no build-time Khronos header copy in $build"
+n=0
+while read -r h; do
+    cmp -s "$build/khronos-include/$h" "$prefix/include/$h" || glmux_fail "$h differs or is missing"
+    n=$((n + 1))
+done < <(cd "$build/khronos-include" && find . -name '*.h' | sed 's|^\./||' | sort)
+for h in GL/gl.h KHR/khrplatform.h; do
+    [ -f "$prefix/include/$h" ] || glmux_fail "$h not installed"
+done
+case " $built " in *" glx "*) [ -f "$prefix/include/GL/glx.h" ] || glmux_fail "GL/glx.h missing" ;; esac
+case " $built " in *" egl "*) [ -f "$prefix/include/EGL/egl.h" ] || glmux_fail "EGL/egl.h missing" ;; esac
+case " $built " in *" glesv2 "*) [ -f "$prefix/include/GLES2/gl2.h" ] || glmux_fail "GLES2/gl2.h missing" ;; esac
+echo "ok: $(ls "$src"/include/glvnd | wc -l) vendor-ABI headers, $n Khronos headers"
+
+# Relocation: the same build staged for /usr through DESTDIR writes nothing outside DESTDIR and
+# gives /usr paths.
+DESTDIR="$work/destdir" cmake --install "$build" --prefix /usr > "$work/install-destdir.log" 2>&1 ||
+    glmux_fail "DESTDIR install failed"
+f=$(find "$work/destdir" -name libglvnd.pc -print -quit)
+[ -n "$f" ] || glmux_fail "DESTDIR install has no libglvnd.pc"
+grep -q '^prefix=/usr$' "$f" || glmux_fail "DESTDIR install: $f prefix is not /usr"
+! grep -q "$work" "$f" || glmux_fail "DESTDIR leaked into $f"
+grep -q '^sysconfdir=/etc$' "$f" || glmux_fail "prefix /usr: sysconfdir must be /etc"
+echo "ok: DESTDIR + --prefix /usr gives prefix=/usr, sysconfdir=/etc"
+echo "install test passed: $prefix"
