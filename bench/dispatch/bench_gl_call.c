@@ -3,7 +3,8 @@
  * glmux benchmark: the cost of one GL call through an API library's entry stub. It makes a
  * trivial in-process vendor current through the GLdispatch private interface (the same in
  * glmux and libglvnd, so one binary runs on both; LD_LIBRARY_PATH picks which) and calls
- * glColor3f through libOpenGL.so.0 N times inside calls_loop(), which callgrind counts alone.
+ * glColor3f through libOpenGL.so.0 once, then N times inside calls_loop(), which callgrind
+ * counts alone (the steady state: glmux resolves each slot at its first call).
  *
  *   bench_gl_call N      prints the loaded libraries; exits 0
  */
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gl_call: make-current failed\n");
         return 1;
     }
+    /* One call first: glmux resolves a slot at its first use; the loop measures the rest. */
+    glColor3f(0.0f, 0.0f, 0.0f);
     calls_loop(n);
     __glDispatchLoseCurrent();
     __glDispatchDestroyTable(table);

@@ -5,7 +5,8 @@
   gen_dispatch.py core  --xml gl.xml --slots gl_slots.txt --extra gl_extra_commands.txt OUT
       writes glmux_slots.h (slot counts), glmux_slot_names.c (the static names, one string
       pool), glmux_noop.c (one no-op function per slot and the no-op table) and
-      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs).
+      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in x86_64_tls
+      mode, glmux_lazy.S (one resolver trampoline per slot: tables fill lazily).
 
   gen_dispatch.py stubs --xml ... --slots ... --extra ... --lib NAME --mode MODE OUT
                         (--symbols FILE | --all-slots) [--check-api API --check-features F,...]
@@ -74,7 +75,8 @@ def gen_core(args, registry, slots, commands):
         + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n"
         + f"#define GLMUX_STATIC_SLOTS {len(slots)}\n"
         + f"#define GLMUX_DYNAMIC_SLOTS {args.dynamic}\n"
-        + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n\n"
+        + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n"
+        + f"#define GLMUX_LAZY_SIZE {LAZY_SIZE}\n\n"
         + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
         + "extern const char glmux_slot_names_pool[];\n"
         + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
@@ -97,11 +99,60 @@ def gen_core(args, registry, slots, commands):
     out.append("};\n")
     write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
 
+    if args.mode == "x86_64_tls":
+        write_if_changed(os.path.join(args.out, "glmux_lazy.S"), gen_lazy(total))
+
     types = [header("gl.xml"), "#ifndef GLMUX_GL_TYPES_H\n#define GLMUX_GL_TYPES_H\n\n",
              "#ifndef APIENTRY\n#define APIENTRY\n#endif\n"]
     types += [t + "\n" for t in registry.typedefs()]
     types.append("\n#endif\n")
     write_if_changed(os.path.join(args.out, "glmux_gl_types.h"), "".join(types))
+
+
+LAZY_SIZE = 16
+
+
+def gen_lazy(total):
+    """x86-64 resolver trampolines: a new table starts with trampoline i in slot i. The first
+    call through a slot saves the argument registers, asks glmux_lazy_resolve(slot) for the
+    vendor's function (which it also stores in the table), restores them and jumps there."""
+    out = [header("gl_slots.txt"),
+           "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in slot\n"
+           " * order from glmux_lazy_start, and the common part that calls the resolver. */\n\n",
+           "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
+           "    .section .note.GNU-stack,\"\",@progbits\n",
+           "    .text\n",
+           "    .balign 64\n",
+           "    .type glmux_lazy_common, @function\n",
+           "glmux_lazy_common:\n",
+           "    /* entry: %eax = slot; %rsp = 8 mod 16 (the caller's return address) */\n",
+           "    subq $184, %rsp\n",
+           "    movdqa %xmm0, 0(%rsp)\n    movdqa %xmm1, 16(%rsp)\n",
+           "    movdqa %xmm2, 32(%rsp)\n    movdqa %xmm3, 48(%rsp)\n",
+           "    movdqa %xmm4, 64(%rsp)\n    movdqa %xmm5, 80(%rsp)\n",
+           "    movdqa %xmm6, 96(%rsp)\n    movdqa %xmm7, 112(%rsp)\n",
+           "    movq %rdi, 128(%rsp)\n    movq %rsi, 136(%rsp)\n    movq %rdx, 144(%rsp)\n",
+           "    movq %rcx, 152(%rsp)\n    movq %r8, 160(%rsp)\n    movq %r9, 168(%rsp)\n",
+           "    movl %eax, %edi\n",
+           "    call glmux_lazy_resolve\n",
+           "    movq %rax, %r11\n",
+           "    movdqa 0(%rsp), %xmm0\n    movdqa 16(%rsp), %xmm1\n",
+           "    movdqa 32(%rsp), %xmm2\n    movdqa 48(%rsp), %xmm3\n",
+           "    movdqa 64(%rsp), %xmm4\n    movdqa 80(%rsp), %xmm5\n",
+           "    movdqa 96(%rsp), %xmm6\n    movdqa 112(%rsp), %xmm7\n",
+           "    movq 128(%rsp), %rdi\n    movq 136(%rsp), %rsi\n    movq 144(%rsp), %rdx\n",
+           "    movq 152(%rsp), %rcx\n    movq 160(%rsp), %r8\n    movq 168(%rsp), %r9\n",
+           "    addq $184, %rsp\n",
+           "    jmp *%r11\n",
+           "    .size glmux_lazy_common, .-glmux_lazy_common\n\n",
+           f"    .balign {LAZY_SIZE}\n",
+           "    .globl glmux_lazy_start\n    .hidden glmux_lazy_start\n",
+           "glmux_lazy_start:\n"]
+    for i in range(total):
+        out.append(f"    .balign {LAZY_SIZE}\n    GLMUX_ENDBR\n    movl ${i}, %eax\n"
+                   "    jmp glmux_lazy_common\n")
+    out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
+    return "".join(out)
 
 
 def stub_entries(args, slots):

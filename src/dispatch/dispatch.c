@@ -30,6 +30,7 @@ static bool thread_key_valid;
 static __GLdispatchTable *current_tables;
 
 static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv);
+static void free_entries(const void **entries);
 
 static void thread_destroyed(void *data)
 {
@@ -123,26 +124,81 @@ void __glDispatchDestroyTable(__GLdispatchTable *dispatch)
         glmux_log(GLMUX_LOG_WARN, "destroying a dispatch table current on %d thread(s)",
                   dispatch->current_threads);
     pthread_mutex_unlock(&glmux_dispatch_lock);
-    free(dispatch->entries);
+    free_entries(dispatch->entries);
     free(dispatch);
 }
 
-static void fill_slot(__GLdispatchTable *table, unsigned slot)
+/*
+ * A table's entries are preceded by a pointer back to the table, so that the lazy resolver can
+ * find the table from the entries pointer in _glapi_tls_Current.
+ */
+static const void **alloc_entries(__GLdispatchTable *table)
+{
+    const void **block = malloc(sizeof(*block) * (GLMUX_TOTAL_SLOTS + 1));
+
+    if (block == NULL)
+        return NULL;
+    block[0] = table;
+    return block + 1;
+}
+
+static void free_entries(const void **entries)
+{
+    if (entries != NULL)
+        free(entries - 1);
+}
+
+static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
 {
     const char *name = glmux_slot_name(slot);
     const void *proc = name ? table->get_proc_address(name, table->param) : NULL;
 
-    if (proc == NULL)
-        proc = glmux_noop_table[slot];
-    __atomic_store_n(&table->entries[slot], proc, __ATOMIC_RELEASE);
+    return proc != NULL ? proc : glmux_noop_table[slot];
 }
 
+#ifdef GLMUX_HAVE_ASM_STUBS
+/*
+ * Assembly builds fill tables lazily: every slot starts as its resolver trampoline
+ * (glmux_lazy.S), and the first call through it asks the vendor once. A process pays only for
+ * the functions it calls, not for all 3352 lookups at the first make-current.
+ */
+extern const char glmux_lazy_start[];
+
+__attribute__((visibility("hidden"))) const void *glmux_lazy_resolve(unsigned slot);
+const void *glmux_lazy_resolve(unsigned slot)
+{
+    const void **entries = (const void **)_glapi_tls_Current[0];
+    __GLdispatchTable *table;
+    const void *proc;
+
+    if (entries == NULL || entries == (const void **)glmux_noop_table || slot >= GLMUX_TOTAL_SLOTS)
+        return glmux_noop_table[slot < GLMUX_TOTAL_SLOTS ? slot : 0];
+    table = (__GLdispatchTable *)entries[-1];
+    proc = resolve_slot(table, slot);
+    __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
+    return proc;
+}
+
+bool glmux_table_fixup(__GLdispatchTable *table)
+{
+    if (table->entries == NULL) {
+        table->entries = alloc_entries(table);
+        if (table->entries == NULL)
+            return false;
+        for (unsigned i = 0; i < GLMUX_TOTAL_SLOTS; i++)
+            table->entries[i] = glmux_lazy_start + (size_t)i * GLMUX_LAZY_SIZE;
+    }
+    /* Dynamic slots handed out later already hold their trampoline. */
+    return true;
+}
+#else
+/* Pure-C builds fill every slot in use at make-current, as libglvnd does. */
 bool glmux_table_fixup(__GLdispatchTable *table)
 {
     unsigned used = glmux_slots_used();
 
     if (table->entries == NULL) {
-        table->entries = malloc(sizeof(*table->entries) * GLMUX_TOTAL_SLOTS);
+        table->entries = alloc_entries(table);
         if (table->entries == NULL)
             return false;
         /* Slots not handed out yet stay harmless until they are. */
@@ -150,9 +206,11 @@ bool glmux_table_fixup(__GLdispatchTable *table)
         table->filled = 0;
     }
     for (; table->filled < used; table->filled++)
-        fill_slot(table, table->filled);
+        __atomic_store_n(&table->entries[table->filled], resolve_slot(table, table->filled),
+                         __ATOMIC_RELEASE);
     return true;
 }
+#endif
 
 void glmux_tables_fixup_current(void)
 {

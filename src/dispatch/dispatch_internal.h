@@ -17,8 +17,9 @@
 struct __GLdispatchTableRec {
     __GLgetProcAddressCallback get_proc_address;
     void *param;
-    const void **entries;   /* GLMUX_TOTAL_SLOTS pointers, allocated at first make-current */
-    unsigned filled;        /* slots [0, filled) hold their final value */
+    const void **entries;   /* GLMUX_TOTAL_SLOTS pointers, allocated at first make-current;
+                               entries[-1] points back to this record */
+    unsigned filled;        /* pure-C builds: slots [0, filled) hold their final value */
     int current_threads;    /* threads on which this table is current */
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
 };

@@ -4,6 +4,7 @@
  */
 #include "fake_vendor.h"
 
+#include <stdint.h>
 #include <string.h>
 
 struct fake_vendor fake_vendors[FAKE_VENDORS];
@@ -31,6 +32,33 @@ FAKE_FUNCS(2)
     { (void *)vendor##v##_vertex3fv, (void *)vendor##v##_clear, (void *)vendor##v##_get_error,         \
       (void *)vendor##v##_before, (void *)vendor##v##_after }
 
+/* Argument passing through a slot's first (lazily resolved) call and later ones. */
+double fake_last_args[9];
+
+static void record_color4f(GLfloat r, GLfloat g, GLfloat b, GLfloat a)
+{
+    fake_last_args[0] = r;
+    fake_last_args[1] = g;
+    fake_last_args[2] = b;
+    fake_last_args[3] = a;
+}
+
+static void record_ortho(GLdouble l, GLdouble r, GLdouble b, GLdouble t, GLdouble n, GLdouble f)
+{
+    double v[6] = { l, r, b, t, n, f };
+
+    memcpy(fake_last_args, v, sizeof(v));
+}
+
+static void record_tex_image_2d(GLenum target, GLint level, GLint internal, GLsizei w, GLsizei h,
+                                GLint border, GLenum format, GLenum type, const void *pixels)
+{
+    double v[9] = { target, level, internal, w, h, border, format, type,
+                    (double)(uintptr_t)pixels };
+
+    memcpy(fake_last_args, v, sizeof(v));
+}
+
 static const char *const fake_names[] = {
     "glVertex3fv", "glClear", "glGetError", "glmuxTestBeforeMUX", "glmuxTestAfterMUX",
 };
@@ -45,6 +73,12 @@ static void *fake_get_proc_address(const char *name, void *param)
         if (strcmp(name, fake_names[i]) == 0)
             return fake_funcs[vendor->index][i];
     }
+    if (strcmp(name, "glColor4f") == 0)
+        return (void *)record_color4f;
+    if (strcmp(name, "glOrtho") == 0)
+        return (void *)record_ortho;
+    if (strcmp(name, "glTexImage2D") == 0)
+        return (void *)record_tex_image_2d;
     /* Generated names of the "last slot" test: glmuxGen<n>MUX all map to the after function. */
     if (strncmp(name, "glmuxGen", 8) == 0)
         return fake_funcs[vendor->index][4];

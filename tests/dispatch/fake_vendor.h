@@ -27,6 +27,9 @@ extern __thread int fake_thread_calls[FAKE_VENDORS];
 /* What the made-up functions of vendor v return: 100 + v. */
 #define FAKE_GET_ERROR_RESULT(v) (0x500 + (v))
 
+/* The arguments the last glColor4f, glOrtho or glTexImage2D call received (any vendor). */
+extern double fake_last_args[9];
+
 /* Creates the vendors' ids and tables. */
 void fake_vendors_init(void);
 

@@ -10,6 +10,8 @@
  *   threads     several threads and vendors switching current; thread-exit cleanup
  *   fork        a forked child starts with no current context after __glDispatchReset
  *   noop        GL calls without a context are harmless; app error checking reports them
+ *   args        float, double, integer and stack arguments survive a slot's first call (when
+ *               assembly builds resolve the slot lazily) and later calls
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -308,6 +310,40 @@ static int test_noop(void)
     return 0;
 }
 
+static void check_args(const double *want, int n)
+{
+    for (int i = 0; i < n; i++)
+        CHECK_MSG(fake_last_args[i] == want[i], "argument %d: %g, expected %g", i,
+                  fake_last_args[i], want[i]);
+}
+
+static int test_args(void)
+{
+    static const GLubyte pixels[4];
+    const double color[4] = { 1.5, 2.5, -3.5, 4.25 };
+    const double ortho[6] = { -1.0, 1.0, -2.0, 2.0, 0.5, 100.0 };
+    const double tex[9] = { GL_TEXTURE_2D, 3, GL_RGBA, 640, 480, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                            (double)(uintptr_t)pixels };
+    struct fake_thread_state s;
+
+    fake_thread_state_init(&s, 0);
+    for (int v = 0; v < 2; v++) {
+        CHECK(fake_make_current(&s, v, NULL));
+        for (int round = 0; round < 2; round++) {   /* first call, then a resolved one */
+            memset(fake_last_args, 0, sizeof(fake_last_args));
+            glColor4f(1.5f, 2.5f, -3.5f, 4.25f);
+            check_args(color, 4);
+            glOrtho(-1.0, 1.0, -2.0, 2.0, 0.5, 100.0);
+            check_args(ortho, 6);
+            glTexImage2D(GL_TEXTURE_2D, 3, GL_RGBA, 640, 480, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                         pixels);
+            check_args(tex, 9);
+        }
+        __glDispatchLoseCurrent();
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -317,7 +353,7 @@ int main(int argc, char **argv)
         { "static", test_static },       { "libs", test_libs },
         { "generated", test_generated }, { "lastslot", test_lastslot },
         { "threads", test_threads },     { "fork", test_fork },
-        { "noop", test_noop },
+        { "noop", test_noop },           { "args", test_args },
     };
 
     if (argc != 2) {
