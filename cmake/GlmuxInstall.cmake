@@ -5,6 +5,7 @@
 # install time so that `cmake --install --prefix X` gives correct files anywhere), and the empty
 # vendor directories. Included once at the end of the top-level CMakeLists.txt, after every
 # library target exists. docs/packaging.md explains the choices.
+include_guard(GLOBAL)
 
 set(GLMUX_GLVND_COMPAT_VERSION "1.7.0" CACHE STRING
     "Version libglvnd.pc reports (Mesa requires >= 1.3.2)")

@@ -67,7 +67,15 @@ set(dirs "${libdir_fs}/glvnd/vendors")
 if("egl" IN_LIST GLMUX_BUILT_APIS)
   list(APPEND dirs "${sysconfdir_fs}/glvnd/egl_vendor.d" "${datadir_fs}/glvnd/egl_vendor.d")
 endif()
+# A directory outside the prefix (sysconfdir /etc) is made only when staging under DESTDIR: a
+# test install into a scratch prefix must not touch the machine's /etc, and the directory is
+# optional (libEGL only scans it); the packages create it.
 foreach(d IN LISTS dirs)
+  string(FIND "${d}/" "${prefix}/" at)
+  if(NOT at EQUAL 0 AND "$ENV{DESTDIR}" STREQUAL "" AND NOT prefix STREQUAL "/")
+    message(STATUS "Not creating ${d}: outside the prefix ${prefix} (set DESTDIR to stage it)")
+    continue()
+  endif()
   message(STATUS "Creating vendor directory: $ENV{DESTDIR}${d}")
   file(MAKE_DIRECTORY "$ENV{DESTDIR}${d}")
 endforeach()

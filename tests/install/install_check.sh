@@ -46,11 +46,15 @@ while read -r name soname pc version; do
     echo "ok: $soname, $pc.pc $version, dev link"
 done <<< "$GLMUX_APIS"
 
-# Every .pc validates and names no other prefix.
+# Every .pc validates and names no other prefix (an absolute sysconfdir only when configured so,
+# as debhelper does with -DCMAKE_INSTALL_SYSCONFDIR=/etc).
+conf_sysconfdir=$(sed -n 's/^set(GLMUX_SYSCONFDIR "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")
+abs_ok=""
+case $conf_sysconfdir in /*) abs_ok="|sysconfdir" ;; esac
 for f in "$pcdir"/*.pc; do
     pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f"
     grep -q "^prefix=$prefix\$" "$f" || glmux_fail "$f: prefix is not $prefix"
-    abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE '^(prefix|egl_vendor_dirs)=' || true)
+    abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE "^(prefix|egl_vendor_dirs$abs_ok)=" || true)
     [ -z "$abs" ] || glmux_fail "$f has a path not below \${prefix}: $abs"
 done
 echo "ok: pkg-config --validate on $(ls "$pcdir" | tr '\n' ' ')"
@@ -66,11 +70,14 @@ echo "pkg-config --cflags --libs $want: $(pkg-config --cflags --libs $want)"
 pkg-config --atleast-version=1.3.2 libglvnd || glmux_fail "libglvnd.pc Version < 1.3.2"
 [ "$(pkg-config --variable=datadir libglvnd)" = "$prefix/share" ] ||
     glmux_fail "libglvnd datadir is $(pkg-config --variable=datadir libglvnd)"
-[ "$(pkg-config --variable=sysconfdir libglvnd)" = "$prefix/etc" ] ||
-    glmux_fail "libglvnd sysconfdir is $(pkg-config --variable=sysconfdir libglvnd)"
+sysconfdir=$(pkg-config --variable=sysconfdir libglvnd)
+case $conf_sysconfdir in
+/*) [ "$sysconfdir" = "$conf_sysconfdir" ] || glmux_fail "libglvnd sysconfdir is $sysconfdir" ;;
+*) [ "$sysconfdir" = "$prefix/$conf_sysconfdir" ] || glmux_fail "libglvnd sysconfdir is $sysconfdir" ;;
+esac
 # A libEGL that compiles in its search path publishes it (GLMUX_EGL_VENDOR_DIRS) verbatim.
 want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")
-[ -n "$want_dirs" ] || want_dirs="$prefix/etc/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
+[ -n "$want_dirs" ] || want_dirs="$sysconfdir/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
 [ "$(pkg-config --variable=egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
     glmux_fail "libglvnd egl_vendor_dirs is $(pkg-config --variable=egl_vendor_dirs libglvnd)"
 for m in libglvnd glmux; do
@@ -83,7 +90,9 @@ echo "ok: libglvnd $(pkg-config --modversion libglvnd), glmux $(pkg-config --mod
      "vendordir $(pkg-config --variable=vendordir glmux)"
 case " $built " in
 *" egl "*)
-    [ -d "$prefix/etc/glvnd/egl_vendor.d" ] && [ -d "$prefix/share/glvnd/egl_vendor.d" ] ||
+    [ -d "$sysconfdir/glvnd/egl_vendor.d" ] || [ "${sysconfdir#"$prefix"/}" = "$sysconfdir" ] ||
+        glmux_fail "EGL vendor directory $sysconfdir/glvnd/egl_vendor.d not created"
+    [ -d "$prefix/share/glvnd/egl_vendor.d" ] ||
         glmux_fail "EGL vendor directories not created"
     ;;
 esac

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Builds glmux's Debian binary packages: copies the source tree (tracked and untracked,
+# not ignored, files) into a scratch directory, puts packaging/debian in place as debian/,
+# writes debian/changelog for this version, and runs dpkg-buildpackage -b -us -uc. Parts the
+# tree does not have yet (libEGL, libGLX, libGL, the tool) are left out through the build
+# profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
+#   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
+#   GLMUX_DEB_PROFILES="..." overrides the detected profiles.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "${1:-$top/out/deb}" && cd "${1:-$top/out/deb}" && pwd)
+# shellcheck source=packaging/version.sh
+. "$top/packaging/version.sh"
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/glmux-deb.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+src="$scratch/glmux-$GLMUX_PKG_VERSION"
+mkdir -p "$src"
+glmux_copy_tree "$top" "$src"
+rm -rf "$src/debian"
+cp -r "$top/packaging/debian" "$src/debian"
+cat > "$src/debian/changelog" <<EOC
+glmux ($GLMUX_PKG_VERSION) unstable; urgency=medium
+
+  * glmux $GLMUX_VERSION ($GLMUX_GIT_DESC), libglvnd $GLMUX_GLVND_COMPAT compatible,
+    built by packaging/build-deb.sh.
+
+ -- glmux developers <dev@glmux.org>  $(date -R -u -d "@$SOURCE_DATE_EPOCH")
+EOC
+
+profiles=${GLMUX_DEB_PROFILES-$(glmux_missing_parts | sed 's/^/pkg.glmux.no/' | paste -sd, -)}
+echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
+(cd "$src" && dpkg-buildpackage -b -us -uc ${profiles:+-P"$profiles"})
+rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
+mv "$scratch"/*.deb "$scratch"/*.changes "$scratch"/*.buildinfo "$out/"
+echo "glmux: packages in $out:"
+ls "$out"
