@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the current GLX context of each thread: glXMakeCurrent, glXMakeContextCurrent and
+ * the glXGetCurrent* queries.
+ *
+ * Rules (GLX vendor ABI): switching between two contexts of one vendor only calls that vendor;
+ * switching vendors releases the old context (vendor, then libGLdispatch), makes the new one
+ * current (libGLdispatch, then vendor) and, if that fails, puts the old one back. A thread
+ * with a current EGL context gets BadAccess. The per-thread record embeds libGLdispatch's
+ * thread state as its first member; a context stays known until no thread has it current.
+ */
+#include <stdlib.h>
+
+#include <X11/Xproto.h>
+#include <GL/glxproto.h>
+
+#include "glx/glx_internal.h"
+#include "util/log.h"
+
+struct glmux_glx_thread *glmux_glx_current(void)
+{
+    __GLdispatchThreadState *s = __glDispatchGetCurrentThreadState();
+
+    return s != NULL && s->tag == GLDISPATCH_API_GLX ? (struct glmux_glx_thread *)s : NULL;
+}
+
+glmux_glx_vendor *glmux_glx_current_vendor(void)
+{
+    struct glmux_glx_thread *t = glmux_glx_current();
+
+    return t ? t->vendor : NULL;
+}
+
+static void thread_destroyed(__GLdispatchThreadState *base)
+{
+    struct glmux_glx_thread *t = (struct glmux_glx_thread *)base;
+
+    glmux_glx_lock_acquire();
+    glmux_glx_context_unref_locked(t->ctx);
+    glmux_glx_lock_release();
+    free(t);
+}
+
+static void unref(struct glmux_glx_context *info)
+{
+    glmux_glx_lock_acquire();
+    glmux_glx_context_unref_locked(info);
+    glmux_glx_lock_release();
+}
+
+/* Raises an error of libGLX's own, after asking the previously current vendor. */
+static void report(Display *dpy, struct glmux_glx_thread *old, unsigned char error, XID resid,
+                   unsigned char minor, bool core)
+{
+    if (old != NULL && old->vendor->imports.notifyError != NULL &&
+        !old->vendor->imports.notifyError(dpy, error, resid, (unsigned char)minor, core))
+        return;
+    glmux_glx_x_error(dpy, error, resid, minor, core);
+}
+
+static Bool vendor_make_current(glmux_glx_vendor *v, bool mcc, Display *dpy, GLXDrawable draw,
+                                GLXDrawable read, GLXContext ctx)
+{
+    if (mcc)
+        return v->fns.MakeContextCurrent(dpy, draw, read, ctx);
+    return v->fns.MakeCurrent(dpy, draw, ctx);
+}
+
+static bool dispatch_make_current(struct glmux_glx_thread *t)
+{
+    glmux_glx_vendor *v = t->vendor;
+
+    return __glDispatchMakeCurrent(&t->base, v->gl_table, v->vendor_id,
+                                   v->has_patch ? &v->patch_cb : NULL);
+}
+
+/* Releases the thread's context: vendor first, then libGLdispatch. */
+static Bool release(struct glmux_glx_thread *old)
+{
+    if (!old->vendor->fns.MakeCurrent(old->dpy, None, NULL))
+        return False;
+    __glDispatchLoseCurrent();
+    unref(old->ctx);
+    free(old);
+    return True;
+}
+
+/* After a failed switch: makes the old context current again, or drops it. */
+static void restore(struct glmux_glx_thread *old)
+{
+    if (dispatch_make_current(old)) {
+        if (vendor_make_current(old->vendor, true, old->dpy, old->draw, old->read,
+                                old->ctx->handle))
+            return;
+        __glDispatchLoseCurrent();
+    }
+    glmux_log(GLMUX_LOG_WARN, "could not restore the previous GLX context after a failed "
+              "make-current; the thread has no current context now");
+    unref(old->ctx);
+    free(old);
+}
+
+static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
+                         bool mcc)
+{
+    unsigned char minor = mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent;
+    __GLdispatchThreadState *s;
+    struct glmux_glx_thread *old, *t;
+    struct glmux_glx_context *info;
+    glmux_glx_vendor *v;
+
+    glmux_glx_entry();
+    s = __glDispatchGetCurrentThreadState();
+    if (s != NULL && s->tag != GLDISPATCH_API_GLX) {
+        glmux_log(GLMUX_LOG_WARN, "glXMakeCurrent while an EGL context is current: BadAccess");
+        glmux_glx_x_error(dpy, BadAccess, 0, minor, true);
+        return False;
+    }
+    old = (struct glmux_glx_thread *)s;
+    if (ctx == NULL) {
+        if (draw != None || read != None) {
+            report(dpy, old, BadMatch, draw, minor, true);
+            return False;
+        }
+        return old == NULL ? True : release(old);
+    }
+
+    glmux_glx_lock_acquire();
+    info = glmux_glx_context_find(ctx);
+    if (info != NULL)
+        info->current_count++;      /* held while we switch */
+    glmux_glx_lock_release();
+    if (info == NULL) {
+        report(dpy, old, GLXBadContext, 0, minor, false);
+        return False;
+    }
+    v = info->vendor;
+
+    if (old != NULL && old->vendor == v) {
+        if (!vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
+            unref(info);
+            return False;
+        }
+        unref(old->ctx);
+        old->ctx = info;
+        old->dpy = dpy;
+        old->draw = draw;
+        old->read = mcc ? read : draw;
+        return True;
+    }
+
+    if (old != NULL) {
+        if (!old->vendor->fns.MakeCurrent(old->dpy, None, NULL)) {
+            unref(info);
+            return False;
+        }
+        __glDispatchLoseCurrent();
+    }
+    t = calloc(1, sizeof(*t));
+    if (t != NULL) {
+        t->base.tag = GLDISPATCH_API_GLX;
+        t->base.threadDestroyedCallback = thread_destroyed;
+        t->vendor = v;
+        t->ctx = info;
+        t->dpy = dpy;
+        t->draw = draw;
+        t->read = mcc ? read : draw;
+        if (dispatch_make_current(t)) {
+            if (vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
+                if (old != NULL) {
+                    unref(old->ctx);
+                    free(old);
+                }
+                return True;
+            }
+            __glDispatchLoseCurrent();
+        } else {
+            glmux_log(GLMUX_LOG_WARN, "libGLdispatch refused to make vendor \"%s\" current "
+                      "(another vendor owns patched entry points? set "
+                      "__GLVND_DISALLOW_PATCHING=1)", v->name);
+        }
+        free(t);
+    }
+    unref(info);
+    if (old != NULL)
+        restore(old);
+    return False;
+}
+
+Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
+{
+    return make_current(dpy, drawable, drawable, ctx, false);
+}
+
+Bool glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
+{
+    return make_current(dpy, draw, read, ctx, true);
+}
+
+GLXContext glXGetCurrentContext(void)
+{
+    struct glmux_glx_thread *t;
+
+    glmux_glx_entry();
+    t = glmux_glx_current();
+    return t ? t->ctx->handle : NULL;
+}
+
+Display *glXGetCurrentDisplay(void)
+{
+    struct glmux_glx_thread *t;
+
+    glmux_glx_entry();
+    t = glmux_glx_current();
+    return t ? t->dpy : NULL;
+}
+
+GLXDrawable glXGetCurrentDrawable(void)
+{
+    struct glmux_glx_thread *t;
+
+    glmux_glx_entry();
+    t = glmux_glx_current();
+    return t ? t->draw : None;
+}
+
+GLXDrawable glXGetCurrentReadDrawable(void)
+{
+    struct glmux_glx_thread *t;
+
+    glmux_glx_entry();
+    t = glmux_glx_current();
+    return t ? t->read : None;
+}
+
+void glmux_glx_current_drop(void)
+{
+    struct glmux_glx_thread *t = glmux_glx_current();
+
+    if (t == NULL)
+        return;
+    __glDispatchLoseCurrent();
+    glmux_glx_context_unref_locked(t->ctx);
+    free(t);
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: what libGLX knows of each X display, and which vendor serves each of its screens.
+ *
+ * A display record is made on first use: GLX's opcode and error base, whether every screen
+ * advertises GLX_EXT_libglvnd, the drawable map and the merged client strings; an Xlib
+ * close-display hook drops it. A screen's vendor is decided once and cached, failure included
+ * (reported once, not retried): __GLX_FORCE_VENDOR_LIBRARY_<screen>, __GLX_VENDOR_LIBRARY_NAME,
+ * the GPU selector's choice, the server's GLX_VENDOR_NAMES_EXT list (with isScreenSupported),
+ * then "indirect" and Fedora's "system".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glx/glx_internal.h"
+#include "glx/glx_x11.h"
+#include "util/env.h"
+#include "util/log.h"
+
+#ifndef GLX_VENDOR_NAMES_EXT
+#define GLX_VENDOR_NAMES_EXT 0x20F6
+#endif
+
+static struct glmux_glx_display *displays;
+
+static void free_display(struct glmux_glx_display *d)
+{
+    if (d->drawables != NULL)
+        glmux_glx_map_clear(d->drawables);
+    free(d->drawables);
+    free(d->screen_vendor);
+    free(d->screen_resolved);
+    for (int i = 0; i < 3; i++)
+        free(d->client_string[i]);
+    free(d);
+}
+
+static int close_display(Display *dpy, XExtCodes *codes)
+{
+    (void)codes;
+    glmux_glx_lock_acquire();
+    for (struct glmux_glx_display **p = &displays; *p != NULL; p = &(*p)->next) {
+        if ((*p)->dpy == dpy) {
+            struct glmux_glx_display *d = *p;
+
+            *p = d->next;
+            free_display(d);
+            break;
+        }
+    }
+    glmux_glx_lock_release();
+    return 0;
+}
+
+static bool has_token(const char *list, const char *token)
+{
+    size_t n = strlen(token);
+
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, token, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+        p = strchr(p, ' ');
+    }
+    return false;
+}
+
+static bool query_libglvnd_ext(struct glmux_glx_display *d)
+{
+    for (int s = 0; s < d->screen_count; s++) {
+        char *ext = glmux_glx_x11_query_server_string(d->dpy, d->opcode, s, GLX_EXTENSIONS);
+        bool ok = ext != NULL && has_token(ext, "GLX_EXT_libglvnd");
+
+        free(ext);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
+{
+    struct glmux_glx_display *d;
+    XExtCodes *codes;
+
+    for (d = displays; d != NULL; d = d->next) {
+        if (d->dpy == dpy)
+            return d;
+    }
+    d = calloc(1, sizeof(*d));
+    if (d == NULL)
+        return NULL;
+    d->dpy = dpy;
+    d->screen_count = ScreenCount(dpy);
+    d->screen_vendor = calloc((size_t)d->screen_count, sizeof(*d->screen_vendor));
+    d->screen_resolved = calloc((size_t)d->screen_count, sizeof(*d->screen_resolved));
+    d->drawables = calloc(1, sizeof(*d->drawables));
+    codes = XAddExtension(dpy);
+    if (d->screen_vendor == NULL || d->screen_resolved == NULL || d->drawables == NULL ||
+        codes == NULL) {
+        glmux_log(GLMUX_LOG_ERROR, "out of memory recording an X display");
+        free_display(d);
+        return NULL;
+    }
+    d->ext_number = codes->extension;
+    XESetCloseDisplay(dpy, codes->extension, close_display);
+    XESetError(dpy, codes->extension, glmux_glx_x11_error_hook);
+    d->has_glx = XQueryExtension(dpy, "GLX", &d->opcode, &d->first_event, &d->first_error);
+    if (d->has_glx)
+        d->libglvnd_ext = query_libglvnd_ext(d);
+    glmux_log(GLMUX_LOG_VENDOR, "display %s: %s, GLX_EXT_libglvnd %s, %d screen(s)",
+              DisplayString(dpy), d->has_glx ? "GLX present" : "no GLX extension",
+              d->libglvnd_ext ? "yes" : "no", d->screen_count);
+    d->next = displays;
+    displays = d;
+    return d;
+}
+
+/* Loads the named vendor for a screen; checks isScreenSupported when asked to. */
+static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, bool check,
+                                    const char *why)
+{
+    glmux_glx_vendor *v = glmux_glx_vendor_load(name);
+
+    if (v == NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "screen %d: vendor \"%s\" (%s) could not be loaded",
+                  screen, name, why);
+        return NULL;
+    }
+    if (check && !v->imports.isScreenSupported(dpy, screen)) {
+        glmux_log(GLMUX_LOG_VENDOR, "screen %d: vendor \"%s\" (%s) does not support it", screen,
+                  name, why);
+        return NULL;
+    }
+    glmux_log(GLMUX_LOG_VENDOR, "screen %d of %s: vendor \"%s\" (%s)", screen,
+              DisplayString(dpy), v->name, why);
+    return v;
+}
+
+static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
+{
+    char var[64];
+    const char *name;
+    glmux_glx_vendor *v = NULL;
+
+    snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
+    name = glmux_env_get(var);
+    if (name != NULL && *name != '\0' && (v = try_vendor(d->dpy, screen, name, false, var)))
+        return v;
+    name = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
+    if (name != NULL && *name != '\0' &&
+        (v = try_vendor(d->dpy, screen, name, false, "__GLX_VENDOR_LIBRARY_NAME")))
+        return v;
+    name = glmux_glx_selector_vendor_name(d->dpy, screen);
+    if (name != NULL && (v = try_vendor(d->dpy, screen, name, true, "GPU selector")))
+        return v;
+    if (d->libglvnd_ext) {
+        char *names = glmux_glx_x11_query_server_string(d->dpy, d->opcode, screen,
+                                                        GLX_VENDOR_NAMES_EXT);
+        char *save = NULL;
+
+        glmux_log(GLMUX_LOG_VENDOR, "screen %d: the server names vendor(s) \"%s\"", screen,
+                  names ? names : "");
+        for (char *tok = names ? strtok_r(names, " ", &save) : NULL; tok != NULL && v == NULL;
+             tok = strtok_r(NULL, " ", &save))
+            v = try_vendor(d->dpy, screen, tok, true, "named by the X server");
+        free(names);
+        if (v != NULL)
+            return v;
+    }
+    if ((v = try_vendor(d->dpy, screen, "indirect", false, "fallback")))
+        return v;
+    return try_vendor(d->dpy, screen, "system", false, "fallback");
+}
+
+glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
+{
+    struct glmux_glx_display *d;
+    glmux_glx_vendor *v = NULL;
+
+    if (dpy == NULL || screen < 0)
+        return NULL;
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d != NULL && screen < d->screen_count) {
+        if (!d->screen_resolved[screen]) {
+            v = resolve_screen(d, screen);
+            d->screen_vendor[screen] = v;
+            d->screen_resolved[screen] = true;
+            if (v == NULL)
+                glmux_log(GLMUX_LOG_ERROR,
+                          "no GLX vendor for screen %d of display %s (tried the overrides, "
+                          "the server's list, \"indirect\" and \"system\"); GLX calls for it "
+                          "will fail. Set GLMUX_DEBUG=vendor to see why",
+                          screen, DisplayString(dpy));
+        }
+        v = d->screen_vendor[screen];
+    }
+    glmux_glx_lock_release();
+    return v;
+}
+
+void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned char minor,
+                       bool core)
+{
+    struct glmux_glx_display *d;
+    bool has_glx = false;
+    int opcode = 0, first_error = 0;
+
+    if (dpy == NULL)
+        return;
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d != NULL) {
+        has_glx = d->has_glx;
+        opcode = d->opcode;
+        first_error = d->first_error;
+    }
+    glmux_glx_lock_release();
+    if (!has_glx)
+        return;
+    glmux_glx_x11_send_error(dpy, core ? error : (unsigned char)(first_error + error), resid,
+                             (unsigned char)opcode, minor);
+}
+
+void glmux_glx_display_fini(void)
+{
+    while (displays != NULL) {
+        struct glmux_glx_display *d = displays;
+
+        displays = d->next;
+        /* The display outlives us: unhook before our code goes away. */
+        XESetCloseDisplay(d->dpy, d->ext_number, NULL);
+        XESetError(d->dpy, d->ext_number, NULL);
+        free_display(d);
+    }
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: bookkeeping for libGLX's generated GLX entry stubs (glx_entry_x86_64.S). When an
+ * application asks glXGetProcAddress for a glX name that no loaded vendor knows, it gets the
+ * next free stub; until a vendor that knows the name is loaded, the stub returns NULL (0).
+ * A vendor loaded later fills every stub it can: with its dispatch stub for a GLX extension
+ * function (the name also gets a dispatch index), or libGLdispatch's stub when the name is a
+ * GL function. Pure-C builds have no stubs: such names give NULL.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "glx/glx_internal.h"
+#include "util/log.h"
+
+#ifdef GLMUX_HAVE_ASM_STUBS
+
+#define STUB_SIZE 16
+
+extern const char glmux_glx_entry_start[];
+
+static void *unfilled_entry(void)
+{
+    return NULL;
+}
+
+__attribute__((visibility("hidden"))) void *glmux_glx_entry_targets[GLMUX_GLX_ENTRY_COUNT] = {
+    [0 ... GLMUX_GLX_ENTRY_COUNT - 1] = (void *)unfilled_entry
+};
+
+static char *entry_names[GLMUX_GLX_ENTRY_COUNT];
+static int entry_used;
+static bool reported_full;
+
+static __GLXextFuncPtr entry_address(int i)
+{
+    return (__GLXextFuncPtr)(glmux_glx_entry_start + (size_t)i * STUB_SIZE);
+}
+
+__GLXextFuncPtr glmux_glx_entry_find(const char *name)
+{
+    for (int i = 0; i < entry_used; i++) {
+        if (strcmp(entry_names[i], name) == 0)
+            return entry_address(i);
+    }
+    return NULL;
+}
+
+__GLXextFuncPtr glmux_glx_entry_new(const char *name)
+{
+    __GLXextFuncPtr fn = glmux_glx_entry_find(name);
+
+    if (fn != NULL)
+        return fn;
+    if (entry_used == GLMUX_GLX_ENTRY_COUNT) {
+        if (!reported_full)
+            glmux_log(GLMUX_LOG_WARN, "all %d generated GLX entry stubs are in use; "
+                      "glXGetProcAddress(\"%s\") and later unknown names return NULL",
+                      GLMUX_GLX_ENTRY_COUNT, name);
+        reported_full = true;
+        return NULL;
+    }
+    entry_names[entry_used] = strdup(name);
+    if (entry_names[entry_used] == NULL)
+        return NULL;
+    glmux_log(GLMUX_LOG_DISPATCH, "generated GLX entry stub %d for %s", entry_used, name);
+    return entry_address(entry_used++);
+}
+
+void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
+{
+    for (int i = 0; i < entry_used; i++) {
+        const GLubyte *name = (const GLubyte *)entry_names[i];
+        void *target;
+
+        if (__atomic_load_n(&glmux_glx_entry_targets[i], __ATOMIC_ACQUIRE) !=
+            (void *)unfilled_entry)
+            continue;
+        target = vendor->imports.getDispatchAddress(name);
+        if (target != NULL)
+            glmux_glx_index_add(entry_names[i]);
+        else if (vendor->imports.getProcAddress(name) != NULL)
+            target = (void *)__glDispatchGetProcAddress(entry_names[i]);
+        if (target != NULL)
+            __atomic_store_n(&glmux_glx_entry_targets[i], target, __ATOMIC_RELEASE);
+    }
+}
+
+void glmux_glx_entry_fini(void)
+{
+    for (int i = 0; i < entry_used; i++) {
+        free(entry_names[i]);
+        entry_names[i] = NULL;
+        glmux_glx_entry_targets[i] = (void *)unfilled_entry;
+    }
+    entry_used = 0;
+}
+
+#else /* pure C: no generated stubs */
+
+__GLXextFuncPtr glmux_glx_entry_find(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+__GLXextFuncPtr glmux_glx_entry_new(const char *name)
+{
+    glmux_log(GLMUX_LOG_DISPATCH, "no generated GLX entry stubs in a pure-C build: "
+              "glXGetProcAddress(\"%s\") returns NULL until a vendor that knows it is loaded",
+              name);
+    return NULL;
+}
+
+void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
+{
+    (void)vendor;
+}
+
+void glmux_glx_entry_fini(void)
+{
+}
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: libGLX.so.0's internal interface between its files. libGLX routes every GLX call to
+ * the vendor library that serves the screen, context, FBConfig or drawable it names, loads
+ * vendors through the GLX vendor ABI 1.0 (glvnd/libglxabi.h), and makes their GL dispatch
+ * tables current through libGLdispatch.
+ *
+ * Naming: exported functions keep their Khronos names; everything shared between files is
+ * glmux_glx_<verb>. One recursive mutex (glmux_glx_lock) guards the vendor list, the maps, the
+ * display records and the dispatch-index list; vendors are never called with it held, except
+ * __glx_Main during vendor load (a recursive lock lets a vendor call back into the exports).
+ */
+#ifndef GLMUX_GLX_INTERNAL_H
+#define GLMUX_GLX_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include <X11/Xlib.h>
+#include <GL/glx.h>
+
+#include "GLdispatch.h"
+#include "glvnd/libglxabi.h"
+#include "glx/glx_core_table.h"
+
+/* ---- the GLX functions libGLX takes from every vendor (glx_vendor.c) ---- */
+
+/* X(return type, name without "glX", (parameters), required) */
+#define GLMUX_GLX_VENDOR_FUNCTIONS(X)                                                       \
+    X(XVisualInfo *, ChooseVisual, (Display *, int, int *), true)                          \
+    X(void, CopyContext, (Display *, GLXContext, GLXContext, unsigned long), true)         \
+    X(GLXContext, CreateContext, (Display *, XVisualInfo *, GLXContext, Bool), true)       \
+    X(GLXPixmap, CreateGLXPixmap, (Display *, XVisualInfo *, Pixmap), true)                \
+    X(void, DestroyContext, (Display *, GLXContext), true)                                 \
+    X(void, DestroyGLXPixmap, (Display *, GLXPixmap), true)                                \
+    X(int, GetConfig, (Display *, XVisualInfo *, int, int *), true)                        \
+    X(Bool, IsDirect, (Display *, GLXContext), true)                                       \
+    X(Bool, MakeCurrent, (Display *, GLXDrawable, GLXContext), true)                       \
+    X(void, SwapBuffers, (Display *, GLXDrawable), true)                                   \
+    X(void, UseXFont, (Font, int, int, int), true)                                         \
+    X(void, WaitGL, (void), true)                                                          \
+    X(void, WaitX, (void), true)                                                           \
+    X(const char *, QueryServerString, (Display *, int, int), true)                        \
+    X(const char *, GetClientString, (Display *, int), true)                               \
+    X(const char *, QueryExtensionsString, (Display *, int), true)                         \
+    X(GLXFBConfig *, ChooseFBConfig, (Display *, int, const int *, int *), true)           \
+    X(GLXContext, CreateNewContext, (Display *, GLXFBConfig, int, GLXContext, Bool), true) \
+    X(GLXPbuffer, CreatePbuffer, (Display *, GLXFBConfig, const int *), true)              \
+    X(GLXPixmap, CreatePixmap, (Display *, GLXFBConfig, Pixmap, const int *), true)        \
+    X(GLXWindow, CreateWindow, (Display *, GLXFBConfig, Window, const int *), true)        \
+    X(void, DestroyPbuffer, (Display *, GLXPbuffer), true)                                 \
+    X(void, DestroyPixmap, (Display *, GLXPixmap), true)                                   \
+    X(void, DestroyWindow, (Display *, GLXWindow), true)                                   \
+    X(int, GetFBConfigAttrib, (Display *, GLXFBConfig, int, int *), true)                  \
+    X(GLXFBConfig *, GetFBConfigs, (Display *, int, int *), true)                          \
+    X(void, GetSelectedEvent, (Display *, GLXDrawable, unsigned long *), true)             \
+    X(XVisualInfo *, GetVisualFromFBConfig, (Display *, GLXFBConfig), true)                \
+    X(Bool, MakeContextCurrent, (Display *, GLXDrawable, GLXDrawable, GLXContext), true)   \
+    X(int, QueryContext, (Display *, GLXContext, int, int *), true)                        \
+    X(void, QueryDrawable, (Display *, GLXDrawable, int, unsigned int *), true)            \
+    X(void, SelectEvent, (Display *, GLXDrawable, unsigned long), true)                    \
+    X(GLXContext, ImportContextEXT, (Display *, GLXContextID), false)                      \
+    X(void, FreeContextEXT, (Display *, GLXContext), false)                                \
+    X(GLXContext, CreateContextAttribsARB,                                                 \
+      (Display *, GLXFBConfig, GLXContext, Bool, const int *), false)
+
+struct glmux_glx_vendor_fns {
+#define GLMUX_GLX_FN_MEMBER(ret, name, params, req) ret(*name) params;
+    GLMUX_GLX_VENDOR_FUNCTIONS(GLMUX_GLX_FN_MEMBER)
+#undef GLMUX_GLX_FN_MEMBER
+};
+
+/* One loaded vendor; __GLXvendorInfo to the vendor ABI. */
+struct __GLXvendorInfoRec {
+    struct __GLXvendorInfoRec *next;
+    char *name;                     /* the name it was first loaded under */
+    void *handle;                   /* dlopen handle: vendors are unique by handle */
+    int vendor_id;                  /* libGLdispatch vendor id */
+    __GLdispatchTable *gl_table;    /* the vendor's GL dispatch table */
+    __GLXapiImports imports;
+    __GLdispatchPatchCallbacks patch_cb;
+    bool has_patch;
+    struct glmux_glx_vendor_fns fns;
+    /* fetchDispatchEntry cache, indexed by dispatch index */
+    __GLXextFuncPtr *dyn;
+    unsigned char *dyn_known;       /* 1 once dyn[i] has been looked up */
+    int dyn_size;
+};
+typedef struct __GLXvendorInfoRec glmux_glx_vendor;
+
+/* GLX functions libGLX implements but does not export (reached through glXGetProcAddress). */
+GLXContext glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config, GLXContext share,
+                                      Bool direct, const int *attribs);
+GLXContext glXImportContextEXT(Display *dpy, GLXContextID id);
+void glXFreeContextEXT(Display *dpy, GLXContext ctx);
+
+/* ---- lock, init (glx_init.c) ---- */
+
+extern pthread_mutex_t glmux_glx_lock;
+void glmux_glx_lock_acquire(void);
+void glmux_glx_lock_release(void);
+/* Every GLX entry point calls this first: fork recovery and the patch thread hook. */
+void glmux_glx_entry(void);
+
+/* ---- vendors (glx_vendor.c) ---- */
+
+extern const __GLXapiExports glmux_glx_exports;
+/* Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once). */
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name);
+/* Iterates the loaded vendors (lock held by the caller). */
+glmux_glx_vendor *glmux_glx_vendor_first(void);
+/* The vendor's function for a dispatch index (exports member fetchDispatchEntry). */
+__GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *vendor, int index);
+/* Unloads every vendor (library destructor). */
+void glmux_glx_vendor_unload_all(void);
+
+/* ---- dispatch indices and glXGetProcAddress (glx_procaddr.c) ---- */
+
+/* Index of name in the dispatch-index list, or -1. Lock held. */
+int glmux_glx_index_find(const char *name);
+/* Adds name to the dispatch-index list and tells every loaded vendor; -1 on failure. */
+int glmux_glx_index_add(const char *name);
+int glmux_glx_index_count(void);
+const char *glmux_glx_index_name(int index);
+/* Called under the lock once a new vendor is loaded: indices and generated stubs. */
+void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor);
+void glmux_glx_procaddr_fini(void);
+
+/* ---- generated GLX entry stubs (glx_entry.c + glx_entry_x86_64.S) ---- */
+
+#define GLMUX_GLX_ENTRY_COUNT 4096
+/* Returns the address of a new stub for name, or NULL (none left, or a pure-C build). */
+__GLXextFuncPtr glmux_glx_entry_new(const char *name);
+/* The stub already made for name, or NULL. */
+__GLXextFuncPtr glmux_glx_entry_find(const char *name);
+/* Points every stub that has no target yet at what vendor offers for its name. */
+void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor);
+void glmux_glx_entry_fini(void);
+
+/* ---- displays and screens (glx_display.c) ---- */
+
+struct glmux_glx_map;
+struct glmux_glx_display {
+    struct glmux_glx_display *next;
+    Display *dpy;
+    int ext_number;                 /* XAddExtension number, for the close hook */
+    bool has_glx;
+    int opcode, first_event, first_error;
+    bool libglvnd_ext;              /* every screen lists GLX_EXT_libglvnd */
+    int screen_count;
+    glmux_glx_vendor **screen_vendor;
+    bool *screen_resolved;          /* a lookup ran (successful or not): cached */
+    struct glmux_glx_map *drawables; /* XID -> vendor */
+    char *client_string[3];         /* merged glXGetClientString answers */
+    int server_major, server_minor; /* from X_GLXQueryVersion, 0 until asked */
+};
+
+/* The record of dpy, created on first use; NULL on allocation failure. Lock held. */
+struct glmux_glx_display *glmux_glx_display_get(Display *dpy);
+/* The vendor for (dpy, screen); NULL if screen is out of range or no vendor loads. */
+glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
+/*
+ * Seam for the GPU selector: the vendor name it picks for (dpy, screen), or NULL to let the
+ * server's GLX_VENDOR_NAMES_EXT list decide (glx_selector.c).
+ */
+const char *glmux_glx_selector_vendor_name(Display *dpy, int screen);
+/* Raises an X error on dpy as the GLX ABI describes; does nothing without GLX. */
+void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned char minor,
+                       bool core);
+void glmux_glx_display_fini(void);
+
+/* ---- raw GLX protocol (glx_x11.c) ---- */
+
+/* GLXQueryServerString; malloc'd string or NULL (errors never reach the app). */
+char *glmux_glx_x11_query_server_string(Display *dpy, int opcode, int screen, int name);
+/* The screen a drawable is on, or -1 when the server does not know it. */
+int glmux_glx_x11_drawable_screen(Display *dpy, int opcode, bool libglvnd_ext, XID drawable);
+/* The screen of an imported context, or -1 (the context does not exist). */
+int glmux_glx_x11_context_screen(Display *dpy, int opcode, XID context);
+/* X_GLXQueryVersion: True and the server's version. */
+Bool glmux_glx_x11_query_version(Display *dpy, int opcode, int *major, int *minor);
+
+/* ---- object maps (glx_map.c, glx_mapping.c) ---- */
+
+/* A small open-addressing map from a non-zero uintptr_t key to a pointer. */
+struct glmux_glx_map {
+    uintptr_t *keys;
+    void **vals;
+    size_t cap, count, used;
+};
+void *glmux_glx_map_get(const struct glmux_glx_map *map, uintptr_t key);
+bool glmux_glx_map_put(struct glmux_glx_map *map, uintptr_t key, void *val);
+void *glmux_glx_map_remove(struct glmux_glx_map *map, uintptr_t key);
+void glmux_glx_map_clear(struct glmux_glx_map *map);
+/* Calls fn for every entry (do not modify the map from fn). */
+void glmux_glx_map_each(const struct glmux_glx_map *map, void (*fn)(uintptr_t, void *, void *),
+                        void *data);
+
+/* What libGLX records of a context. */
+struct glmux_glx_context {
+    GLXContext handle;
+    glmux_glx_vendor *vendor;
+    int current_count;              /* threads on which it is current */
+    bool deleted;                   /* freed once no thread has it current */
+};
+
+int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor);
+void glmux_glx_context_remove(Display *dpy, GLXContext ctx);
+glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx);
+/* The record of ctx (lock held), or NULL. */
+struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx);
+/* Drops a current reference; frees a deleted context at zero. Lock held. */
+void glmux_glx_context_unref_locked(struct glmux_glx_context *info);
+int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *vendor);
+void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config);
+glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig config);
+int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *vendor);
+void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw);
+glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw);
+void glmux_glx_mapping_fini(void);
+
+/* ---- current context (glx_current.c) ---- */
+
+struct glmux_glx_thread {
+    __GLdispatchThreadState base;   /* first: libGLdispatch sees only this */
+    glmux_glx_vendor *vendor;
+    struct glmux_glx_context *ctx;
+    Display *dpy;
+    GLXDrawable draw, read;
+};
+
+/* The calling thread's GLX state, or NULL when no GLX context is current. */
+struct glmux_glx_thread *glmux_glx_current(void);
+glmux_glx_vendor *glmux_glx_current_vendor(void);
+/* Releases this thread's context without calling the vendor (unload). */
+void glmux_glx_current_drop(void);
+
+/* ---- client strings (glx_client_string.c) ---- */
+
+const char *glmux_glx_client_string(Display *dpy, int name);
+
+#endif /* GLMUX_GLX_INTERNAL_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the small hash map libGLX keeps its context, FBConfig and drawable records in. Keys
+ * are non-zero integers (a handle's address or an XID); open addressing with linear probing,
+ * grown at half load. The caller provides the locking.
+ */
+#include <stdlib.h>
+
+#include "glx/glx_internal.h"
+
+#define TOMBSTONE UINTPTR_MAX
+
+static size_t slot_of(uintptr_t key, size_t cap)
+{
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
+
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static long find(const struct glmux_glx_map *map, uintptr_t key)
+{
+    if (map->cap == 0 || key == 0 || key == TOMBSTONE)
+        return -1;
+    for (size_t i = slot_of(key, map->cap), n = 0; n < map->cap; i = (i + 1) & (map->cap - 1), n++) {
+        if (map->keys[i] == key)
+            return (long)i;
+        if (map->keys[i] == 0)
+            return -1;
+    }
+    return -1;
+}
+
+void *glmux_glx_map_get(const struct glmux_glx_map *map, uintptr_t key)
+{
+    long i = find(map, key);
+
+    return i < 0 ? NULL : map->vals[i];
+}
+
+static bool grow(struct glmux_glx_map *map)
+{
+    size_t cap = map->cap ? map->cap * 2 : 64;
+    uintptr_t *keys = calloc(cap, sizeof(*keys));
+    void **vals = calloc(cap, sizeof(*vals));
+
+    if (keys == NULL || vals == NULL) {
+        free(keys);
+        free(vals);
+        return false;
+    }
+    for (size_t i = 0; i < map->cap; i++) {
+        uintptr_t k = map->keys[i];
+        size_t j;
+
+        if (k == 0 || k == TOMBSTONE)
+            continue;
+        for (j = slot_of(k, cap); keys[j] != 0; j = (j + 1) & (cap - 1))
+            ;
+        keys[j] = k;
+        vals[j] = map->vals[i];
+    }
+    free(map->keys);
+    free(map->vals);
+    map->keys = keys;
+    map->vals = vals;
+    map->cap = cap;
+    map->used = map->count;
+    return true;
+}
+
+bool glmux_glx_map_put(struct glmux_glx_map *map, uintptr_t key, void *val)
+{
+    long i = find(map, key);
+    size_t j;
+
+    if (key == 0 || key == TOMBSTONE)
+        return false;
+    if (i >= 0) {
+        map->vals[i] = val;
+        return true;
+    }
+    if ((map->used + 1) * 2 > map->cap && !grow(map))
+        return false;
+    for (j = slot_of(key, map->cap); map->keys[j] != 0 && map->keys[j] != TOMBSTONE;
+         j = (j + 1) & (map->cap - 1))
+        ;
+    if (map->keys[j] == 0)
+        map->used++;
+    map->keys[j] = key;
+    map->vals[j] = val;
+    map->count++;
+    return true;
+}
+
+void *glmux_glx_map_remove(struct glmux_glx_map *map, uintptr_t key)
+{
+    long i = find(map, key);
+    void *val;
+
+    if (i < 0)
+        return NULL;
+    val = map->vals[i];
+    map->keys[i] = TOMBSTONE;
+    map->vals[i] = NULL;
+    map->count--;
+    return val;
+}
+
+void glmux_glx_map_clear(struct glmux_glx_map *map)
+{
+    free(map->keys);
+    free(map->vals);
+    map->keys = NULL;
+    map->vals = NULL;
+    map->cap = map->count = map->used = 0;
+}
+
+void glmux_glx_map_each(const struct glmux_glx_map *map, void (*fn)(uintptr_t, void *, void *),
+                        void *data)
+{
+    for (size_t i = 0; i < map->cap; i++) {
+        if (map->keys[i] != 0 && map->keys[i] != TOMBSTONE)
+            fn(map->keys[i], map->vals[i], data);
+    }
+}

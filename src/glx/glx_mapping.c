@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: which vendor owns each GLX object. Contexts are unique in the whole process and are
+ * kept until no thread has them current; FBConfigs may repeat across displays but only within
+ * one vendor; drawables are XIDs, kept per display, and an XID libGLX did not create is looked
+ * up through the server (glx_display.c). Adding a handle another vendor already owns fails,
+ * as the GLX vendor ABI requires.
+ */
+#include <stdlib.h>
+
+#include "glx/glx_internal.h"
+#include "util/log.h"
+
+static struct glmux_glx_map contexts;   /* GLXContext -> struct glmux_glx_context */
+static struct glmux_glx_map fbconfigs;  /* GLXFBConfig -> vendor */
+
+int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor)
+{
+    struct glmux_glx_context *info;
+    int ret = 0;
+
+    (void)dpy;
+    if (ctx == NULL || vendor == NULL)
+        return ctx == NULL ? 0 : -1;
+    glmux_glx_lock_acquire();
+    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    if (info != NULL) {
+        if (info->vendor != vendor) {
+            glmux_log(GLMUX_LOG_WARN, "GLX context %p of vendor %s claimed by vendor %s; refused",
+                      (void *)ctx, info->vendor->name, vendor->name);
+            ret = -1;
+        } else {
+            info->deleted = false;
+        }
+    } else {
+        info = calloc(1, sizeof(*info));
+        if (info == NULL || !glmux_glx_map_put(&contexts, (uintptr_t)ctx, info)) {
+            free(info);
+            ret = -1;
+        } else {
+            info->handle = ctx;
+            info->vendor = vendor;
+        }
+    }
+    glmux_glx_lock_release();
+    return ret;
+}
+
+void glmux_glx_context_unref_locked(struct glmux_glx_context *info)
+{
+    if (info == NULL)
+        return;
+    if (info->current_count > 0)
+        info->current_count--;
+    if (info->deleted && info->current_count == 0) {
+        glmux_glx_map_remove(&contexts, (uintptr_t)info->handle);
+        free(info);
+    }
+}
+
+void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
+{
+    struct glmux_glx_context *info;
+
+    (void)dpy;
+    glmux_glx_lock_acquire();
+    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    if (info != NULL) {
+        info->deleted = true;
+        if (info->current_count == 0) {
+            glmux_glx_map_remove(&contexts, (uintptr_t)ctx);
+            free(info);
+        }
+    }
+    glmux_glx_lock_release();
+}
+
+struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx)
+{
+    return glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+}
+
+glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
+{
+    struct glmux_glx_context *info;
+    glmux_glx_vendor *vendor = NULL;
+
+    glmux_glx_lock_acquire();
+    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    if (info != NULL)
+        vendor = info->vendor;
+    glmux_glx_lock_release();
+    return vendor;
+}
+
+int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *vendor)
+{
+    glmux_glx_vendor *owner;
+    int ret = 0;
+
+    (void)dpy;
+    if (config == NULL)
+        return 0;
+    if (vendor == NULL)
+        return -1;
+    glmux_glx_lock_acquire();
+    owner = glmux_glx_map_get(&fbconfigs, (uintptr_t)config);
+    if (owner != NULL && owner != vendor) {
+        glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
+                  (void *)config, owner->name, vendor->name);
+        ret = -1;
+    } else if (owner == NULL && !glmux_glx_map_put(&fbconfigs, (uintptr_t)config, vendor)) {
+        ret = -1;
+    }
+    glmux_glx_lock_release();
+    return ret;
+}
+
+void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config)
+{
+    (void)dpy;
+    glmux_glx_lock_acquire();
+    glmux_glx_map_remove(&fbconfigs, (uintptr_t)config);
+    glmux_glx_lock_release();
+}
+
+glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig config)
+{
+    glmux_glx_vendor *vendor;
+
+    (void)dpy;
+    glmux_glx_lock_acquire();
+    vendor = glmux_glx_map_get(&fbconfigs, (uintptr_t)config);
+    glmux_glx_lock_release();
+    return vendor;
+}
+
+int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *vendor)
+{
+    struct glmux_glx_display *d;
+    glmux_glx_vendor *owner;
+    int ret = 0;
+
+    if (draw == None)
+        return 0;
+    if (dpy == NULL || vendor == NULL)
+        return -1;
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d == NULL) {
+        ret = -1;
+    } else {
+        owner = glmux_glx_map_get(d->drawables, draw);
+        if (owner != NULL && owner != vendor)
+            ret = -1;
+        else if (owner == NULL && !glmux_glx_map_put(d->drawables, draw, vendor))
+            ret = -1;
+    }
+    glmux_glx_lock_release();
+    return ret;
+}
+
+void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw)
+{
+    struct glmux_glx_display *d;
+
+    if (dpy == NULL || draw == None)
+        return;
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d != NULL)
+        glmux_glx_map_remove(d->drawables, draw);
+    glmux_glx_lock_release();
+}
+
+glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
+{
+    struct glmux_glx_display *d;
+    glmux_glx_vendor *vendor = NULL;
+    int screen = -1;
+    bool ext = false;
+    int opcode = 0;
+
+    if (dpy == NULL || draw == None)
+        return NULL;
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d != NULL) {
+        vendor = glmux_glx_map_get(d->drawables, draw);
+        ext = d->libglvnd_ext;
+        opcode = d->opcode;
+        if (vendor == NULL && !d->has_glx)
+            screen = 0;
+    }
+    glmux_glx_lock_release();
+    if (vendor != NULL || d == NULL)
+        return vendor;
+
+    /* Not ours: ask the server which screen it is on, then cache the screen's vendor. */
+    if (screen < 0 && d->has_glx)
+        screen = glmux_glx_x11_drawable_screen(dpy, opcode, ext, draw);
+    if (screen < 0) {
+        glmux_log(GLMUX_LOG_VENDOR, "drawable 0x%lx is unknown to the server",
+                  (unsigned long)draw);
+        return NULL;
+    }
+    vendor = glmux_glx_vendor_for_screen(dpy, screen);
+    if (vendor != NULL)
+        glmux_glx_drawable_add(dpy, draw, vendor);
+    return vendor;
+}
+
+static void free_context(uintptr_t key, void *val, void *data)
+{
+    (void)key;
+    (void)data;
+    free(val);
+}
+
+void glmux_glx_mapping_fini(void)
+{
+    glmux_glx_map_each(&contexts, free_context, NULL);
+    glmux_glx_map_clear(&contexts);
+    glmux_glx_map_clear(&fbconfigs);
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: glXGetProcAddress and the list of GLX dispatch indices.
+ *
+ * A glX name resolves to, in order: libGLX's own function; the dispatch stub a loaded vendor
+ * offers (getDispatchAddress), which gets a dispatch index broadcast to every vendor; the
+ * libGLdispatch stub when a vendor's getProcAddress knows the name (a GL function whose name
+ * starts with "glX"); or a generated GLX entry stub that a vendor loaded later fills in. Any
+ * other name is a GL function and gets libGLdispatch's stub. Every answer is cached.
+ * The first lookup also loads the vendor __GLX_VENDOR_LIBRARY_NAME names, so its extension
+ * functions are known before any display is opened.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "glx/glx_core_table.h"
+#include "glx/glx_internal.h"
+#include "util/env.h"
+#include "util/log.h"
+
+/* libGLX's own functions: the 40 exports and the 3 reached only through GetProcAddress. */
+static const struct {
+    const char *name;
+    __GLXextFuncPtr fn;
+} own[] = {
+#define GLMUX_GLX_OWN(ret, name, params, args) {"glX" #name, (__GLXextFuncPtr)glX##name},
+    GLMUX_GLX_CORE_FUNCTIONS(GLMUX_GLX_OWN)
+#undef GLMUX_GLX_OWN
+    {"glXGetCurrentDisplay", (__GLXextFuncPtr)glXGetCurrentDisplay},
+    {"glXCreateContextAttribsARB", (__GLXextFuncPtr)glXCreateContextAttribsARB},
+    {"glXImportContextEXT", (__GLXextFuncPtr)glXImportContextEXT},
+    {"glXFreeContextEXT", (__GLXextFuncPtr)glXFreeContextEXT},
+};
+#define OWN_COUNT ((int)(sizeof(own) / sizeof(own[0])))
+
+/* Dispatch indices: [0, OWN_COUNT) are libGLX's functions, then vendor extension functions. */
+struct dispatch_index {
+    char *name;
+    __GLXextFuncPtr stub;           /* the vendor dispatch stub handed out for it */
+};
+static struct dispatch_index *indices;
+static int index_count, index_cap;
+
+/* The cache of earlier answers: a chained hash table keyed by name. */
+struct cached {
+    struct cached *next;
+    __GLXextFuncPtr fn;
+    char name[];
+};
+#define CACHE_BUCKETS 512
+static struct cached *cache[CACHE_BUCKETS];
+static bool preloaded;
+
+static unsigned hash_name(const char *s)
+{
+    unsigned h = 2166136261u;
+
+    for (; *s != '\0'; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h % CACHE_BUCKETS;
+}
+
+static __GLXextFuncPtr cache_find(const char *name)
+{
+    for (struct cached *c = cache[hash_name(name)]; c != NULL; c = c->next) {
+        if (strcmp(c->name, name) == 0)
+            return c->fn;
+    }
+    return NULL;
+}
+
+static void cache_add(const char *name, __GLXextFuncPtr fn)
+{
+    size_t len = strlen(name);
+    struct cached *c = malloc(sizeof(*c) + len + 1);
+    unsigned h = hash_name(name);
+
+    if (c == NULL)
+        return;
+    memcpy(c->name, name, len + 1);
+    c->fn = fn;
+    c->next = cache[h];
+    cache[h] = c;
+}
+
+static bool ensure_own_indices(void)
+{
+    if (index_count > 0)
+        return true;
+    index_cap = OWN_COUNT + 64;
+    indices = calloc((size_t)index_cap, sizeof(*indices));
+    if (indices == NULL)
+        return false;
+    for (int i = 0; i < OWN_COUNT; i++) {
+        indices[i].name = strdup(own[i].name);
+        if (indices[i].name == NULL)
+            return false;
+        index_count = i + 1;
+    }
+    return true;
+}
+
+int glmux_glx_index_count(void)
+{
+    ensure_own_indices();
+    return index_count;
+}
+
+const char *glmux_glx_index_name(int index)
+{
+    return index >= 0 && index < index_count ? indices[index].name : NULL;
+}
+
+int glmux_glx_index_find(const char *name)
+{
+    ensure_own_indices();
+    for (int i = 0; i < index_count; i++) {
+        if (strcmp(indices[i].name, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+int glmux_glx_index_add(const char *name)
+{
+    int i = glmux_glx_index_find(name);
+
+    if (i >= 0)
+        return i;
+    if (index_count == index_cap) {
+        struct dispatch_index *n = realloc(indices, sizeof(*n) * (size_t)(index_cap * 2));
+
+        if (n == NULL)
+            return -1;
+        indices = n;
+        index_cap *= 2;
+    }
+    indices[index_count].name = strdup(name);
+    indices[index_count].stub = NULL;
+    if (indices[index_count].name == NULL)
+        return -1;
+    i = index_count++;
+    for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next)
+        v->imports.setDispatchIndex((const GLubyte *)name, i);
+    return i;
+}
+
+void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor)
+{
+    ensure_own_indices();
+    for (int i = 0; i < index_count; i++)
+        vendor->imports.setDispatchIndex((const GLubyte *)indices[i].name, i);
+    glmux_glx_entry_vendor_loaded(vendor);
+}
+
+static __GLXextFuncPtr lookup_glx(const char *name)
+{
+    int i;
+
+    for (i = 0; i < OWN_COUNT; i++) {
+        if (strcmp(own[i].name, name) == 0)
+            return own[i].fn;
+    }
+    i = glmux_glx_index_find(name);
+    if (i >= 0 && indices[i].stub != NULL)
+        return indices[i].stub;
+    for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next) {
+        __GLXextFuncPtr stub =
+            (__GLXextFuncPtr)v->imports.getDispatchAddress((const GLubyte *)name);
+
+        if (stub != NULL) {
+            i = glmux_glx_index_add(name);
+            if (i < 0)
+                return NULL;
+            indices[i].stub = stub;
+            return stub;
+        }
+    }
+    for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next) {
+        if (v->imports.getProcAddress((const GLubyte *)name) != NULL)
+            return (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+    }
+    return glmux_glx_entry_new(name);
+}
+
+__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+{
+    const char *name = (const char *)procName;
+    __GLXextFuncPtr fn;
+
+    glmux_glx_entry();
+    if (name == NULL)
+        return NULL;
+    glmux_glx_lock_acquire();
+    fn = cache_find(name);
+    if (fn == NULL) {
+        if (!preloaded) {
+            const char *forced = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
+
+            preloaded = true;
+            if (forced != NULL && *forced != '\0')
+                glmux_glx_vendor_load(forced);
+        }
+        if (strncmp(name, "glX", 3) == 0)
+            fn = lookup_glx(name);
+        else
+            fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+        if (fn != NULL)
+            cache_add(name, fn);
+        else
+            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+    }
+    glmux_glx_lock_release();
+    return fn;
+}
+
+__GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)
+{
+    return glXGetProcAddressARB(procName);
+}
+
+void glmux_glx_procaddr_fini(void)
+{
+    for (int i = 0; i < CACHE_BUCKETS; i++) {
+        while (cache[i] != NULL) {
+            struct cached *c = cache[i];
+
+            cache[i] = c->next;
+            free(c);
+        }
+    }
+    for (int i = 0; i < index_count; i++)
+        free(indices[i].name);
+    free(indices);
+    indices = NULL;
+    index_count = index_cap = 0;
+    preloaded = false;
+}
+
+/* ---- libGL.so.1's interface (glx_core_table.h) ---- */
+
+const struct glmux_glx_core_functions __GLXGL_CORE_FUNCTIONS = {
+#define GLMUX_GLX_CORE_INIT(ret, name, params, args) .name = glX##name,
+    GLMUX_GLX_CORE_FUNCTIONS(GLMUX_GLX_CORE_INIT)
+#undef GLMUX_GLX_CORE_INIT
+};
+
+__GLXextFuncPtr __glXGLLoadGLXFunction(const char *name, __GLXextFuncPtr *ptr,
+                                       pthread_mutex_t *mutex)
+{
+    __GLXextFuncPtr fn;
+
+    if (mutex != NULL)
+        pthread_mutex_lock(mutex);
+    fn = __atomic_load_n(ptr, __ATOMIC_ACQUIRE);
+    if (fn == NULL) {
+        fn = glXGetProcAddressARB((const GLubyte *)name);
+        __atomic_store_n(ptr, fn, __ATOMIC_RELEASE);
+    }
+    if (mutex != NULL)
+        pthread_mutex_unlock(mutex);
+    return fn;
+}

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: loading GLX vendor libraries (GLX vendor ABI 1.0) and the exports table they call.
+ *
+ * A vendor called NAME is the library libGLX_NAME.so.0, found through the dynamic linker's
+ * search path. Loading it: dlopen, find __glx_Main, give it a vendor id and a GL dispatch
+ * table, call __glx_Main, check the four required imports and the 32 required GLX functions,
+ * then tell it every dispatch index handed out so far. Vendors are unique by dlopen handle, so
+ * one library reached under two names (Debian's libGLX_indirect.so.0 -> libGLX_mesa.so.0) is
+ * one vendor and __glx_Main runs once. A name that failed to load is remembered and reported
+ * once; later lookups fail at once without another dlopen.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glx/glx_internal.h"
+#include "util/log.h"
+
+/* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL). */
+struct vendor_name {
+    struct vendor_name *next;
+    glmux_glx_vendor *vendor;
+    char name[];
+};
+
+static glmux_glx_vendor *vendors;
+static struct vendor_name *names;
+
+glmux_glx_vendor *glmux_glx_vendor_first(void)
+{
+    return vendors;
+}
+
+static void remember(const char *name, glmux_glx_vendor *vendor)
+{
+    size_t len = strlen(name);
+    struct vendor_name *n = malloc(sizeof(*n) + len + 1);
+
+    if (n == NULL)
+        return;
+    memcpy(n->name, name, len + 1);
+    n->vendor = vendor;
+    n->next = names;
+    names = n;
+}
+
+static void *gl_proc(const char *name, void *param)
+{
+    glmux_glx_vendor *v = param;
+
+    return v->imports.getProcAddress((const GLubyte *)name);
+}
+
+static const char *load_functions(glmux_glx_vendor *v)
+{
+    void *(*gpa)(const GLubyte *) = v->imports.getProcAddress;
+
+#define GLMUX_GLX_FN_LOAD(ret, fname, params, req)                                    \
+    v->fns.fname = (ret(*) params)gpa((const GLubyte *)"glX" #fname);                \
+    if ((req) && v->fns.fname == NULL)                                                \
+        return "glX" #fname;
+    GLMUX_GLX_VENDOR_FUNCTIONS(GLMUX_GLX_FN_LOAD)
+#undef GLMUX_GLX_FN_LOAD
+    return NULL;
+}
+
+static void unload(glmux_glx_vendor *v)
+{
+    if (v->gl_table != NULL)
+        __glDispatchDestroyTable(v->gl_table);
+    if (v->handle != NULL)
+        dlclose(v->handle);
+    free(v->dyn);
+    free(v->dyn_known);
+    free(v->name);
+    free(v);
+}
+
+/* Loads libGLX_<name>.so.0; on failure sets *why (static or dlerror text). */
+static glmux_glx_vendor *load(const char *name, char *why, size_t why_size)
+{
+    char file[256];
+    void *handle;
+    __PFNGLXMAINPROC main_fn;
+    glmux_glx_vendor *v;
+    const char *missing;
+
+    if (strchr(name, '/') != NULL || strlen(name) > 200) {
+        snprintf(why, why_size, "a vendor name may not contain '/' (or exceed 200 bytes)");
+        return NULL;
+    }
+    snprintf(file, sizeof(file), "libGLX_%s.so.0", name);
+    handle = dlopen(file, RTLD_LAZY | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *err = dlerror();
+
+        snprintf(why, why_size, "%s", err ? err : "dlopen failed");
+        return NULL;
+    }
+    for (v = vendors; v != NULL; v = v->next) {
+        if (v->handle == handle) {
+            dlclose(handle);
+            glmux_log(GLMUX_LOG_VENDOR, "%s is vendor \"%s\", already loaded", file, v->name);
+            return v;
+        }
+    }
+    main_fn = (__PFNGLXMAINPROC)dlsym(handle, __GLX_MAIN_PROTO_NAME);
+    if (main_fn == NULL) {
+        snprintf(why, why_size, "%s has no %s: it is not a GLX vendor library", file,
+                 __GLX_MAIN_PROTO_NAME);
+        dlclose(handle);
+        return NULL;
+    }
+    v = calloc(1, sizeof(*v));
+    if (v == NULL || (v->name = strdup(name)) == NULL) {
+        free(v);
+        dlclose(handle);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    v->handle = handle;
+    v->vendor_id = __glDispatchNewVendorID();
+    v->gl_table = __glDispatchCreateTable(gl_proc, v);
+    if (v->gl_table == NULL) {
+        snprintf(why, why_size, "cannot create its GL dispatch table");
+        unload(v);
+        return NULL;
+    }
+    if (!main_fn(GLX_VENDOR_ABI_VERSION, &glmux_glx_exports, v, &v->imports)) {
+        snprintf(why, why_size, "%s rejected GLX vendor ABI version %u.%u", file,
+                 GLX_VENDOR_ABI_MAJOR_VERSION, GLX_VENDOR_ABI_MINOR_VERSION);
+        unload(v);
+        return NULL;
+    }
+    if (v->imports.isScreenSupported == NULL || v->imports.getProcAddress == NULL ||
+        v->imports.getDispatchAddress == NULL || v->imports.setDispatchIndex == NULL) {
+        snprintf(why, why_size, "%s did not fill in isScreenSupported, getProcAddress, "
+                 "getDispatchAddress and setDispatchIndex", file);
+        unload(v);
+        return NULL;
+    }
+    if ((missing = load_functions(v)) != NULL) {
+        snprintf(why, why_size, "%s lacks the required function %s", file, missing);
+        unload(v);
+        return NULL;
+    }
+    if (v->imports.isPatchSupported != NULL && v->imports.initiatePatch != NULL) {
+        v->has_patch = true;
+        v->patch_cb.isPatchSupported = v->imports.isPatchSupported;
+        v->patch_cb.initiatePatch = v->imports.initiatePatch;
+        v->patch_cb.releasePatch = v->imports.releasePatch;
+        v->patch_cb.threadAttach = v->imports.patchThreadAttach;
+    }
+    v->next = vendors;
+    vendors = v;
+    glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d)", name, file,
+              v->vendor_id);
+    glmux_glx_procaddr_vendor_loaded(v);
+    return v;
+}
+
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name)
+{
+    glmux_glx_vendor *v = NULL;
+    struct vendor_name *n;
+    char why[512];
+
+    if (name == NULL || *name == '\0')
+        return NULL;
+    glmux_glx_lock_acquire();
+    for (n = names; n != NULL; n = n->next) {
+        if (strcmp(n->name, name) == 0)
+            break;
+    }
+    if (n != NULL) {
+        v = n->vendor;
+    } else {
+        why[0] = '\0';
+        v = load(name, why, sizeof(why));
+        remember(name, v);
+        if (v == NULL)
+            glmux_log(strcmp(name, "system") == 0 ? GLMUX_LOG_VENDOR : GLMUX_LOG_WARN,
+                      "cannot use GLX vendor \"%s\": %s (reported once; "
+                      "GLMUX_DEBUG=vendor shows the whole search)", name, why);
+    }
+    glmux_glx_lock_release();
+    return v;
+}
+
+__GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *v, int index)
+{
+    __GLXextFuncPtr fn = NULL;
+
+    if (v == NULL || index < 0)
+        return NULL;
+    glmux_glx_lock_acquire();
+    if (index < glmux_glx_index_count()) {
+        if (index >= v->dyn_size) {
+            int size = glmux_glx_index_count() + 16;
+            __GLXextFuncPtr *dyn = realloc(v->dyn, sizeof(*dyn) * (size_t)size);
+            unsigned char *known = dyn ? realloc(v->dyn_known, (size_t)size) : NULL;
+
+            if (dyn != NULL)
+                v->dyn = dyn;
+            if (known != NULL) {
+                memset(known + v->dyn_size, 0, (size_t)(size - v->dyn_size));
+                v->dyn_known = known;
+                v->dyn_size = size;
+            }
+        }
+        if (index < v->dyn_size) {
+            if (!v->dyn_known[index]) {
+                v->dyn[index] = (__GLXextFuncPtr)v->imports.getProcAddress(
+                    (const GLubyte *)glmux_glx_index_name(index));
+                v->dyn_known[index] = 1;
+            }
+            fn = v->dyn[index];
+        }
+    }
+    glmux_glx_lock_release();
+    return fn;
+}
+
+void glmux_glx_vendor_unload_all(void)
+{
+    while (vendors != NULL) {
+        glmux_glx_vendor *v = vendors;
+
+        vendors = v->next;
+        __glDispatchForceUnpatch(v->vendor_id);
+        unload(v);
+    }
+    while (names != NULL) {
+        struct vendor_name *n = names;
+
+        names = n->next;
+        free(n);
+    }
+}
+
+/* ---- the exports table ---- */
+
+static __GLXvendorInfo *export_get_dyn_dispatch(Display *dpy, const int screen)
+{
+    glmux_glx_entry();
+    return glmux_glx_vendor_for_screen(dpy, screen);
+}
+
+static __GLXvendorInfo *export_get_current_dyn_dispatch(void)
+{
+    return glmux_glx_current_vendor();
+}
+
+const __GLXapiExports glmux_glx_exports = {
+    .getDynDispatch = export_get_dyn_dispatch,
+    .getCurrentDynDispatch = export_get_current_dyn_dispatch,
+    .fetchDispatchEntry = glmux_glx_vendor_fetch,
+    .getCurrentContext = glXGetCurrentContext,
+    .addVendorContextMapping = glmux_glx_context_add,
+    .removeVendorContextMapping = glmux_glx_context_remove,
+    .vendorFromContext = glmux_glx_vendor_from_context,
+    .addVendorFBConfigMapping = glmux_glx_fbconfig_add,
+    .removeVendorFBConfigMapping = glmux_glx_fbconfig_remove,
+    .vendorFromFBConfig = glmux_glx_vendor_from_fbconfig,
+    .addVendorDrawableMapping = glmux_glx_drawable_add,
+    .removeVendorDrawableMapping = glmux_glx_drawable_remove,
+    .vendorFromDrawable = glmux_glx_vendor_from_drawable,
+};

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the few GLX requests libGLX sends itself, written straight onto the Xlib connection:
+ * QueryServerString (GLX_EXTENSIONS and the GLX_EXT_libglvnd vendor names), QueryVersion,
+ * GetDrawableAttributes and QueryContext (to learn a screen), plus core GetGeometry as the
+ * fallback for drawables. Errors these requests cause are swallowed by an error hook on our
+ * XAddExtension record (glmux_glx_x11_error_hook), so they never reach the application's X
+ * error handler.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <X11/Xlibint.h>
+#include <GL/glxproto.h>
+
+#include "glx/glx_internal.h"
+#include "glx/glx_x11.h"
+
+/* The sequence number whose error this thread is waiting to swallow; 0 for none. */
+static __thread unsigned long quiet_seq;
+static __thread bool quiet_hit;
+
+int glmux_glx_x11_error_hook(Display *dpy, xError *err, XExtCodes *codes, int *ret_code)
+{
+    (void)codes;
+    if (quiet_seq == 0 || (err->sequenceNumber & 0xFFFF) != (quiet_seq & 0xFFFF) ||
+        dpy->request != quiet_seq)
+        return False;
+    quiet_hit = true;
+    *ret_code = 0;
+    return True;
+}
+
+static void quiet_begin(Display *dpy)
+{
+    quiet_seq = dpy->request;
+    quiet_hit = false;
+}
+
+static void quiet_end(void)
+{
+    quiet_seq = 0;
+}
+
+char *glmux_glx_x11_query_server_string(Display *dpy, int opcode, int screen, int name)
+{
+    xGLXQueryServerStringReq *req;
+    xGLXQueryServerStringReply reply;
+    char *str = NULL;
+
+    LockDisplay(dpy);
+    GetReq(GLXQueryServerString, req);
+    req->reqType = (CARD8)opcode;
+    req->glxCode = X_GLXQueryServerString;
+    req->screen = (CARD32)screen;
+    req->name = (CARD32)name;
+    quiet_begin(dpy);
+    if (_XReply(dpy, (xReply *)&reply, 0, False)) {
+        unsigned long bytes = (unsigned long)reply.length * 4;
+
+        str = malloc(bytes + 1);
+        if (str != NULL) {
+            _XRead(dpy, str, (long)bytes);
+            str[bytes] = '\0';
+            if (reply.n < bytes)
+                str[reply.n] = '\0';
+        } else {
+            _XEatDataWords(dpy, reply.length);
+        }
+    }
+    quiet_end();
+    UnlockDisplay(dpy);
+    SyncHandle();
+    return str;
+}
+
+Bool glmux_glx_x11_query_version(Display *dpy, int opcode, int *major, int *minor)
+{
+    xGLXQueryVersionReq *req;
+    xGLXQueryVersionReply reply;
+    Bool ok;
+
+    LockDisplay(dpy);
+    GetReq(GLXQueryVersion, req);
+    req->reqType = (CARD8)opcode;
+    req->glxCode = X_GLXQueryVersion;
+    req->majorVersion = 1;
+    req->minorVersion = 4;
+    quiet_begin(dpy);
+    ok = _XReply(dpy, (xReply *)&reply, 0, False) != 0;
+    quiet_end();
+    UnlockDisplay(dpy);
+    SyncHandle();
+    if (!ok)
+        return False;
+    *major = (int)reply.majorVersion;
+    *minor = (int)reply.minorVersion;
+    return True;
+}
+
+/* Reads n (attribute, value) pairs and returns the value of GLX_SCREEN, or -1. */
+static int read_screen_attrib(Display *dpy, unsigned long n, unsigned long length)
+{
+    int screen = -1;
+
+    if (n * 2 != length) {
+        _XEatDataWords(dpy, length);
+        return -1;
+    }
+    for (unsigned long i = 0; i < n; i++) {
+        CARD32 pair[2];
+
+        _XRead(dpy, (char *)pair, sizeof(pair));
+        if (pair[0] == GLX_SCREEN)
+            screen = (int)pair[1];
+    }
+    return screen;
+}
+
+static int drawable_screen_glx(Display *dpy, int opcode, XID drawable)
+{
+    xGLXGetDrawableAttributesReq *req;
+    xGLXGetDrawableAttributesReply reply;
+    int screen = -1;
+
+    LockDisplay(dpy);
+    GetReq(GLXGetDrawableAttributes, req);
+    req->reqType = (CARD8)opcode;
+    req->glxCode = X_GLXGetDrawableAttributes;
+    req->drawable = (CARD32)drawable;
+    quiet_begin(dpy);
+    if (_XReply(dpy, (xReply *)&reply, 0, False))
+        screen = read_screen_attrib(dpy, reply.numAttribs, reply.length);
+    quiet_end();
+    UnlockDisplay(dpy);
+    SyncHandle();
+    return screen;
+}
+
+/* Core GetGeometry: the drawable's root window tells its screen. */
+static int drawable_screen_core(Display *dpy, XID drawable)
+{
+    xResourceReq *req;
+    xGetGeometryReply reply;
+    Window root = None;
+
+    LockDisplay(dpy);
+    GetResReq(GetGeometry, drawable, req);
+    quiet_begin(dpy);
+    if (_XReply(dpy, (xReply *)&reply, 0, True))
+        root = reply.root;
+    quiet_end();
+    UnlockDisplay(dpy);
+    SyncHandle();
+    if (root == None)
+        return -1;
+    for (int i = 0; i < ScreenCount(dpy); i++) {
+        if (RootWindow(dpy, i) == root)
+            return i;
+    }
+    return -1;
+}
+
+int glmux_glx_x11_drawable_screen(Display *dpy, int opcode, bool libglvnd_ext, XID drawable)
+{
+    int screen = -1;
+
+    if (ScreenCount(dpy) == 1)
+        return 0; /* the vendor reports a bad drawable itself */
+    if (libglvnd_ext)
+        screen = drawable_screen_glx(dpy, opcode, drawable);
+    if (screen < 0)
+        screen = drawable_screen_core(dpy, drawable);
+    return screen;
+}
+
+int glmux_glx_x11_context_screen(Display *dpy, int opcode, XID context)
+{
+    xGLXQueryContextReq *req;
+    xGLXQueryContextReply reply;
+    int screen = -1;
+
+    LockDisplay(dpy);
+    GetReq(GLXQueryContext, req);
+    req->reqType = (CARD8)opcode;
+    req->glxCode = X_GLXQueryContext;
+    req->context = (CARD32)context;
+    quiet_begin(dpy);
+    if (_XReply(dpy, (xReply *)&reply, 0, False))
+        screen = read_screen_attrib(dpy, reply.n, reply.length);
+    quiet_end();
+    UnlockDisplay(dpy);
+    SyncHandle();
+    return screen;
+}
+
+void glmux_glx_x11_send_error(Display *dpy, unsigned char code, XID resid, unsigned char major,
+                              unsigned char minor)
+{
+    xError err;
+
+    memset(&err, 0, sizeof(err));
+    err.type = X_Error;
+    err.errorCode = code;
+    err.resourceID = (CARD32)resid;
+    err.majorCode = major;
+    err.minorCode = minor;
+    LockDisplay(dpy);
+    err.sequenceNumber = (CARD16)dpy->request;
+    _XError(dpy, &err);
+    UnlockDisplay(dpy);
+}
