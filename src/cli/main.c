@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tool: argument parsing and the commands that act rather than report: `check` validates
+ * manifests (file:line: error: ... like a compiler), `env` prints the variables that put a
+ * program on a GPU, `run` executes a program with them. Exit status: 0 success, 1 failure,
+ * 2 usage error. See docs/man/glmux.1.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "select/manifest.h"
+#include "select/select.h"
+
+#ifndef GLMUX_VERSION
+#define GLMUX_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "Usage: glmux COMMAND [OPTIONS]\n"
+    "\n"
+    "Commands:\n"
+    "  gpus [--json]                 list the GPUs, the default one, drivers and vendors\n"
+    "  vendors [--json] [--no-load]  list vendor manifests and whether their libraries load\n"
+    "  explain [--json]              show which GPU and vendors this environment selects, and why\n"
+    "  check FILE...                 validate vendor manifests (file:line: error: ...)\n"
+    "  env [--gpu SPEC]              print shell 'export' lines that select a GPU\n"
+    "  run [--gpu SPEC] -- CMD [ARG...]  run CMD on a GPU\n"
+    "\n"
+    "SPEC is what GLMUX_GPU accepts: default, integrated, discrete (the default for env and run),\n"
+    "N (the N-th non-default GPU in PCI order), pci-0000_01_00_0, or vendor:device in hex.\n"
+    "\n"
+    "Options: --help, --version. Exit status: 0 success, 1 failure, 2 usage error.\n"
+    "Debugging: GLMUX_DEBUG=select,vendor. See glmux(1).\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "glmux: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'glmux --help'.\n");
+    return GLMUX_EXIT_USAGE;
+}
+
+struct check_state {
+    int errors;
+    int warnings;
+};
+
+static void check_report(void *data, enum glmux_manifest_severity severity, const char *path,
+                         int line, const char *message)
+{
+    struct check_state *st = data;
+    const char *what = severity == GLMUX_MANIFEST_ERROR ? "error" : "warning";
+
+    if (severity == GLMUX_MANIFEST_ERROR)
+        st->errors++;
+    else
+        st->warnings++;
+    if (line > 0)
+        fprintf(stderr, "%s:%d: %s: %s\n", path, line, what, message);
+    else
+        fprintf(stderr, "%s: %s: %s\n", path, what, message);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    struct check_state st = { 0, 0 };
+    int files = 0;
+
+    for (int i = 0; i < argc; i++) {
+        struct glmux_manifest m;
+        if (strcmp(argv[i], "--") == 0 && files == 0)
+            continue;
+        files++;
+        if (glmux_manifest_load(argv[i], &m, check_report, &st)) {
+            printf("%s: ok: vendor \"%s\"%s, EGL %s, GLX %s, drivers", argv[i], m.name,
+                   m.name_derived ? " (derived from the library name)" : "",
+                   m.egl_library ? m.egl_library : "(none)",
+                   m.glx_library ? m.glx_library : "(by name)");
+            if (!m.has_drivers)
+                printf(" (built-in table)");
+            for (size_t j = 0; j < m.n_drivers; j++)
+                printf(" %s", m.drivers[j]);
+            printf(", priority %d\n", m.priority);
+            glmux_manifest_clear(&m);
+        }
+    }
+    if (files == 0)
+        return usage_error("%s", "check: no FILE given");
+    return st.errors > 0 ? GLMUX_EXIT_FAIL : GLMUX_EXIT_OK;
+}
+
+/* Resolves --gpu SPEC; fills env and returns the count, or a negative exit status. */
+static int gpu_env(const char *spec, struct glmux_select_env *env, bool *unset_dri_prime)
+{
+    struct glmux_select_config cfg = { NULL, NULL, NULL, spec };
+    struct glmux_gpu_request req;
+    struct glmux_select *sel;
+    const struct glmux_gpu *gpu;
+    char err[200];
+    int n;
+
+    if (!glmux_gpu_request_parse(spec, true, &req, err, sizeof(err))) {
+        fprintf(stderr, "glmux: --gpu %s: %s\n", spec, err);
+        return -GLMUX_EXIT_USAGE;
+    }
+    sel = glmux_select_new(&cfg);
+    if (sel == NULL)
+        return -GLMUX_EXIT_FAIL;
+    gpu = glmux_select_chosen_gpu(sel);
+    if (gpu == NULL || glmux_select_request_unmet(sel)) {
+        fprintf(stderr, "glmux: --gpu %s: %s; see 'glmux gpus'\n", spec,
+                gpu == NULL ? "no GPU found" : "no GPU matches");
+        glmux_select_free(sel);
+        return -GLMUX_EXIT_FAIL;
+    }
+    n = (int)glmux_select_launch_env(sel, gpu, env);
+    *unset_dri_prime = strcmp(gpu->driver, "nvidia") == 0 || strcmp(gpu->driver, "nvidia-drm") == 0;
+    glmux_select_free(sel);
+    return n;
+}
+
+static void shell_quote(const char *s)
+{
+    putchar('\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", stdout);
+        else
+            putchar(*s);
+    }
+    putchar('\'');
+}
+
+static int cmd_env_or_run(bool run, int argc, char **argv)
+{
+    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX + 2];
+    const char *spec = "discrete";
+    bool unset_dri_prime = false;
+    int i = 0, n;
+
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--gpu") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s", "--gpu needs a SPEC");
+            spec = argv[++i];
+        } else if (strncmp(argv[i], "--gpu=", 6) == 0) {
+            spec = argv[i] + 6;
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (run && argv[i][0] != '-') {
+            break;
+        } else {
+            return usage_error("unknown option '%s'", argv[i]);
+        }
+    }
+    if (run && i >= argc)
+        return usage_error("%s", "run: no command given (glmux run --gpu SPEC -- CMD)");
+    if (!run && i < argc)
+        return usage_error("env: unexpected argument '%s'", argv[i]);
+    n = gpu_env(spec, env, &unset_dri_prime);
+    if (n < 0)
+        return -n;
+    if (!run) {
+        if (unset_dri_prime)
+            printf("unset DRI_PRIME\n");
+        for (int j = 0; j < n; j++) {
+            printf("export %s=", env[j].name);
+            shell_quote(env[j].value);
+            putchar('\n');
+        }
+        return GLMUX_EXIT_OK;
+    }
+    if (unset_dri_prime)
+        unsetenv("DRI_PRIME");
+    for (int j = 0; j < n; j++)
+        setenv(env[j].name, env[j].value, 1);
+    execvp(argv[i], argv + i);
+    fprintf(stderr, "glmux: cannot run %s: %s\n", argv[i], strerror(errno));
+    return GLMUX_EXIT_FAIL;
+}
+
+/* Parses [--json] [--no-load] for the report commands. */
+static int report_flags(int argc, char **argv, bool *json, bool *load, bool allow_load)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            *json = true;
+        else if (allow_load && strcmp(argv[i], "--no-load") == 0)
+            *load = false;
+        else
+            return usage_error("unknown option '%s'", argv[i]);
+    }
+    return GLMUX_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd;
+    bool json = false, load = true;
+    int rc;
+
+    if (argc < 2)
+        return usage_error("%s", "no command given");
+    cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return GLMUX_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("glmux %s\n", GLMUX_VERSION);
+        return GLMUX_EXIT_OK;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return GLMUX_EXIT_OK;
+        }
+    }
+    if (strcmp(cmd, "gpus") == 0 || strcmp(cmd, "explain") == 0 ||
+        strcmp(cmd, "vendors") == 0) {
+        rc = report_flags(argc - 2, argv + 2, &json, &load, strcmp(cmd, "vendors") == 0);
+        if (rc != GLMUX_EXIT_OK)
+            return rc;
+        if (strcmp(cmd, "gpus") == 0)
+            return glmux_cli_gpus(json);
+        if (strcmp(cmd, "vendors") == 0)
+            return glmux_cli_vendors(json, load);
+        return glmux_cli_explain(json);
+    }
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc - 2, argv + 2);
+    if (strcmp(cmd, "env") == 0)
+        return cmd_env_or_run(false, argc - 2, argv + 2);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_env_or_run(true, argc - 2, argv + 2);
+    return usage_error("unknown command '%s'", cmd);
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: parsing what the user asked for. Mesa's DRI_PRIME forms (N >= 1, an ID_PATH_TAG such as
+ * pci-0000_01_00_0, vendor:device in hex, each with an optional trailing '!'), plus GLMUX_GPU's
+ * keywords default, integrated and discrete. A PCI address "0000:01:00.0" is accepted as a
+ * convenience and turned into its tag. Malformed values are rejected with a message saying which
+ * forms are valid; the caller warns once and keeps the default GPU.
+ */
+#define _GNU_SOURCE
+#include "select.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool all_hex(const char *s, size_t n)
+{
+    if (n == 0 || n > 4)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+/* "0000:01:00.0", "0000_01_00_0" or "01:00.0" → canonical pci tag. */
+static bool pci_to_tag(const char *s, char *tag, size_t size)
+{
+    unsigned dom = 0, bus, dev, fn;
+    char tail;
+    char buf[64];
+
+    if (strlen(s) >= sizeof(buf))
+        return false;
+    snprintf(buf, sizeof(buf), "%s", s);
+    for (char *p = buf; *p; p++)
+        if (*p == '_' || *p == '.')
+            *p = ':';
+    if (sscanf(buf, "%x:%x:%x:%x%c", &dom, &bus, &dev, &fn, &tail) != 4) {
+        dom = 0;
+        if (sscanf(buf, "%x:%x:%x%c", &bus, &dev, &fn, &tail) != 3)
+            return false;
+    }
+    if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+        return false;
+    snprintf(tag, size, "pci-%04x_%02x_%02x_%x", dom, bus, dev, fn);
+    return true;
+}
+
+bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_request *out,
+                             char *err, size_t err_size)
+{
+    char v[128];
+    size_t n;
+
+    memset(out, 0, sizeof(*out));
+    snprintf(out->value, sizeof(out->value), "%s", value);
+    if (strlen(value) >= sizeof(v)) {
+        snprintf(err, err_size, "value too long");
+        return false;
+    }
+    snprintf(v, sizeof(v), "%s", value);
+    n = strlen(v);
+    if (n > 0 && v[n - 1] == '!') {
+        out->exclusive = true;
+        v[--n] = '\0';
+    }
+    if (n == 0) {
+        snprintf(err, err_size, "empty value");
+        return false;
+    }
+    if (keywords) {
+        if (strcasecmp(v, "default") == 0) {
+            out->kind = GLMUX_REQUEST_DEFAULT;
+            return true;
+        }
+        if (strcasecmp(v, "integrated") == 0) {
+            out->kind = GLMUX_REQUEST_INTEGRATED;
+            return true;
+        }
+        if (strcasecmp(v, "discrete") == 0) {
+            out->kind = GLMUX_REQUEST_DISCRETE;
+            return true;
+        }
+    }
+    {
+        const char *colon = strchr(v, ':');
+        if (colon != NULL && strchr(colon + 1, ':') == NULL && all_hex(v, (size_t)(colon - v)) &&
+            all_hex(colon + 1, strlen(colon + 1))) {
+            out->kind = GLMUX_REQUEST_PCI_ID;
+            out->vendor_id = (uint16_t)strtoul(v, NULL, 16);
+            out->device_id = (uint16_t)strtoul(colon + 1, NULL, 16);
+            return true;
+        }
+    }
+    if (v[0] == '-' || isdigit((unsigned char)v[0])) {
+        char *end;
+        long idx = strtol(v, &end, 10);
+        if (*end == '\0') {
+            if (idx <= 0) {
+                snprintf(err, err_size, "a GPU number must be 1 or more (1 = the first GPU "
+                                        "that is not the default one)");
+                return false;
+            }
+            if (idx > 64) {
+                snprintf(err, err_size, "GPU number %ld is out of range", idx);
+                return false;
+            }
+            out->kind = GLMUX_REQUEST_INDEX;
+            out->index = (unsigned)idx;
+            return true;
+        }
+        if (pci_to_tag(v, out->tag, sizeof(out->tag))) {
+            out->kind = GLMUX_REQUEST_TAG;
+            return true;
+        }
+    }
+    if (strncasecmp(v, "pci-", 4) == 0) {
+        if (!pci_to_tag(v + 4, out->tag, sizeof(out->tag))) {
+            snprintf(err, err_size, "bad PCI tag: write pci-DDDD_BB_DD_F, e.g. pci-0000_01_00_0");
+            return false;
+        }
+        out->kind = GLMUX_REQUEST_TAG;
+        return true;
+    }
+    if (isalpha((unsigned char)v[0])) {
+        bool ok = true;
+        for (size_t i = 0; i < n; i++)
+            ok &= isalnum((unsigned char)v[i]) || strchr("_-.:", v[i]) != NULL;
+        if (ok && n < sizeof(out->tag)) {
+            out->kind = GLMUX_REQUEST_TAG;
+            snprintf(out->tag, sizeof(out->tag), "%s", v);
+            return true;
+        }
+    }
+    snprintf(err, err_size, "not understood; valid forms: %sN (1 = first non-default GPU), "
+                            "pci-0000_01_00_0, vvvv:dddd, each optionally followed by '!'",
+             keywords ? "default, integrated, discrete, " : "");
+    return false;
+}

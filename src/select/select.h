@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the vendor selector, a static library (glmux_select) linked into libEGL, libGLX and the
+ * glmux tool. It finds vendors (the glmux vendor directory and libglvnd's EGL JSON locations),
+ * enumerates GPUs from sysfs without opening any device node, reads what the user asked for
+ * (GLMUX_GPU, DRI_PRIME, __NV_PRIME_RENDER_OFFLOAD and libglvnd's overrides) and decides:
+ * the EGL vendor order, the GLX vendor for a screen, and the environment the chosen vendor
+ * needs to render on the chosen GPU.
+ *
+ * How libEGL and libGLX call it (docs/vendors.md, "Integration", says the same):
+ *
+ *   1. Once per process, inside the library's one-time vendor initialisation (pthread_once or
+ *      the init lock), call glmux_select_new(NULL). This reads the environment only; it does not
+ *      touch sysfs. The object is then immutable except for its lazily filled caches, which are
+ *      only ever filled under that same lock. Keep it for the life of the process.
+ *   2. libEGL: discover vendors with glmux_vendor_list_discover() (it implements libglvnd's
+ *      __EGL_VENDOR_LIBRARY_FILENAMES / __EGL_VENDOR_LIBRARY_DIRS rules and adds the vendor
+ *      directory), build one struct glmux_select_candidate per vendor that has an EGL library, and
+ *      call glmux_select_egl_vendor_order(). Load and call vendors in the returned order, for
+ *      eglGetDisplay(EGL_DEFAULT_DISPLAY), eglGetPlatformDisplay and the device list alike.
+ *   3. libGLX: for each (display, screen) whose vendor is being resolved, after its own
+ *      __GLX_FORCE_VENDOR_LIBRARY_<n> / __GLX_VENDOR_LIBRARY_NAME checks and before asking the
+ *      server (GLX_EXT_libglvnd), call glmux_select_glx_vendor_for_screen(). A non-NULL name is
+ *      the vendor to load for that screen (libGLX_<name>.so.0, or the manifest's GLX library
+ *      from glmux_vendor_list_find()); if it fails to load or refuses the screen
+ *      (isScreenSupported), continue with the normal libglvnd procedure.
+ *   4. Both: just before a vendor library is dlopen'ed (still under the lock), call
+ *      glmux_select_vendor_env() for that vendor and apply each variable with
+ *      setenv(name, value, 1) unless getenv(name) already equals value. Nothing is set when the
+ *      user asked for nothing, so ordinary processes never have their environment touched.
+ *      The variables are set once per process, before the vendor that reads them exists, under
+ *      the lock that serialises vendor loading; docs/vendors.md explains why that is the safe
+ *      point in a threaded process and what remains the application's responsibility.
+ *
+ * Cost: glmux_select_new() reads a few variables. Sysfs is read only when
+ * glmux_select_egl_vendor_order() sees two or more candidates, or a variable asks for a GPU.
+ */
+#ifndef GLMUX_SELECT_SELECT_H
+#define GLMUX_SELECT_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- GPUs ------------------------------------------------------------------------------- */
+
+enum glmux_gpu_kind {
+    GLMUX_GPU_UNKNOWN,
+    GLMUX_GPU_INTEGRATED,
+    GLMUX_GPU_DISCRETE,
+    GLMUX_GPU_VIRTUAL,
+};
+
+struct glmux_gpu {
+    char pci[16];           /* "0000:01:00.0"; "" for a non-PCI device */
+    char tag[80];           /* udev ID_PATH_TAG / Mesa's form: "pci-0000_01_00_0" */
+    uint16_t vendor_id;     /* PCI ids; 0 for a non-PCI device */
+    uint16_t device_id;
+    uint32_t class_code;    /* PCI class, e.g. 0x030000 */
+    char driver[32];        /* kernel driver ("i915", "nvidia", "virtio_gpu"); "" when none */
+    char render_node[32];   /* "renderD128"; "" when none */
+    char card_node[32];     /* "card0"; "" when none */
+    char power[16];         /* power/runtime_status ("active", "suspended"); "" if unknown */
+    bool boot_vga;          /* boot_vga reads 1 */
+    bool boot_display;      /* boot_display reads 1 (kernel 6.18+) */
+    enum glmux_gpu_kind kind;
+    bool is_default;        /* the default GPU (see glmux_gpu_list_enumerate) */
+};
+
+struct glmux_gpu_list {
+    struct glmux_gpu *gpus; /* sorted by PCI address (domain:bus:device.function) */
+    size_t count;
+    int default_index;      /* -1 when there is no GPU */
+    const char *default_rule;  /* which rule picked the default (static string) */
+    bool sysfs_missing;     /* /sys/bus/pci and /sys/class/drm could not be read */
+};
+
+/*
+ * Enumerates display-class PCI devices (and platform DRM devices) from sysfs under root
+ * ("" or NULL for the real /sys; umockdev redirects that one too), never opening a device node.
+ * display_tag, when not NULL, is the display server's GPU (an ID_PATH_TAG) if the caller knows
+ * it. The default is: the display server's GPU, else boot_display, else boot_vga, else the first
+ * non-virtual GPU, else the first GPU. Returns false only when out of memory.
+ */
+bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *root,
+                              const char *display_tag);
+void glmux_gpu_list_clear(struct glmux_gpu_list *list);
+
+const char *glmux_gpu_kind_name(enum glmux_gpu_kind kind);
+
+/* ---- vendors ---------------------------------------------------------------------------- */
+
+enum glmux_vendor_source {
+    GLMUX_VENDOR_FROM_VENDOR_DIR,     /* a directory of the glmux vendor directory list */
+    GLMUX_VENDOR_FROM_EGL_DIR,        /* one of libglvnd's EGL JSON directories */
+    GLMUX_VENDOR_FROM_EGL_FILENAMES,  /* __EGL_VENDOR_LIBRARY_FILENAMES */
+};
+
+struct glmux_vendor {
+    char *name;
+    char *egl_library;       /* NULL: no EGL library */
+    char *glx_library;       /* NULL: use libGLX_<name>.so.0 */
+    char **drivers;          /* from the manifests; NULL with n_drivers 0 when none declared */
+    size_t n_drivers;
+    bool has_drivers;        /* a manifest declared a driver list (else the built-in table) */
+    int priority;
+    bool priority_declared;  /* a manifest declared it (else from a file name, or 50) */
+    bool admin;              /* came from the administrator's directory (/etc/glvnd/...) */
+    enum glmux_vendor_source source;
+    char **manifests;        /* every manifest merged into this vendor, first one first */
+    size_t n_manifests;
+};
+
+struct glmux_vendor_list {
+    struct glmux_vendor *vendors;  /* in base order (see docs/vendors.md) */
+    size_t count;
+    bool libglvnd_override;        /* __EGL_VENDOR_LIBRARY_FILENAMES or _DIRS decided the list */
+    const char *override_variable; /* which one, or NULL */
+    char **dirs;                   /* the directories searched, in order */
+    size_t n_dirs;
+    size_t n_rejected;             /* manifests skipped because of errors */
+};
+
+/*
+ * The directory list: GLMUX_VENDOR_DIRS when set (':'-separated, ignored in secure-execution
+ * processes), else ${sysconfdir}/glvnd/egl_vendor.d, ${libdir}/glvnd/vendors and
+ * ${datadir}/glvnd/egl_vendor.d. libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES (exclusive list of
+ * files) and __EGL_VENDOR_LIBRARY_DIRS (exclusive list of directories) win over both.
+ * Manifests with errors are skipped with one warning each. Returns false only when out of
+ * memory.
+ */
+bool glmux_vendor_list_discover(struct glmux_vendor_list *out);
+
+/*
+ * The same list for libGLX: the EGL-only variables __EGL_VENDOR_LIBRARY_FILENAMES and _DIRS do
+ * not restrict it (libGLX finds vendors by name, libGLX_<name>.so.0).
+ */
+bool glmux_vendor_list_discover_glx(struct glmux_vendor_list *out);
+void glmux_vendor_list_clear(struct glmux_vendor_list *list);
+const struct glmux_vendor *glmux_vendor_list_find(const struct glmux_vendor_list *list,
+                                                  const char *name);
+
+/* The compiled-in glmux vendor directory, e.g. /usr/lib/x86_64-linux-gnu/glvnd/vendors. */
+const char *glmux_vendor_dir_default(void);
+
+/*
+ * The built-in driver→vendor table, with GLMUX_DRIVER_VENDORS ("drv=vendor,drv=vendor", ignored
+ * when setuid) applied on top: the vendor name that serves a kernel driver when no manifest
+ * declares a driver list, or NULL.
+ */
+const char *glmux_driver_default_vendor(const char *driver);
+
+/* ---- what the user asked for ------------------------------------------------------------ */
+
+enum glmux_gpu_request_kind {
+    GLMUX_REQUEST_NONE,
+    GLMUX_REQUEST_DEFAULT,      /* GLMUX_GPU=default */
+    GLMUX_REQUEST_INTEGRATED,   /* GLMUX_GPU=integrated */
+    GLMUX_REQUEST_DISCRETE,     /* GLMUX_GPU=discrete */
+    GLMUX_REQUEST_INDEX,        /* N >= 1: the N-th non-default GPU in PCI order */
+    GLMUX_REQUEST_TAG,          /* pci-0000_01_00_0 (any ID_PATH_TAG) */
+    GLMUX_REQUEST_PCI_ID,       /* vvvv:dddd */
+    GLMUX_REQUEST_NVIDIA,       /* __NV_PRIME_RENDER_OFFLOAD=1: an NVIDIA GPU */
+};
+
+struct glmux_gpu_request {
+    enum glmux_gpu_request_kind kind;
+    unsigned index;             /* INDEX; NVIDIA: provider number (NVIDIA-G<n>) */
+    char tag[80];               /* TAG */
+    uint16_t vendor_id, device_id;  /* PCI_ID */
+    bool exclusive;             /* trailing '!': only the chosen GPU's vendors */
+    const char *variable;       /* where it came from (static string) */
+    char value[128];            /* the raw value, for messages */
+};
+
+/*
+ * Parses one value. keywords: accept default/integrated/discrete (GLMUX_GPU) besides Mesa's
+ * DRI_PRIME forms. Returns false with a message in err for a malformed value.
+ */
+bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_request *out,
+                             char *err, size_t err_size);
+
+/* ---- selection -------------------------------------------------------------------------- */
+
+/* Reads a variable; the default is glmux_env_get (ignores overrides when setuid). */
+typedef const char *(*glmux_select_getenv_fn)(const char *name);
+
+struct glmux_select_config {
+    glmux_select_getenv_fn getenv;  /* NULL: glmux_env_get */
+    const char *sysfs_root;         /* NULL: GLMUX_SYSFS_ROOT (a test hook) or the real /sys */
+    const char *display_tag;        /* the display server's GPU when known, or NULL */
+    const char *gpu_spec;           /* non-NULL: use this as GLMUX_GPU (glmux env/run --gpu) */
+};
+
+struct glmux_select;
+
+/* A vendor libEGL offers to the selector: its name and its manifest's driver list. */
+struct glmux_select_candidate {
+    const char *name;
+    const char *const *drivers;  /* NULL: use the built-in driver table */
+    size_t n_drivers;
+};
+
+/* One variable a vendor needs set before it is loaded. */
+struct glmux_select_env {
+    const char *name;
+    char value[96];
+};
+
+#define GLMUX_SELECT_ENV_MAX 4
+
+/* Creates the selector; config may be NULL. Reads the environment, nothing else. */
+struct glmux_select *glmux_select_new(const struct glmux_select_config *config);
+void glmux_select_free(struct glmux_select *sel);
+
+/* The request in effect (kind NONE when none), after precedence among the variables. */
+const struct glmux_gpu_request *glmux_select_request(struct glmux_select *sel);
+
+/* The GPUs (enumerating on first use). */
+const struct glmux_gpu_list *glmux_select_gpus(struct glmux_select *sel);
+
+/* The GPU the process should render on (enumerating on first use); NULL when there is none. */
+const struct glmux_gpu *glmux_select_chosen_gpu(struct glmux_select *sel);
+
+/* True when a candidate serves a GPU: its driver list, else the built-in table, names the
+ * GPU's kernel driver ("nvidia-drm" and "nvidia" are one driver). */
+bool glmux_select_candidate_serves(const struct glmux_select_candidate *cand,
+                                   const struct glmux_gpu *gpu);
+
+/* The candidate view of a discovered vendor (valid as long as the vendor list is). */
+struct glmux_select_candidate glmux_select_candidate_of(const struct glmux_vendor *v);
+
+/* True when a GPU was asked for and none matched (so the default GPU is used). */
+bool glmux_select_request_unmet(struct glmux_select *sel);
+
+/*
+ * Writes into order[0..n) a permutation of 0..n-1: the order in which libEGL should try the
+ * candidates (given in base order). Returns how many entries are valid, which is n except with
+ * an exclusive request ("!"), where vendors that do not serve the chosen GPU are dropped.
+ * Enumerates GPUs only when n >= 2 or a variable asks for a GPU. With a libglvnd override
+ * (__EGL_VENDOR_LIBRARY_FILENAMES / _DIRS) the order is left as given.
+ */
+size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
+                                     const struct glmux_select_candidate *cands, size_t n,
+                                     size_t *order);
+
+/*
+ * The GLX vendor name for an X screen, or NULL for "ask the X server as libglvnd does".
+ * vendors is the list from glmux_vendor_list_discover_glx (for driver lists), or NULL; when no
+ * vendor in it serves the chosen GPU, the built-in driver table is consulted. __GLX_FORCE_VENDOR_LIBRARY_<screen> and __GLX_VENDOR_LIBRARY_NAME are returned as
+ * they are (they always win); otherwise a name is returned only when the user asked for a GPU
+ * other than the default one and an installed vendor serves it.
+ */
+const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int screen,
+                                               const struct glmux_vendor_list *vendors);
+
+/*
+ * The variables the vendor cand needs so that it renders on the chosen GPU: DRI_PRIME=<tag> for
+ * a Mesa-style vendor, __NV_PRIME_RENDER_OFFLOAD=1 (and __NV_PRIME_RENDER_OFFLOAD_PROVIDER when
+ * there are several NVIDIA GPUs) for NVIDIA's driver. None when the user asked for nothing, when
+ * the chosen GPU is the default one, or when cand does not serve the chosen GPU. Returns the
+ * number written (at most GLMUX_SELECT_ENV_MAX).
+ */
+size_t glmux_select_vendor_env(struct glmux_select *sel, const struct glmux_select_candidate *cand,
+                               struct glmux_select_env *out);
+
+/*
+ * The switcheroo-style launch set for a GPU, for `glmux env/run --gpu`: GLMUX_GPU=<tag> plus
+ * what makes libglvnd-based stacks follow too (DRI_PRIME for Mesa GPUs; the NVIDIA offload
+ * variables, __GLX_VENDOR_LIBRARY_NAME=nvidia and __VK_LAYER_NV_optimus for NVIDIA GPUs that are
+ * not the default). Returns the number written (at most GLMUX_SELECT_ENV_MAX + 2).
+ */
+size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu *gpu,
+                               struct glmux_select_env *out);
+
+/* Every rule considered so far and why, in order, for `glmux explain` and GLMUX_DEBUG=select. */
+size_t glmux_select_reason_count(const struct glmux_select *sel);
+const char *glmux_select_reason(const struct glmux_select *sel, size_t i);
+
+/* Whether GPUs were enumerated (for tests of the laziness rule). */
+bool glmux_select_enumerated(const struct glmux_select *sel);
+
+#endif /* GLMUX_SELECT_SELECT_H */

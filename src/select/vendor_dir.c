@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: vendor discovery. Reads the glmux vendor directory and libglvnd's EGL JSON directories
+ * (or exactly what libglvnd's override variables name), merges manifests that describe the same
+ * vendor into one, and puts the vendors in base order. The rules are those of docs/vendors.md:
+ *   - a directory's *.json files are read in strcmp order; directories in list order;
+ *   - one vendor name is one vendor: each field comes from the first manifest that declares it
+ *     (the administrator's directory first), so /etc/glvnd/egl_vendor.d can override a library
+ *     path while the driver list still comes from the vendor directory;
+ *   - base order: administrator's vendors first (libglvnd puts /etc before /usr/share), then by
+ *     priority, then by first appearance.
+ */
+#define _GNU_SOURCE
+#include "select.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest.h"
+#include "util/env.h"
+#include "util/log.h"
+
+#ifndef GLMUX_VENDOR_DIR
+#define GLMUX_VENDOR_DIR "/usr/lib/glvnd/vendors"
+#endif
+#ifndef GLMUX_SYSCONFDIR
+#define GLMUX_SYSCONFDIR "/etc"
+#endif
+#ifndef GLMUX_DATADIR
+#define GLMUX_DATADIR "/usr/share"
+#endif
+
+const char *glmux_vendor_dir_default(void)
+{
+    return GLMUX_VENDOR_DIR;
+}
+
+static void warn_manifest(void *data, enum glmux_manifest_severity severity, const char *path,
+                          int line, const char *message)
+{
+    (void)data;
+    if (severity != GLMUX_MANIFEST_ERROR)
+        glmux_log(GLMUX_LOG_VENDOR, "%s:%d: warning: %s", path, line, message);
+    else
+        glmux_log(GLMUX_LOG_WARN, "%s:%d: error: %s; vendor manifest skipped (glmux check %s)",
+                  path, line, message, path);
+}
+
+static char *xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static bool add_string(char ***arr, size_t *n, const char *s)
+{
+    char **a = realloc(*arr, (*n + 1) * sizeof(char *));
+
+    if (a == NULL)
+        return false;
+    *arr = a;
+    a[*n] = strdup(s);
+    if (a[*n] == NULL)
+        return false;
+    (*n)++;
+    return true;
+}
+
+/* Merges manifest m (from a directory of the given kind) into the list. */
+static bool merge(struct glmux_vendor_list *list, struct glmux_manifest *m,
+                  enum glmux_vendor_source source, bool admin)
+{
+    struct glmux_vendor *v = NULL;
+
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->vendors[i].name, m->name) == 0)
+            v = &list->vendors[i];
+    if (v == NULL) {
+        struct glmux_vendor *arr = realloc(list->vendors, (list->count + 1) * sizeof(*arr));
+        if (arr == NULL)
+            return false;
+        list->vendors = arr;
+        v = &arr[list->count++];
+        memset(v, 0, sizeof(*v));
+        v->name = xstrdup(m->name);
+        v->source = source;
+        v->admin = admin;
+        v->priority = m->priority;
+        if (v->name == NULL)
+            return false;
+    } else {
+        glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\": %s merged into %s", m->name, m->path,
+                  v->manifests[0]);
+    }
+    if (v->egl_library == NULL && m->egl_library != NULL &&
+        (v->egl_library = xstrdup(m->egl_library)) == NULL)
+        return false;
+    if (v->glx_library == NULL && m->glx_library != NULL &&
+        (v->glx_library = xstrdup(m->glx_library)) == NULL)
+        return false;
+    if (!v->has_drivers && m->has_drivers) {
+        v->has_drivers = true;
+        for (size_t i = 0; i < m->n_drivers; i++)
+            if (!add_string(&v->drivers, &v->n_drivers, m->drivers[i]))
+                return false;
+    }
+    /* A declared priority beats one taken from a file name; the first declared one stays. */
+    if (m->has_priority && !v->priority_declared) {
+        v->priority = m->priority;
+        v->priority_declared = true;
+    }
+    return add_string(&v->manifests, &v->n_manifests, m->path);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads every *.json in dir, in strcmp order. */
+static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
+                     enum glmux_vendor_source source, bool admin)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0;
+    bool ok = true;
+
+    if (d == NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: not readable, skipped", dir);
+        return true;
+    }
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
+            continue;
+        if (!add_string(&names, &n, e->d_name)) {
+            ok = false;
+            break;
+        }
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(names, n, sizeof(char *), compare_names);
+    for (size_t i = 0; ok && i < n; i++) {
+        struct glmux_manifest m;
+        char *path;
+
+        if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+            ok = false;
+            break;
+        }
+        if (glmux_manifest_load(path, &m, warn_manifest, NULL)) {
+            glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" from %s", m.name, path);
+            ok = merge(list, &m, source, admin);
+            glmux_manifest_clear(&m);
+        } else {
+            list->n_rejected++;
+        }
+        free(path);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return ok;
+}
+
+static bool split_list(const char *value, char ***out, size_t *n)
+{
+    const char *p = value;
+
+    while (*p != '\0') {
+        size_t len = strcspn(p, ":");
+        if (len > 0) {
+            char *s = strndup(p, len);
+            bool ok = s != NULL && add_string(out, n, s);
+            free(s);
+            if (!ok)
+                return false;
+        }
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return true;
+}
+
+static int compare_vendors(const void *a, const void *b)
+{
+    const struct glmux_vendor *x = a, *y = b;
+
+    if (x->admin != y->admin)
+        return x->admin ? -1 : 1;
+    if (x->priority != y->priority)
+        return x->priority < y->priority ? -1 : 1;
+    return 0;
+}
+
+/* Stable sort (insertion): vendor lists are short, and first appearance breaks ties. */
+static void sort_vendors(struct glmux_vendor_list *list)
+{
+    for (size_t i = 1; i < list->count; i++) {
+        struct glmux_vendor v = list->vendors[i];
+        size_t j = i;
+        while (j > 0 && compare_vendors(&list->vendors[j - 1], &v) > 0) {
+            list->vendors[j] = list->vendors[j - 1];
+            j--;
+        }
+        list->vendors[j] = v;
+    }
+}
+
+static bool discover(struct glmux_vendor_list *out, bool for_glx)
+{
+    const char *files = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_FILENAMES");
+    const char *egl_dirs = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_DIRS");
+    const char *glmux_dirs = glmux_env_get("GLMUX_VENDOR_DIRS");
+    char admin_dir[256];
+    bool ok = true;
+
+    memset(out, 0, sizeof(*out));
+    snprintf(admin_dir, sizeof(admin_dir), "%s/glvnd/egl_vendor.d", GLMUX_SYSCONFDIR);
+    if (files != NULL && *files != '\0') {
+        char **list = NULL;
+        size_t n = 0;
+        out->libglvnd_override = true;
+        out->override_variable = "__EGL_VENDOR_LIBRARY_FILENAMES";
+        ok = split_list(files, &list, &n);
+        for (size_t i = 0; ok && i < n; i++) {
+            struct glmux_manifest m;
+            if (glmux_manifest_load(list[i], &m, warn_manifest, NULL)) {
+                ok = merge(out, &m, GLMUX_VENDOR_FROM_EGL_FILENAMES, false);
+                glmux_manifest_clear(&m);
+            } else {
+                out->n_rejected++;
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            free(list[i]);
+        free(list);
+        /* The list order is the user's: no sorting. */
+        return ok;
+    }
+    if (egl_dirs != NULL && *egl_dirs != '\0') {
+        out->libglvnd_override = true;
+        out->override_variable = "__EGL_VENDOR_LIBRARY_DIRS";
+        ok = split_list(egl_dirs, &out->dirs, &out->n_dirs);
+        for (size_t i = 0; ok && i < out->n_dirs; i++)
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_EGL_DIR, false);
+        return ok;
+    }
+    if (glmux_dirs != NULL && *glmux_dirs != '\0') {
+        ok = split_list(glmux_dirs, &out->dirs, &out->n_dirs);
+        for (size_t i = 0; ok && i < out->n_dirs; i++)
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_VENDOR_DIR, false);
+    } else {
+        char data_dir[256];
+        snprintf(data_dir, sizeof(data_dir), "%s/glvnd/egl_vendor.d", GLMUX_DATADIR);
+        ok = add_string(&out->dirs, &out->n_dirs, admin_dir) &&
+             add_string(&out->dirs, &out->n_dirs, GLMUX_VENDOR_DIR) &&
+             add_string(&out->dirs, &out->n_dirs, data_dir);
+        ok = ok && scan_dir(out, admin_dir, GLMUX_VENDOR_FROM_EGL_DIR, true);
+        ok = ok && scan_dir(out, GLMUX_VENDOR_DIR, GLMUX_VENDOR_FROM_VENDOR_DIR, false);
+        ok = ok && scan_dir(out, data_dir, GLMUX_VENDOR_FROM_EGL_DIR, false);
+    }
+    sort_vendors(out);
+    return ok;
+}
+
+bool glmux_vendor_list_discover(struct glmux_vendor_list *out)
+{
+    return discover(out, false);
+}
+
+bool glmux_vendor_list_discover_glx(struct glmux_vendor_list *out)
+{
+    return discover(out, true);
+}
+
+void glmux_vendor_list_clear(struct glmux_vendor_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        struct glmux_vendor *v = &list->vendors[i];
+        free(v->name);
+        free(v->egl_library);
+        free(v->glx_library);
+        for (size_t j = 0; j < v->n_drivers; j++)
+            free(v->drivers[j]);
+        free(v->drivers);
+        for (size_t j = 0; j < v->n_manifests; j++)
+            free(v->manifests[j]);
+        free(v->manifests);
+    }
+    free(list->vendors);
+    for (size_t i = 0; i < list->n_dirs; i++)
+        free(list->dirs[i]);
+    free(list->dirs);
+    memset(list, 0, sizeof(*list));
+}
+
+const struct glmux_vendor *glmux_vendor_list_find(const struct glmux_vendor_list *list,
+                                                  const char *name)
+{
+    for (size_t i = 0; list != NULL && i < list->count; i++)
+        if (strcmp(list->vendors[i].name, name) == 0)
+            return &list->vendors[i];
+    return NULL;
+}

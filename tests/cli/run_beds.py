@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux tests: the PRIME selector on umockdev test beds of real machine shapes.
+
+Runs `umockdev-run -d BED -- glmux explain --json` for every bed under every variable the user
+can set, with two vendors installed: `mesa` (a glmux manifest with a driver list) and `nvidia`
+(a plain libglvnd JSON file, 10_nvidia.json, so it sorts first as it does today). Asserts the
+chosen GPU, the EGL vendor order, the GLX vendor and the variables each vendor would be given.
+Exit 0 pass, 77 skip (umockdev-run missing or not working here), 1 fail.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia, intel-amd), virtio-gpu (vm-virtio)
+N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, dgpu-first, nvidia-desktop, boot-display)
+D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
+A6 = "pci-0000_06_00_0"     # AMD APU (amd-amd)
+A64 = "pci-0000_64_00_0"    # AMD iGPU after the dGPU (dgpu-first)
+SC4 = "pci-0000_c4_00_0"    # AMD Strix APU with boot_display (boot-display)
+
+NV = ["nvidia", "mesa"]
+MESA = ["mesa", "nvidia"]
+OFFLOAD = {"nvidia": {"__NV_PRIME_RENDER_OFFLOAD": "1"}}
+
+
+def prime(tag):
+    return {"mesa": {"DRI_PRIME": tag}}
+
+
+# (bed, variables, gpu tag, EGL vendor order, GLX vendor, vendor env, request matched)
+CASES = [
+    # Intel + NVIDIA laptop: DRI_PRIME=1 alone must move the app to NVIDIA, for EGL and GLX.
+    ("intel-nvidia", {}, I, MESA, None, {}, None),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
+    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": "1!"}, N1, ["nvidia"], "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, {}, True),
+    # libglvnd's explicit variables win.
+    ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/mesa.json",
+                      "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, N1, ["mesa"], "mesa", {}, True),
+    ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_DIRS": "@VENDORS@"}, I, NV, None, {}, None),
+    ("intel-nvidia", {"DRI_PRIME": "1", "__GLX_FORCE_VENDOR_LIBRARY_0": "mesa"}, N1, NV, "mesa",
+     OFFLOAD, True),
+    # Bad input: one warning, the default choice, never a crash.
+    ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, {}, None),
+    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
+    # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
+    ("amd-amd", {}, A6, MESA, None, {}, None),
+    ("amd-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
+    ("amd-amd", {"DRI_PRIME": D3}, D3, MESA, "mesa", prime(D3), True),
+    ("amd-amd", {"DRI_PRIME": "1002:73ef"}, D3, MESA, "mesa", prime(D3), True),
+    ("amd-amd", {"GLMUX_GPU": "discrete"}, D3, MESA, "mesa", prime(D3), True),
+    ("amd-amd", {"GLMUX_GPU": "integrated"}, A6, MESA, None, {}, True),
+    ("amd-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, A6, MESA, None, {}, False),
+    ("amd-amd", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/10_nvidia.json"},
+     D3, ["nvidia"], "mesa", prime(D3), True),
+    # Intel + AMD dGPU.
+    ("intel-amd", {}, I, MESA, None, {}, None),
+    ("intel-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
+    ("intel-amd", {"DRI_PRIME": D3}, D3, MESA, "mesa", prime(D3), True),
+    ("intel-amd", {"DRI_PRIME": "1002:7340"}, D3, MESA, "mesa", prime(D3), True),
+    ("intel-amd", {"GLMUX_GPU": "discrete"}, D3, MESA, "mesa", prime(D3), True),
+    ("intel-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    # dGPU at a lower PCI address than the iGPU: the default is still the iGPU.
+    ("dgpu-first", {}, A64, MESA, None, {}, None),
+    ("dgpu-first", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", {"DRI_PRIME": "10de:2860"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", {"GLMUX_GPU": "integrated"}, A64, MESA, None, {}, True),
+    ("dgpu-first", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    # NVIDIA-only desktop: "discrete" is the default GPU, not "the other one".
+    ("nvidia-desktop", {}, N1, NV, None, {}, None),
+    ("nvidia-desktop", {"DRI_PRIME": "1"}, N1, NV, None, {}, False),
+    ("nvidia-desktop", {"DRI_PRIME": N1}, N1, NV, None, {}, True),
+    ("nvidia-desktop", {"DRI_PRIME": "10de:2684"}, N1, NV, None, {}, True),
+    ("nvidia-desktop", {"GLMUX_GPU": "discrete"}, N1, NV, None, {}, True),
+    ("nvidia-desktop", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, None, {}, True),
+    ("nvidia-desktop", {"GLMUX_GPU": "integrated"}, N1, NV, None, {}, False),
+    # boot_vga absent on the APU, boot_display present: the APU is the default.
+    ("boot-display", {}, SC4, MESA, None, {}, None),
+    ("boot-display", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("boot-display", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
+    ("boot-display", {"DRI_PRIME": "10de:28a0"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("boot-display", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("boot-display", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    # A VM with virtio-gpu.
+    ("vm-virtio", {}, I, MESA, None, {}, None),
+    ("vm-virtio", {"DRI_PRIME": "1"}, I, MESA, None, {}, False),
+    ("vm-virtio", {"DRI_PRIME": I}, I, MESA, None, {}, True),
+    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, {}, True),
+    ("vm-virtio", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
+    ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    # No GPU at all: vendors keep their base order.
+    ("no-gpu", {}, None, NV, None, {}, None),
+    ("no-gpu", {"DRI_PRIME": "1"}, None, NV, None, {}, False),
+    ("no-gpu", {"DRI_PRIME": N1}, None, NV, None, {}, False),
+    ("no-gpu", {"DRI_PRIME": "10de:25a2"}, None, NV, None, {}, False),
+    ("no-gpu", {"GLMUX_GPU": "discrete"}, None, NV, None, {}, False),
+    ("no-gpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, None, NV, None, {}, False),
+]
+
+CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_SYSFS_ROOT", "GLMUX_DEBUG",
+         "GLMUX_DRIVER_VENDORS", "DISPLAY", "WAYLAND_DISPLAY")
+
+
+def base_env(vendors):
+    env = {k: v for k, v in os.environ.items()
+           if k not in CLEAR and not k.startswith("__NV_") and not k.startswith("__EGL_")
+           and not k.startswith("__GLX_")}
+    env["GLMUX_VENDOR_DIRS"] = vendors
+    return env
+
+
+def run(glmux, bed, env, args):
+    cmd = ["umockdev-run", "-d", bed, "--", glmux] + args
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def main():
+    glmux, beds, vendors = sys.argv[1], sys.argv[2], sys.argv[3]
+    if shutil.which("umockdev-run") is None:
+        print("skipped: umockdev-run not installed (apt-get install umockdev)")
+        return 77
+    probe = run(glmux, os.path.join(beds, "intel-nvidia.umockdev"), base_env(vendors), ["gpus"])
+    if probe.returncode != 0 or "pci-0000_01_00_0" not in probe.stdout:
+        print("skipped: umockdev-run does not work here:", probe.stderr.strip())
+        return 77
+    failures = 0
+    for bed, variables, gpu, egl, glx, venv, matched in CASES:
+        env = base_env(vendors)
+        env.update({k: v.replace("@VENDORS@", vendors) for k, v in variables.items()})
+        label = "%s %s" % (bed, " ".join("%s=%s" % kv for kv in variables.items()) or "(none)")
+        r = run(glmux, os.path.join(beds, bed + ".umockdev"), env, ["explain", "--json"])
+        problems = []
+        try:
+            out = json.loads(r.stdout)
+        except ValueError as e:
+            print("FAIL %s: bad JSON (%s); rc=%d stderr=%s" % (label, e, r.returncode, r.stderr))
+            failures += 1
+            continue
+        got_gpu = out["gpu"]["tag"] if out["gpu"] else None
+        if r.returncode != 0:
+            problems.append("exit status %d" % r.returncode)
+        if got_gpu != gpu:
+            problems.append("gpu %s, expected %s" % (got_gpu, gpu))
+        if out["egl_vendors"] != egl:
+            problems.append("egl_vendors %s, expected %s" % (out["egl_vendors"], egl))
+        if out["glx"]["vendor"] != glx:
+            problems.append("glx vendor %s, expected %s" % (out["glx"]["vendor"], glx))
+        got_env = {k: v for k, v in out["vendor_env"].items() if v}
+        if got_env != venv:
+            problems.append("vendor_env %s, expected %s" % (got_env, venv))
+        got_matched = out["request"]["matched"] if out["request"] else None
+        if matched is not None and got_matched != matched:
+            problems.append("request matched %s, expected %s" % (got_matched, matched))
+        if out["gpu"] is not None:
+            for key in ("pci", "vendor_id", "device_id", "driver", "vendor"):
+                if key not in out["gpu"]:
+                    problems.append("gpu has no key %s" % key)
+        if not isinstance(out.get("reasons"), list) or not out["reasons"]:
+            problems.append("no reasons")
+        # One clear warning for bad input, none otherwise.
+        warnings = [l for l in r.stderr.splitlines() if l.startswith("glmux:")]
+        if matched is False or variables.get("DRI_PRIME") in ("0", "7") or \
+                variables.get("GLMUX_GPU") == "fastest":
+            if len(warnings) != 1:
+                problems.append("expected one warning, got %s" % warnings)
+        elif warnings:
+            problems.append("unexpected warnings %s" % warnings)
+        if problems:
+            failures += 1
+            print("FAIL %s: %s" % (label, "; ".join(problems)))
+            print("  reasons: %s" % out.get("reasons"))
+        else:
+            print("ok   %s -> %s %s glx=%s" % (label, got_gpu, out["egl_vendors"], glx))
+    print("%d case(s), %d failure(s)" % (len(CASES), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

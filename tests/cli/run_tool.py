@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux tests: the glmux tool's commands, outputs and exit codes.
+
+--help/--version/usage errors (0/1/2), `check` diagnostics in file:line form, `vendors --json`
+with libraries that load, lack their entry point or are missing, the sysfs-missing fallback,
+and, under umockdev, `gpus --json`, `env --gpu` and `run --gpu`. Exit 0 pass, 1 fail.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what)
+        FAILURES.append(what)
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("GLMUX_", "__NV_", "__EGL_", "__GLX_", "DRI_PRIME", "DISPLAY"))}
+    env.update(extra)
+    return env
+
+
+def run(cmd, env=None, bed=None, cwd=None):
+    if bed is not None:
+        cmd = ["umockdev-run", "-d", bed, "--"] + cmd
+    return subprocess.run(cmd, env=env or clean_env(), capture_output=True, text=True,
+                          timeout=60, cwd=cwd)
+
+
+def test_basics(glmux):
+    r = run([glmux, "--help"])
+    check(r.returncode == 0 and "Usage: glmux" in r.stdout, "--help exits 0 with usage")
+    r = run([glmux, "explain", "--help"])
+    check(r.returncode == 0 and "Usage: glmux" in r.stdout, "COMMAND --help exits 0")
+    r = run([glmux, "--version"])
+    check(r.returncode == 0 and r.stdout.startswith("glmux "), "--version")
+    for args in ([], ["frobnicate"], ["gpus", "--bogus"], ["check"], ["env", "--gpu"],
+                 ["env", "--gpu", "0"], ["env", "--gpu", "x y"], ["run", "--gpu", "discrete"]):
+        r = run([glmux] + args)
+        check(r.returncode == 2 and "glmux:" in r.stderr, "usage error exits 2: %s" % args)
+
+
+def test_check(glmux, tests):
+    mdir = os.path.join(tests, "select", "manifests")
+    expect = {
+        "bad-syntax.json": ":4: error: trailing comma",
+        "bad-types.json": ":6: error: \"drivers\" must be an array, not a string",
+        "bad-version.json": ":2: error: file_format_version \"2.0.0\"",
+        "bad-nolib.json": ":1: error: the manifest names no library",
+        "bad-duplicate.json": ":4: error: duplicate key \"ICD\" (first at line 3)",
+        "bad-name.json": ":4: error: vendor name \"no/slashes\"",
+        "bad-truncated.json": ":4: error: unexpected end of file",
+    }
+    for name, text in sorted(expect.items()):
+        path = os.path.join(mdir, name)
+        r = run([glmux, "check", path])
+        check(r.returncode == 1 and (path + text) in r.stderr,
+              "check %s -> exit 1, '%s' (got %r)" % (name, text, r.stderr.strip()))
+    good = [os.path.join(mdir, n) for n in ("good-full.json", "20_legacy.json", "glx-only.json")]
+    r = run([glmux, "check"] + good)
+    check(r.returncode == 0 and r.stdout.count(": ok: ") == 3 and r.stderr == "",
+          "check of good manifests exits 0, quietly")
+    r = run([glmux, "check", os.path.join(mdir, "warn-unknown.json")])
+    check(r.returncode == 0 and ":4: warning: unknown key \"colour\"" in r.stderr,
+          "warnings do not fail check")
+    r = run([glmux, "check", os.path.join(mdir, "good-full.json"),
+             os.path.join(mdir, "bad-syntax.json")])
+    check(r.returncode == 1 and ": ok: " in r.stdout, "one bad file among good ones exits 1")
+    r = run([glmux, "check", "/nonexistent/x.json"])
+    check(r.returncode == 1 and "/nonexistent/x.json: error: cannot open" in r.stderr,
+          "missing file")
+
+
+def test_vendors(glmux, egl_lib, glx_lib):
+    with tempfile.TemporaryDirectory(prefix="glmux-cli-") as d:
+        with open(os.path.join(d, "clifake.json"), "w") as f:
+            json.dump({"file_format_version": "1.0.0", "ICD": {"library_path": egl_lib},
+                       "vendor": {"name": "clifake", "glx_library_path": glx_lib,
+                                  "drivers": ["i915"], "priority": 5}}, f)
+        with open(os.path.join(d, "60_missing.json"), "w") as f:
+            json.dump({"file_format_version": "1.0.0",
+                       "ICD": {"library_path": "libEGL_glmuxnosuchvendor.so.0"}}, f)
+        with open(os.path.join(d, "70_broken.json"), "w") as f:
+            f.write("{ not json")
+        r = run([glmux, "vendors", "--json"], env=clean_env(GLMUX_VENDOR_DIRS=d))
+        check(r.returncode == 0, "vendors --json exits 0 (%s)" % r.stderr.strip())
+        out = json.loads(r.stdout)
+        names = [v["name"] for v in out["vendors"]]
+        check(names == ["clifake", "glmuxnosuchvendor"], "vendors in priority order: %s" % names)
+        check(out["rejected"] == 1 and "70_broken.json:1: error" in r.stderr,
+              "a broken manifest is skipped with one warning")
+        fake = out["vendors"][0]
+        check(fake["loads"] == {"egl": True, "glx": False}, "EGL loads, GLX lacks __glx_Main")
+        check(fake["drivers"] == ["i915"] and fake["priority"] == 5, "driver list and priority")
+        missing = out["vendors"][1]
+        check(missing["loads"] == {"egl": False, "glx": False} and missing["drivers"] is None
+              and missing["priority"] == 60, "missing library, derived name and priority")
+        r = run([glmux, "vendors"], env=clean_env(GLMUX_VENDOR_DIRS=d))
+        check(r.returncode == 0 and "has no __glx_Main" in r.stdout, "vendors text output")
+        r = run([glmux, "vendors", "--json", "--no-load"], env=clean_env(GLMUX_VENDOR_DIRS=d))
+        check("loads" not in json.loads(r.stdout)["vendors"][0], "--no-load loads nothing")
+
+
+def test_no_sysfs(glmux):
+    env = clean_env(GLMUX_SYSFS_ROOT="/nonexistent-glmux-root", DRI_PRIME="1")
+    r = run([glmux, "gpus", "--json"], env=env)
+    out = json.loads(r.stdout)
+    check(r.returncode == 0 and out["sysfs_missing"] and out["gpus"] == [],
+          "sysfs missing: no GPU, no crash")
+    r = run([glmux, "explain", "--json"], env=env)
+    out = json.loads(r.stdout)
+    warnings = [l for l in r.stderr.splitlines() if l.startswith("glmux:")]
+    check(r.returncode == 0 and out["gpu"] is None and len(warnings) == 1,
+          "sysfs missing with DRI_PRIME=1: one warning (%s)" % warnings)
+
+
+def test_beds(glmux, tests):
+    beds = os.path.join(tests, "cli", "beds")
+    vendors = os.path.join(tests, "cli", "vendors")
+    if shutil.which("umockdev-run") is None:
+        print("note: umockdev-run missing; bed checks skipped")
+        return
+    env = clean_env(GLMUX_VENDOR_DIRS=vendors)
+    bed = os.path.join(beds, "intel-nvidia.umockdev")
+    r = run([glmux, "gpus", "--json"], env=env, bed=bed)
+    out = json.loads(r.stdout)
+    gpus = out["gpus"]
+    check([g["tag"] for g in gpus] == ["pci-0000_00_02_0", "pci-0000_01_00_0"], "gpus sorted")
+    check(gpus[0]["default"] and not gpus[0]["discrete"] and gpus[0]["vendor"] == "mesa"
+          and gpus[0]["driver"] == "i915", "iGPU: default, integrated, mesa")
+    check(not gpus[1]["default"] and gpus[1]["discrete"] and gpus[1]["vendor"] == "nvidia"
+          and gpus[1]["power"] == "suspended" and gpus[1]["render_node"] == "renderD129",
+          "dGPU: discrete, nvidia, suspended, renderD129")
+    r = run([glmux, "gpus"], env=env, bed=bed)
+    check(r.returncode == 0 and "default GPU: pci-0000_00_02_0 (boot_vga)" in r.stdout,
+          "gpus text output")
+    r = run([glmux, "env", "--gpu", "discrete"], env=env, bed=bed)
+    check(r.returncode == 0 and r.stdout.splitlines() == [
+        "unset DRI_PRIME",
+        "export GLMUX_GPU='pci-0000_01_00_0'",
+        "export __NV_PRIME_RENDER_OFFLOAD='1'",
+        "export __GLX_VENDOR_LIBRARY_NAME='nvidia'",
+        "export __VK_LAYER_NV_optimus='NVIDIA_only'"], "env --gpu discrete (NVIDIA): %r"
+          % r.stdout)
+    r = run([glmux, "env", "--gpu", "integrated"], env=env, bed=bed)
+    check(r.returncode == 0 and r.stdout.splitlines() == [
+        "export GLMUX_GPU='pci-0000_00_02_0'", "export DRI_PRIME='pci-0000_00_02_0'"],
+        "env --gpu integrated (Mesa)")
+    r = run([glmux, "env", "--gpu", "pci-0000_09_00_0"], env=env, bed=bed)
+    check(r.returncode == 1 and "no GPU matches" in r.stderr, "env with an unknown GPU exits 1")
+    amd = os.path.join(beds, "amd-amd.umockdev")
+    r = run([glmux, "run", "--gpu", "1", "--", "sh", "-c", "echo $GLMUX_GPU $DRI_PRIME"],
+            env=env, bed=amd)
+    check(r.returncode == 0 and r.stdout.strip() == "pci-0000_03_00_0 pci-0000_03_00_0",
+          "run --gpu 1 sets the variables (%r)" % r.stdout)
+    r = run([glmux, "run", "--gpu", "discrete", "--", "sh", "-c", "exit 0"], env=env, bed=amd)
+    check(r.returncode == 0, "run passes the command's status")
+    r = run([glmux, "run", "--", "/nonexistent/glmux-cmd"], env=env, bed=amd)
+    check(r.returncode == 1 and "cannot run" in r.stderr, "run of a missing command exits 1")
+    r = run([glmux, "explain"], env=dict(env, DRI_PRIME="1"), bed=bed)
+    check(r.returncode == 0 and "EGL vendors: nvidia mesa" in r.stdout
+          and "nvidia is given __NV_PRIME_RENDER_OFFLOAD=1" in r.stdout,
+          "explain text output")
+    r = run([glmux, "explain", "--json"], env=env,
+            bed=os.path.join(beds, "intel-nvidia.umockdev"))
+    out = json.loads(r.stdout)
+    check(out["enumerated_for_egl"], "two EGL vendors: GPUs are enumerated")
+    one = dict(env, GLMUX_VENDOR_DIRS=os.path.join(tests, "select", "manifests", "one-vendor"))
+    r = run([glmux, "explain", "--json"], env=one, bed=bed)
+    out = json.loads(r.stdout)
+    check(out["egl_vendors"] == ["mesa"] and not out["enumerated_for_egl"],
+          "one EGL vendor and no variable: no enumeration")
+
+
+def main():
+    glmux, tests, egl_lib, glx_lib = sys.argv[1:5]
+    test_basics(glmux)
+    test_check(glmux, tests)
+    test_vendors(glmux, egl_lib, glx_lib)
+    test_no_sysfs(glmux)
+    test_beds(glmux, tests)
+    print("%d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
