@@ -5,6 +5,7 @@
 # writes debian/changelog for this version, and runs dpkg-buildpackage -b -us -uc. Parts the
 # tree does not have yet (libEGL, libGLX, libGL, the tool) are left out through the build
 # profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
+# The tree is HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
 #   GLMUX_DEB_PROFILES="..." overrides the detected profiles.
 set -eu
@@ -29,10 +30,13 @@ glmux ($GLMUX_PKG_VERSION) unstable; urgency=medium
  -- glmux developers <dev@glmux.org>  $(date -R -u -d "@$SOURCE_DATE_EPOCH")
 EOC
 
-profiles=${GLMUX_DEB_PROFILES-$(glmux_missing_parts | sed 's/^/pkg.glmux.no/' | paste -sd, -)}
+glmux_missing_parts "$src" > "$scratch/missing-parts"
+profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts" | paste -sd, -)}
 echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
 (cd "$src" && dpkg-buildpackage -b -us -uc ${profiles:+-P"$profiles"})
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
 mv "$scratch"/*.deb "$scratch"/*.changes "$scratch"/*.buildinfo "$out/"
+# The parts left out, for tests/packaging.
+sed "s/^/pkg.glmux.no/" "$scratch/missing-parts" > "$out/glmux-left-out"
 echo "glmux: packages in $out:"
 ls "$out"

@@ -4,7 +4,8 @@
 # source tarball from the tree (tracked and untracked, not ignored, files), then builds in a
 # scratch _topdir with --nodeps (Debian has no RPM database of build dependencies). Parts the
 # tree does not build yet are left out with --without egl|glx|gl|tools; set
-# GLMUX_RPM_ARGS="--without check" to skip %check. The RPMs land in OUTDIR.
+# GLMUX_RPM_ARGS="--without check" to skip %check. The RPMs land in OUTDIR. The tree is
+# HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-rpm.sh [OUTDIR]      (default: out/rpm)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ tar -C "$scratch/tree" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --gro
     -czf "$scratch/SOURCES/$name.tar.gz" "$name"
 cp "$top/packaging/rpm/macros.glmux" "$scratch/SOURCES/"
 without=""
-for part in $(glmux_missing_parts); do without="$without --without $part"; done
+for part in $(glmux_missing_parts "$scratch/tree/$name"); do without="$without --without $part"; done
 echo "glmux: rpmbuild $GLMUX_PKG_VERSION;${without:- all parts}"
 # shellcheck disable=SC2086
 rpmbuild -bb --nodeps --define "_topdir $scratch" \
@@ -32,5 +33,6 @@ rpmbuild -bb --nodeps --define "_topdir $scratch" \
     $without ${GLMUX_RPM_ARGS:-} "$top/packaging/rpm/glmux.spec"
 rm -f "$out"/*.rpm
 find "$scratch/RPMS" -name '*.rpm' -exec mv {} "$out/" \;
+glmux_missing_parts "$scratch/tree/$name" > "$out/glmux-left-out"
 echo "glmux: packages in $out:"
 ls "$out"

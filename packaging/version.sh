@@ -13,24 +13,29 @@ export SOURCE_DATE_EPOCH
 [ -n "$GLMUX_VERSION" ] && [ -n "$GLMUX_GLVND_COMPAT" ] ||
     { echo "version.sh: cannot read the versions from CMakeLists.txt" >&2; exit 1; }
 
-# glmux_copy_tree SRC DEST: the source files of a checkout, without build trees.
+# glmux_copy_tree SRC DEST: the source files of a checkout, without build trees. From git, the
+# committed tree (HEAD) by default, so that a package build is reproducible while others edit
+# the working tree; GLMUX_PKG_FROM=worktree takes tracked and untracked (not ignored) files as
+# they are on disk.
 glmux_copy_tree() {
-    if git -C "$1" rev-parse --git-dir > /dev/null 2>&1; then
+    if ! git -C "$1" rev-parse --git-dir > /dev/null 2>&1; then
+        tar -C "$1" --exclude='./build*' --exclude=./out -cf - . | tar -C "$2" -xf -
+    elif [ "${GLMUX_PKG_FROM:-head}" = worktree ]; then
         (cd "$1" && git ls-files -z --cached --others --exclude-standard |
             while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
             tar --null -T - -cf -) | tar -C "$2" -xf -
     else
-        tar -C "$1" --exclude='./build*' --exclude=./out -cf - . | tar -C "$2" -xf -
+        git -C "$1" archive --format=tar HEAD | tar -C "$2" -xf -
     fi
 }
 
-# glmux_missing_parts: egl, glx, gl, tools for each part whose library (or tool) no
-# src/*/CMakeLists.txt builds yet; the package builds leave those packages out.
+# glmux_missing_parts TREE: egl, glx, gl, tools for each part whose library (or tool) no
+# TREE/src/*/CMakeLists.txt builds yet; the package builds leave those packages out.
 glmux_missing_parts() {
     local lists
-    lists=$(cat "$top"/src/*/CMakeLists.txt 2>/dev/null)
+    lists=$(cat "$1"/src/*/CMakeLists.txt 2>/dev/null)
     grep -Eq 'OUTPUT_NAME[[:space:]]+EGL([[:space:]]|\))' <<< "$lists" || echo egl
     grep -Eq 'OUTPUT_NAME[[:space:]]+GLX([[:space:]]|\))' <<< "$lists" || echo glx
     grep -Eq 'OUTPUT_NAME[[:space:]]+GL([[:space:]]|\))' <<< "$lists" || echo gl
-    [ -f "$top/src/cli/CMakeLists.txt" ] || echo tools
+    [ -f "$1/src/cli/CMakeLists.txt" ] || echo tools
 }

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Packaging test: builds the .debs with packaging/build-deb.sh (DEB_BUILD_OPTIONS=nocheck: the
+# suite already ran in this build) and checks the split: the package set (Debian's names), what
+# each package ships, Multi-Arch, vendor dependencies through the virtual packages, the vendor
+# directories, symbols files and ldconfig triggers, no file in two packages, and lintian with
+# no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
+# Usage: check_debs.sh SOURCE_DIR WORK_DIR
+set -eu
+top=$1 work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+for tool in dpkg-buildpackage dh dpkg-deb; do
+    command -v $tool > /dev/null || { echo "SKIP: $tool missing (apt-get install dpkg-dev debhelper)" >&2; exit 77; }
+done
+. "$top/packaging/version.sh"
+rm -rf "$work"
+mkdir -p "$work"
+DEB_BUILD_OPTIONS=nocheck "$top/packaging/build-deb.sh" "$work/debs" > "$work/build.log" 2>&1 ||
+    { tail -50 "$work/build.log" >&2; fail "build-deb.sh failed (log: $work/build.log)"; }
+cd "$work/debs"
+M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+
+missing=" $(sed 's/^pkg.glmux.no//' glmux-left-out | tr '\n' ' ') "
+want="libglvnd0 libopengl0 libgles1 libgles2 libglvnd-core-dev libglvnd-dev libgl-dev libopengl-dev libgles-dev"
+case $missing in *" egl "*) ;; *) want="$want libegl1 libegl-dev" ;; esac
+case $missing in *" glx "*) ;; *) want="$want libglx0 libglx-dev" ;; esac
+case $missing in *" gl "*) ;; *) want="$want libgl1" ;; esac
+case $missing in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
+got=$(ls *.deb | grep -v -- '-dbgsym_' | sed 's/_.*//' | sort | tr '\n' ' ')
+[ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
+    fail "package set is '$got', expected '$want'"
+echo "ok: packages $got"
+
+deb() { ls "$1"_*.deb; }
+files() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | grep -v '/$' | sed 's|^\./||' |
+          grep -v '^usr/share/doc/\|^usr/share/lintian/'; }
+field() { dpkg-deb -f "$(deb "$1")" "$2"; }
+# expect PACKAGE REGEX...: the package ships exactly files matching these (one each at least).
+expect() {
+    local pkg=$1 f re ok
+    shift
+    for re in "$@"; do
+        files "$pkg" | grep -Eq "^$re\$" || fail "$pkg lacks $re"
+    done
+    while read -r f; do
+        ok=0
+        for re in "$@"; do [[ $f =~ ^$re$ ]] && ok=1; done
+        [ $ok = 1 ] || fail "$pkg ships unexpected $f"
+    done < <(files "$pkg")
+    echo "ok: $pkg ships $(files "$pkg" | wc -l) files as expected"
+}
+has() { case " $got " in *" $1 "*) return 0 ;; esac; return 1; }
+
+expect libglvnd0 "$M/libGLdispatch\.so\.0(\.0\.0)?"
+expect libopengl0 "$M/libOpenGL\.so\.0(\.0\.0)?"
+expect libgles1 "$M/libGLESv1_CM\.so\.1(\.2\.0)?"
+expect libgles2 "$M/libGLESv2\.so\.2(\.1\.0)?"
+expect libglvnd-core-dev "usr/include/glvnd/[A-Za-z]+\.h" "$M/pkgconfig/(libglvnd|glmux)\.pc"
+expect libglvnd-dev "$M/libGLdispatch\.so"
+gl_extra=""
+has libgl1 && gl_extra="$M/libGL\.so|$M/pkgconfig/gl\.pc"
+expect libgl-dev "usr/include/GL/(gl|glext|glcorearb)\.h" "usr/include/KHR/khrplatform\.h" ${gl_extra:+"$gl_extra"}
+expect libopengl-dev "$M/libOpenGL\.so" "$M/pkgconfig/opengl\.pc"
+expect libgles-dev "usr/include/GLES/[a-z]+\.h" "usr/include/GLES2/[a-z0-9]+\.h" \
+    "usr/include/GLES3/[a-z0-9]+\.h" "$M/libGLESv(1_CM|2)\.so" "$M/pkgconfig/glesv(1_cm|2)\.pc"
+if has libegl1; then
+    expect libegl1 "$M/libEGL\.so\.1(\.1\.0)?"
+    expect libegl-dev "usr/include/EGL/[a-z]+\.h" "$M/libEGL\.so" "$M/pkgconfig/egl\.pc"
+    field libegl1 Depends | grep -q 'libegl-mesa0 | libegl-vendor' ||
+        fail "libegl1 must depend on libegl-mesa0 | libegl-vendor"
+    for d in etc/glvnd/egl_vendor.d usr/share/glvnd/egl_vendor.d; do
+        dpkg-deb -c "$(deb libegl1)" | awk '{print $6}' | grep -qx "\./$d/" || fail "libegl1 does not own $d"
+    done
+fi
+if has libglx0; then
+    expect libglx0 "$M/libGLX\.so\.0(\.0\.0)?"
+    expect libglx-dev "usr/include/GL/glx(ext)?\.h" "$M/libGLX\.so" "$M/pkgconfig/glx\.pc"
+    field libglx0 Depends | grep -q 'libglx-mesa0 | libglx-vendor' ||
+        fail "libglx0 must depend on libglx-mesa0 | libglx-vendor"
+fi
+has libgl1 && expect libgl1 "$M/libGL\.so\.1(\.[0-9.]+)?"
+has glmux-tools && { files glmux-tools | grep -qx 'usr/bin/glmux' || fail "glmux-tools lacks usr/bin/glmux"; }
+dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$M/glvnd/vendors/" ||
+    fail "libglvnd0 does not own $M/glvnd/vendors"
+
+# Control data: Multi-Arch, symbols, triggers, version above Debian's libglvnd.
+for p in $got; do
+    case $p in glmux-tools) continue ;; esac
+    [ "$(field "$p" Multi-Arch)" = same ] || fail "$p is not Multi-Arch: same"
+done
+for p in libglvnd0 libopengl0 libgles1 libgles2 libegl1 libglx0 libgl1; do
+    has "$p" || continue
+    rm -rf ctl && dpkg-deb -e "$(deb "$p")" ctl
+    [ -s ctl/symbols ] || fail "$p has no symbols file"
+    [ -s ctl/shlibs ] || fail "$p has no shlibs file"
+    grep -q 'activate-noawait ldconfig' ctl/triggers || fail "$p has no ldconfig trigger"
+    echo "ok: $p: $(grep -c '@Base' ctl/symbols) symbols, $(cat ctl/shlibs)"
+done
+rm -rf ctl
+dpkg --compare-versions "$(field libglvnd0 Version)" gt 1.6.0-1 || fail "version must sort above 1.6.0-1"
+
+# No file in two packages.
+for p in $got; do files "$p"; done | sort | uniq -d > dup.txt
+[ ! -s dup.txt ] || fail "files owned twice: $(cat dup.txt)"
+echo "ok: no file owned by two packages"
+
+if command -v lintian > /dev/null; then
+    lintian --fail-on error ./*.changes > lintian.txt 2>&1 ||
+        { cat lintian.txt >&2; fail "lintian reports errors"; }
+    echo "ok: lintian: $(grep -c '^E:' lintian.txt || true) errors, $(grep -c '^W:' lintian.txt || true) warnings"
+    cat lintian.txt
+else
+    echo "SKIP: lintian not installed (apt-get install lintian)" >&2
+    exit 77
+fi
+echo "packaging_deb passed"

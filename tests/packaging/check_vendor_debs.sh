@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Packaging test: two fake vendor packages ("alpha" and "beta", each a copy of Mesa's
+# libEGL_mesa/libGLX_mesa under its own name, with a libglvnd EGL JSON and a glmux manifest)
+# built with dpkg-deb, laid out as docs/packaging.md tells a vendor packager. Checks that they
+# and glmux's packages (from packaging_deb) own no file twice, then extracts everything into
+# one scratch root (dpkg-deb -x; nothing is installed on the machine) and runs the install-test
+# consumer there: it renders through the first vendor and must have loaded both vendors and
+# glmux's libraries from the root.
+# Usage: check_vendor_debs.sh SOURCE_DIR DEBS_DIR WORK_DIR
+set -eu
+top=$1 debs=$2 work=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+command -v dpkg-deb > /dev/null || skip "dpkg-deb missing"
+ls "$debs"/libglvnd0_*.deb > /dev/null 2>&1 || fail "no glmux .debs in $debs (packaging_deb makes them)"
+rm -rf "$work"
+mkdir -p "$work"
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+sys=/usr/lib/$ma
+have_mesa=1
+[ -f "$sys/libEGL_mesa.so.0" ] && [ -f "$sys/libGLX_mesa.so.0" ] || have_mesa=0
+
+# fake_vendor NAME ORDER: a vendor package as a Mesa/NVIDIA/AMD packager would build it.
+fake_vendor() {
+    local name=$1 order=$2 d="$work/vendor-$1"
+    mkdir -p "$d/DEBIAN" "$d/usr/lib/$ma/glvnd/vendors" "$d/usr/share/glvnd/egl_vendor.d" \
+        "$d/usr/share/doc/libgl-vendor-$name"
+    if [ $have_mesa = 1 ]; then
+        cp "$sys/libEGL_mesa.so.0" "$d/usr/lib/$ma/libEGL_$name.so.0"
+        cp "$sys/libGLX_mesa.so.0" "$d/usr/lib/$ma/libGLX_$name.so.0"
+    else
+        echo "fake $name" > "$d/usr/lib/$ma/libEGL_$name.so.0"
+        echo "fake $name" > "$d/usr/lib/$ma/libGLX_$name.so.0"
+    fi
+    cat > "$d/usr/share/glvnd/egl_vendor.d/${order}_$name.json" <<EOJ
+{
+    "file_format_version" : "1.0.0",
+    "ICD" : { "library_path" : "libEGL_$name.so.0" }
+}
+EOJ
+    cat > "$d/usr/lib/$ma/glvnd/vendors/${order}_$name.json" <<EOJ
+{
+    "file_format_version" : "1.0.0",
+    "ICD" : { "library_path" : "libEGL_$name.so.0" },
+    "vendor" : {
+        "format_version" : 1,
+        "name" : "$name",
+        "glx_library_path" : "libGLX_$name.so.0",
+        "drivers" : [ "fake_$name" ],
+        "priority" : $order
+    }
+}
+EOJ
+    echo "fake vendor $name for the glmux packaging test" > "$d/usr/share/doc/libgl-vendor-$name/README"
+    cat > "$d/DEBIAN/control" <<EOC
+Package: libgl-vendor-$name
+Version: 1.0
+Architecture: $arch
+Multi-Arch: same
+Maintainer: glmux developers <dev@glmux.org>
+Depends: libegl1, libglx0, libglvnd0
+Provides: libegl-vendor, libglx-vendor
+Section: libs
+Priority: optional
+Description: fake GL vendor $name (glmux packaging test)
+ Installs an EGL and a GLX vendor library, the libglvnd EGL JSON and a
+ glmux vendor manifest, side by side with any other vendor.
+EOC
+    dpkg-deb --root-owner-group --build "$d" "$work/libgl-vendor-${name}_1.0_$arch.deb" > /dev/null
+}
+fake_vendor alpha 10
+fake_vendor beta 20
+
+# No file owned twice across glmux's packages and both vendors.
+list() { dpkg-deb -c "$1" | awk '{print $6}' | grep -v '/$' | sed 's|^\./||'; }
+pkgs=$(ls "$debs"/*.deb "$work"/libgl-vendor-*.deb | grep -v -- '-dbgsym_')
+for p in $pkgs; do list "$p"; done | grep -v '^usr/share/doc/\|^usr/share/lintian/' |
+    sort | uniq -d > "$work/dup.txt"
+[ ! -s "$work/dup.txt" ] || fail "files owned twice: $(cat "$work/dup.txt")"
+echo "ok: $(echo "$pkgs" | wc -l) packages, no file owned twice"
+for name in alpha beta; do
+    list "$work/libgl-vendor-${name}_1.0_$arch.deb" | grep -q "usr/lib/$ma/glvnd/vendors/" ||
+        fail "vendor $name has no manifest in the vendor directory"
+done
+
+# Co-install into one root, as dpkg would lay the files out.
+root="$work/root"
+mkdir -p "$root"
+for p in $pkgs; do dpkg-deb -x "$p" "$root"; done
+ls "$root/usr/share/glvnd/egl_vendor.d" "$root/usr/lib/$ma/glvnd/vendors"
+vd=$(PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" \
+     pkg-config --variable=vendordir glmux)
+vd=${vd#"$root"}    # pkgconf prefixes variables with the sysroot too
+[ "$vd" = "/usr/lib/$ma/glvnd/vendors" ] || fail "glmux.pc vendordir is '$vd'"
+[ -f "$root$vd/10_alpha.json" ] && [ -f "$root$vd/20_beta.json" ] ||
+    fail "the vendor manifests are not in the vendordir glmux.pc names"
+echo "ok: both vendor manifests in $vd (pkg-config --variable=vendordir glmux)"
+
+# Discovery: our libEGL from the root loads both vendors; the first renders.
+for so in libEGL.so.1 libGLX.so.0 libOpenGL.so.0; do
+    [ -e "$root/usr/lib/$ma/$so" ] || skip "co-install checked; glmux's packages have no $so yet, so discovery cannot run"
+done
+[ $have_mesa = 1 ] || skip "co-install checked; Mesa's libEGL_mesa/libGLX_mesa are not installed to copy"
+mkdir -p "$work/consumer"
+cp "$top/tests/install/consumer-make/Makefile" "$top/tests/install/consumer/render.c" "$work/consumer/"
+PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" \
+    make -C "$work/consumer" > "$work/make.log" 2>&1 || { cat "$work/make.log" >&2; fail "consumer build failed"; }
+env -u DISPLAY -u WAYLAND_DISPLAY LD_LIBRARY_PATH="$root/usr/lib/$ma" \
+    __EGL_VENDOR_LIBRARY_DIRS="$root/usr/share/glvnd/egl_vendor.d" EGL_PLATFORM=surfaceless \
+    LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe \
+    "$work/consumer/glmux_consumer" "$root" libEGL.so.1 libOpenGL.so.0 libGLdispatch.so.0 \
+    libEGL_alpha.so.0 libEGL_beta.so.0 || fail "co-installed vendors were not both discovered"
+echo "packaging_vendor_debs passed"
