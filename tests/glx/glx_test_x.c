@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: connecting to the fixture's Xvfb servers and recording X errors. The fixture
+ * writes the display name to $GLMUX_TEST_XVFB_DIR/<which>.display ("none": skip).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "glmux_test.h"
+#include "glx_test_x.h"
+
+static XErrorEvent last_error;
+
+Display *glx_test_open(const char *which)
+{
+    const char *dir = getenv("GLMUX_TEST_XVFB_DIR");
+    char path[4096], name[64] = "";
+    FILE *f;
+    Display *dpy;
+
+    if (dir == NULL)
+        SKIP("GLMUX_TEST_XVFB_DIR is not set (run through ctest)");
+    snprintf(path, sizeof(path), "%s/%s.display", dir, which);
+    f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot read %s: did the xvfb fixture run?", path);
+    CHECK(fgets(name, sizeof(name), f) != NULL);
+    fclose(f);
+    name[strcspn(name, "\n")] = '\0';
+    if (strcmp(name, "none") == 0)
+        SKIP("Xvfb is not installed");
+    dpy = XOpenDisplay(name);
+    CHECK_MSG(dpy != NULL, "cannot open display %s", name);
+    return dpy;
+}
+
+static int record(Display *dpy, XErrorEvent *ev)
+{
+    (void)dpy;
+    last_error = *ev;
+    return 0;
+}
+
+void glx_test_catch_errors(void)
+{
+    XSetErrorHandler(record);
+}
+
+XErrorEvent glx_test_last_error(Display *dpy)
+{
+    XErrorEvent ev;
+
+    XSync(dpy, False);
+    ev = last_error;
+    memset(&last_error, 0, sizeof(last_error));
+    return ev;
+}

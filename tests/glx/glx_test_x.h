@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: connecting to the Xvfb servers of the GLX test fixture (xvfb_fixture.sh), and
+ * recording the X errors a test expects.
+ */
+#ifndef GLMUX_GLX_TEST_X_H
+#define GLMUX_GLX_TEST_X_H
+
+#include <X11/Xlib.h>
+
+/* Opens the fixture's server "two" or "noglx"; skips the test when Xvfb is unavailable. */
+Display *glx_test_open(const char *which);
+
+/* Installs an X error handler that records the last error instead of exiting. */
+void glx_test_catch_errors(void);
+/* The last recorded error (error_code 0 when none) and clears it, after an XSync. */
+XErrorEvent glx_test_last_error(Display *dpy);
+
+#endif

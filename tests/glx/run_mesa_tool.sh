@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# glmux tests: Debian's glxinfo / glxgears through our libraries under the fixture's Xvfb.
+# usage: run_mesa_tool.sh glxinfo|glxgears LIBDIRS (colon-separated build directories)
+# Proves the tool resolved libGL.so.1, libGLX.so.0 and libGLdispatch.so.0 from LIBDIRS (ldd)
+# and that the dynamic linker really initialised those files in the run (LD_DEBUG=files).
+set -u
+tool=$1
+libdirs=$2
+display=$(cat "$GLMUX_TEST_XVFB_DIR/two.display" 2>/dev/null) || { echo "no fixture"; exit 1; }
+[ "$display" = none ] && { echo "skipped: Xvfb is not installed"; exit 77; }
+path=$(command -v "$tool") || { echo "skipped: $tool is not installed (mesa-utils)"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export LD_LIBRARY_PATH="$libdirs"
+export DISPLAY="$display"
+
+ldd "$path" >"$work/ldd" || exit 1
+for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+    found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
+    case ":$libdirs:" in
+    *":$(dirname "$found"):"*) echo "$lib => $found" ;;
+    *) echo "FAIL: $lib resolves to '$found', not to the build tree"; exit 1 ;;
+    esac
+done
+
+case $tool in
+glxinfo)
+    LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" glxinfo -B >"$work/out" 2>&1
+    rc=$?
+    cat "$work/out"
+    [ $rc -eq 0 ] || { echo "FAIL: glxinfo exited $rc"; exit 1; }
+    grep -q "OpenGL renderer string: llvmpipe" "$work/out" || { echo "FAIL: no llvmpipe"; exit 1; }
+    grep -q "OpenGL version string: [1-9]" "$work/out" || { echo "FAIL: no GL version"; exit 1; }
+    grep -q "OpenGL core profile version string: [3-9]" "$work/out" ||
+        { echo "FAIL: no core profile version"; exit 1; }
+    ;;
+glxgears)
+    LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" timeout 4 glxgears >"$work/out" 2>&1
+    rc=$?
+    cat "$work/out"
+    [ $rc -eq 124 ] || { echo "FAIL: glxgears exited $rc before it was stopped"; exit 1; }
+    if grep -qi "error" "$work/out"; then echo "FAIL: glxgears reported an error"; exit 1; fi
+    ;;
+esac
+
+for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+    grep -h "calling init: .*/$lib\$" "$work"/ld.* | head -n 1 >"$work/init"
+    init=$(sed 's/.*calling init: //' "$work/init")
+    case ":$libdirs:" in
+    *":$(dirname "$init"):"*) echo "initialised $init" ;;
+    *) echo "FAIL: the run initialised '$init' for $lib"; exit 1 ;;
+    esac
+done
+grep -q "calling init: .*/libGLX_mesa.so.0" "$work"/ld.* || { echo "FAIL: Mesa not loaded"; exit 1; }
+echo "ok: $tool ran through glmux"

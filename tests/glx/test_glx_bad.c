@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: bad vendors and bad servers. Modes (argv[1]):
+ *   fallback MESSAGE  on the fixture's server without GLX, the forced vendor of screen 0 is
+ *                     broken (unknown name, '/', no __glx_Main, rejected ABI version, missing
+ *                     required function: set by the ctest ENVIRONMENT); libGLX reports MESSAGE
+ *                     once, even for a second connection, and falls back to "indirect" (a
+ *                     fake vendor in this test's library path). GLX queries answer False,
+ *                     libGLX's errors are not sent (no GLX opcode) and nothing crashes.
+ *   alias             screens 0 and 1 forced to fakea and to fakealias, a symlink to the same
+ *                     file: one vendor, __glx_Main called once.
+ *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
+ *                     (Debian: Mesa) gives NULL visuals; no crash.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <X11/Xlib.h>
+#include <GL/glx.h>
+
+#include "fake_vendor.h"
+#include "glmux_test.h"
+#include "glx_test_x.h"
+
+typedef const char *(*which_fn)(Display *, int);
+typedef int (*count_fn)(Display *, int, int);
+
+static int occurrences(const char *path, const char *needle)
+{
+    char line[2048];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strstr(line, needle) != NULL)
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static int fallback(const char *message)
+{
+    const char *log = getenv("GLMUX_DEBUG_FILE");
+    Display *dpy, *dpy2;
+    int n = 0, major, minor;
+    GLXFBConfig *configs;
+
+    CHECK_MSG(log != NULL, "GLMUX_DEBUG_FILE must be set");
+    dpy = glx_test_open("noglx");
+    glx_test_catch_errors();
+    glmux_test_require_ours("libGLX.so.0");
+    CHECK(!glXQueryExtension(dpy, NULL, NULL));
+    CHECK(!glXQueryVersion(dpy, &major, &minor));
+    CHECK(strcmp(glXGetClientString(dpy, GLX_VENDOR), "fakeb") == 0);
+    configs = glXChooseFBConfig(dpy, 0, NULL, &n);
+    CHECK(configs != NULL && n == 2);
+    XFree(configs);
+    glXDestroyContext(dpy, (GLXContext)(void *)&n); /* no GLX opcode: no error to send */
+    CHECK(glx_test_last_error(dpy).error_code == 0);
+
+    dpy2 = XOpenDisplay(DisplayString(dpy));
+    CHECK(dpy2 != NULL);
+    CHECK(strcmp(glXGetClientString(dpy2, GLX_VENDOR), "fakeb") == 0);
+    XCloseDisplay(dpy2);
+    XCloseDisplay(dpy);
+    CHECK_MSG(occurrences(log, message) == 1, "\"%s\" reported %d times in %s", message,
+              occurrences(log, message), log);
+    return 0;
+}
+
+static int alias(void)
+{
+    Display *dpy = glx_test_open("two");
+    which_fn which;
+    count_fn count;
+    void *early;
+
+    glmux_test_require_ours("libGLX.so.0");
+    /* Asked before any vendor is loaded: a generated stub, filled when the vendor loads
+     * (pure-C builds have none and answer NULL until then). */
+    early = (void *)glXGetProcAddress((const GLubyte *)"glXFakeWhichVendorGLMUX");
+#ifdef GLMUX_HAVE_ASM_STUBS
+    CHECK(early != NULL);
+#else
+    CHECK(early == NULL);
+#endif
+    CHECK(strcmp(glXGetClientString(dpy, GLX_VENDOR), "fakea") == 0);
+    which = (which_fn)glXGetProcAddress((const GLubyte *)"glXFakeWhichVendorGLMUX");
+    count = (count_fn)glXGetProcAddress((const GLubyte *)"glXFakeCountGLMUX");
+    CHECK(which != NULL && count != NULL);
+#ifdef GLMUX_HAVE_ASM_STUBS
+    CHECK((void *)which == early);
+#endif
+    CHECK(strcmp(which(dpy, 0), "fakea") == 0);
+    CHECK(strcmp(which(dpy, 1), "fakea") == 0);
+    CHECK(count(dpy, 1, FAKE_COUNT_MAIN_CALLS) == 1);
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+static int noglx(void)
+{
+    Display *dpy = glx_test_open("noglx");
+    int attribs[] = {GLX_RGBA, GLX_DOUBLEBUFFER, None};
+    int major, minor;
+
+    glmux_test_require_ours("libGLX.so.0");
+    CHECK(!glXQueryExtension(dpy, NULL, NULL));
+    CHECK(!glXQueryVersion(dpy, &major, &minor));
+    CHECK(glXChooseVisual(dpy, 0, attribs) == NULL);
+    CHECK(glXChooseFBConfig(dpy, 0, NULL, &major) == NULL);
+    CHECK(glXChooseVisual(dpy, 5, attribs) == NULL); /* no such screen */
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *log = getenv("GLMUX_DEBUG_FILE");
+
+    if (log != NULL)
+        unlink(log);
+    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | noglx", argv[0]);
+    if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
+        return fallback(argv[2]);
+    if (strcmp(argv[1], "alias") == 0)
+        return alias();
+    if (strcmp(argv[1], "noglx") == 0)
+        return noglx();
+    CHECK_MSG(0, "unknown mode %s", argv[1]);
+    return 1;
+}
