@@ -118,13 +118,14 @@ typedef struct __EGLvendorInfoRec glmux_egl_vendor;
 /* The thread's current EGL context; the first member is libGLdispatch's record. */
 struct glmux_egl_current {
     __GLdispatchThreadState base;
+    struct glmux_egl_current *prev, *next;  /* every thread's record, for unload */
     glmux_egl_vendor *vendor;
     EGLDisplay display;
     EGLSurface draw, read;
     EGLContext context;
 };
 
-/* Per-thread API state that needs no cleanup (plain TLS). */
+/* Per-thread API state (a pthread key; created on the first error, bound API or label). */
 struct glmux_egl_tls {
     EGLint error;
     glmux_egl_vendor *last_vendor;
@@ -134,13 +135,17 @@ struct glmux_egl_tls {
 
 /* ---- state.c: exports table, thread state, entry-point prologue, fork, unload ---- */
 extern const __EGLapiExports glmux_egl_exports;
+/* The thread's state, created if needed (NULL when out of memory). */
 struct glmux_egl_tls *glmux_egl_tls(void);
+/* The thread's state if it has one. */
+struct glmux_egl_tls *glmux_egl_tls_peek(void);
+void glmux_egl_tls_free(void);
 /* Every exported function starts here: fork check, patch thread hook, error := SUCCESS. */
 void glmux_egl_entry(void);
 /* The prologue without clearing the error (eglGetError). */
 void glmux_egl_thread_init(void);
 void glmux_egl_set_error(EGLint error);
-void glmux_egl_set_last_vendor(glmux_egl_vendor *vendor);
+bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor);
 /* The calling thread's current EGL context record, or NULL. */
 struct glmux_egl_current *glmux_egl_current_get(void);
 /* True when libEGL initialised libGLdispatch and may be used. */
@@ -164,8 +169,11 @@ EGLint glmux_egl_label_object(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj, EG
 glmux_egl_vendor *glmux_egl_vendors(void);
 /* The vendors if they are already loaded, without loading them. */
 glmux_egl_vendor *glmux_egl_vendors_loaded(void);
-/* Frees every vendor (unload). */
-void glmux_egl_vendors_teardown(void);
+/*
+ * Frees every vendor (unload). With keep_tables the GL dispatch tables stay allocated
+ * because other threads still have them current.
+ */
+void glmux_egl_vendors_teardown(bool keep_tables);
 
 /* ---- vendor.c: one vendor ---- */
 /* dlopens library and runs __egl_Main; NULL (with a GLMUX_DEBUG=vendor reason) on failure. */
@@ -210,9 +218,21 @@ EGLint glmux_egl_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAttri
 EGLBoolean glmux_egl_QueryDebugKHR(EGLint attribute, EGLAttrib *value);
 EGLint glmux_egl_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
                                 EGLLabelKHR label);
-/* Releases the thread's current context without asking the vendor (unload, thread exit). */
+/* Releases the thread's current context without asking the vendor (unload). */
 void glmux_egl_current_drop(void);
+/*
+ * At unload: detaches the records of threads that still have a context current, so that
+ * libGLdispatch never calls back into the unloaded library. Returns how many there were.
+ */
+int glmux_egl_current_orphan_all(void);
+/* In a forked child: forgets every record (only the forking thread survives). */
+void glmux_egl_current_after_fork(void);
 /* Frees the cached client extension string (unload). */
 void glmux_egl_strings_teardown(void);
+void glmux_egl_procaddr_teardown(void);
+/* Re-initialise each file's locks in a forked child (only the forking thread survives). */
+void glmux_egl_strings_after_fork(void);
+void glmux_egl_procaddr_after_fork(void);
+void glmux_egl_debug_after_fork(void);
 
 #endif /* GLMUX_EGL_INTERNAL_H */

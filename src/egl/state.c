@@ -12,14 +12,48 @@
 #include "egl_internal.h"
 #include "util/log.h"
 
-static __thread struct glmux_egl_tls thread_tls = {
-    .error = EGL_SUCCESS, .last_vendor = NULL, .api = EGL_OPENGL_ES_API, .label = NULL
-};
+static pthread_key_t tls_key;
 static bool lib_usable;
+
+static void tls_destroyed(void *data)
+{
+    free(data);
+}
+
+struct glmux_egl_tls *glmux_egl_tls_peek(void)
+{
+    return lib_usable ? pthread_getspecific(tls_key) : NULL;
+}
 
 struct glmux_egl_tls *glmux_egl_tls(void)
 {
-    return &thread_tls;
+    struct glmux_egl_tls *t;
+
+    if (!lib_usable)
+        return NULL;
+    t = pthread_getspecific(tls_key);
+    if (t != NULL)
+        return t;
+    t = calloc(1, sizeof(*t));
+    if (t == NULL)
+        return NULL;
+    t->error = EGL_SUCCESS;
+    t->api = EGL_OPENGL_ES_API;
+    if (pthread_setspecific(tls_key, t) != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void glmux_egl_tls_free(void)
+{
+    struct glmux_egl_tls *t = glmux_egl_tls_peek();
+
+    if (t != NULL) {
+        pthread_setspecific(tls_key, NULL);
+        free(t);
+    }
 }
 
 bool glmux_egl_usable(void)
@@ -35,23 +69,35 @@ void glmux_egl_thread_init(void)
 
 void glmux_egl_entry(void)
 {
-    struct glmux_egl_tls *t = &thread_tls;
+    struct glmux_egl_tls *t;
 
     __glDispatchCheckMultithreaded();
-    t->error = EGL_SUCCESS;
-    t->last_vendor = NULL;
+    t = glmux_egl_tls_peek();
+    if (t != NULL) {
+        t->error = EGL_SUCCESS;
+        t->last_vendor = NULL;
+    }
 }
 
 void glmux_egl_set_error(EGLint error)
 {
-    thread_tls.error = error;
-    thread_tls.last_vendor = NULL;
+    struct glmux_egl_tls *t = error == EGL_SUCCESS ? glmux_egl_tls_peek() : glmux_egl_tls();
+
+    if (t != NULL) {
+        t->error = error;
+        t->last_vendor = NULL;
+    }
 }
 
-void glmux_egl_set_last_vendor(glmux_egl_vendor *vendor)
+bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor)
 {
-    thread_tls.error = EGL_SUCCESS;
-    thread_tls.last_vendor = vendor;
+    struct glmux_egl_tls *t = glmux_egl_tls();
+
+    if (t == NULL)
+        return false;
+    t->error = EGL_SUCCESS;
+    t->last_vendor = vendor;
+    return true;
 }
 
 struct glmux_egl_current *glmux_egl_current_get(void)
@@ -63,21 +109,13 @@ struct glmux_egl_current *glmux_egl_current_get(void)
     return (struct glmux_egl_current *)s;
 }
 
-void glmux_egl_current_drop(void)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    if (cur == NULL)
-        return;
-    __glDispatchLoseCurrent();
-    free(cur);
-}
-
 /* ---- the exports table ---- */
 
 static EGLenum export_get_current_api(void)
 {
-    return thread_tls.api;
+    struct glmux_egl_tls *t = glmux_egl_tls_peek();
+
+    return t ? t->api : EGL_OPENGL_ES_API;
 }
 
 static __EGLvendorInfo *export_get_current_vendor(void)
@@ -121,8 +159,7 @@ static __eglMustCastToProperFunctionPointerType export_fetch(__EGLvendorInfo *ve
 
 static EGLBoolean export_set_last_vendor(__EGLvendorInfo *vendor)
 {
-    glmux_egl_set_last_vendor(vendor);
-    return EGL_TRUE;
+    return glmux_egl_set_last_vendor(vendor) ? EGL_TRUE : EGL_FALSE;
 }
 
 static __EGLvendorInfo *export_vendor_from_display(EGLDisplay dpy)
@@ -161,8 +198,6 @@ const __EGLapiExports glmux_egl_exports = {
 
 static void after_fork_child(void)
 {
-    struct glmux_egl_current *cur;
-
     if (!lib_usable)
         return;
     /*
@@ -170,14 +205,14 @@ static void after_fork_child(void)
      * forget it, as libglvnd does, and start the thread state afresh. Vendors, display and
      * device maps and the winsys names stay.
      */
-    cur = glmux_egl_current_get();
-    __glDispatchReset();
-    free(cur);
+    glmux_egl_current_after_fork();
     glmux_egl_maps_reset_locks();
-    thread_tls.error = EGL_SUCCESS;
-    thread_tls.last_vendor = NULL;
-    thread_tls.api = EGL_OPENGL_ES_API;
-    thread_tls.label = NULL;
+    glmux_egl_strings_after_fork();
+    glmux_egl_procaddr_after_fork();
+    glmux_egl_debug_after_fork();
+    for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
+        pthread_mutex_init(&v->dyn_lock, NULL);
+    glmux_egl_tls_free();
 }
 
 __attribute__((constructor)) static void egl_library_init(void)
@@ -189,6 +224,11 @@ __attribute__((constructor)) static void egl_library_init(void)
                   "libEGL needs libGLdispatch ABI %d but the loaded libGLdispatch.so.0 has %d; "
                   "EGL will report no vendors. Install matching glmux libraries.",
                   GLDISPATCH_ABI_VERSION, abi);
+        return;
+    }
+    if (pthread_key_create(&tls_key, tls_destroyed) != 0) {
+        glmux_log(GLMUX_LOG_ERROR, "libEGL cannot create its thread key; EGL will report no "
+                  "vendors");
         return;
     }
     __glDispatchInit();
@@ -204,9 +244,12 @@ __attribute__((destructor)) static void egl_library_fini(void)
         return;
     /* Vendors are not called here, except through dlclose. */
     glmux_egl_current_drop();
-    glmux_egl_vendors_teardown();
+    glmux_egl_vendors_teardown(glmux_egl_current_orphan_all() > 0);
     glmux_egl_maps_teardown();
     glmux_egl_strings_teardown();
+    glmux_egl_procaddr_teardown();
+    glmux_egl_tls_free();
     lib_usable = false;
+    pthread_key_delete(tls_key);
     __glDispatchFini();
 }

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux libEGL: finding the vendor that serves a display. eglGetPlatformDisplay asks the
+ * vendors in load order (a device display only the device's vendor); eglGetDisplay first
+ * works out the platform from EGL_PLATFORM or from the native handle itself (the vendors'
+ * findNativeDisplayPlatform, a known EGLDeviceEXT, then GBM, Wayland and X11 handles
+ * recognised by their first word). libX11 is never linked: it is probed with RTLD_NOLOAD.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <X11/Xlib.h>
+
+#include "egl_internal.h"
+#include "util/env.h"
+#include "util/log.h"
+
+static const struct {
+    const char *name;
+    EGLenum platform;
+} platform_names[] = {
+    { "x11", EGL_PLATFORM_X11_KHR },   { "wayland", EGL_PLATFORM_WAYLAND_KHR },
+    { "android", EGL_PLATFORM_ANDROID_KHR }, { "gbm", EGL_PLATFORM_GBM_KHR },
+    { "drm", EGL_PLATFORM_GBM_KHR },   { "device", EGL_PLATFORM_DEVICE_EXT },
+};
+
+EGLenum glmux_egl_platform_from_env(void)
+{
+    const char *value = glmux_env_get("EGL_PLATFORM");
+    char *end;
+    long number;
+
+    if (value == NULL || value[0] == '\0')
+        return EGL_NONE;
+    for (size_t i = 0; i < sizeof(platform_names) / sizeof(platform_names[0]); i++) {
+        if (strcmp(value, platform_names[i].name) == 0)
+            return platform_names[i].platform;
+    }
+    number = strtol(value, &end, 0);
+    if (*end == '\0')
+        return (EGLenum)number;
+    /* Names such as "surfaceless" are for the vendor to read; libEGL leaves them alone. */
+    return EGL_NONE;
+}
+
+/* Whether the page holding p is mapped (so that reading a word there cannot fault). */
+static bool readable(const void *p)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t addr = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    unsigned char vec;
+
+    if (p == NULL || ((uintptr_t)p & (sizeof(void *) - 1)) != 0)
+        return false;
+    /* One word never crosses a page when aligned, so one page is enough. */
+    return mincore((void *)addr, (size_t)page, &vec) == 0;
+}
+
+static void *first_word(const void *p)
+{
+    return readable(p) ? *(void *const *)p : NULL;
+}
+
+/* Whether the first word of native points at the symbol named symbol. */
+static bool first_word_is(void *native, const char *symbol)
+{
+    void *word = first_word(native);
+    Dl_info info;
+
+    if (word == NULL || dladdr(word, &info) == 0 || info.dli_sname == NULL)
+        return false;
+    return strcmp(info.dli_sname, symbol) == 0;
+}
+
+static bool is_x11_display(void *native)
+{
+    void *alloc = first_word(&((_XPrivDisplay)native)->resource_alloc);
+    void *handle, *x_alloc_id = NULL;
+
+    if (alloc == NULL)
+        return false;
+    handle = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (handle == NULL)
+        return false;
+    x_alloc_id = dlsym(handle, "_XAllocID");
+    dlclose(handle);
+    return x_alloc_id != NULL && x_alloc_id == alloc;
+}
+
+EGLenum glmux_egl_guess_platform(void *native)
+{
+    bool gbm = false, wayland = false, x11 = false;
+    glmux_egl_vendor *list = glmux_egl_vendors();
+
+    for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
+        if (v->imports.findNativeDisplayPlatform != NULL) {
+            EGLenum p = v->imports.findNativeDisplayPlatform(native);
+
+            if (p != EGL_NONE)
+                return p;
+        }
+    }
+    if (glmux_egl_device_vendor((EGLDeviceEXT)native) != NULL)
+        return EGL_PLATFORM_DEVICE_EXT;
+    for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
+        gbm |= v->supports_gbm;
+        wayland |= v->supports_wayland;
+        x11 |= v->supports_x11;
+    }
+    if (gbm && first_word_is(native, "gbm_create_device"))
+        return EGL_PLATFORM_GBM_KHR;
+    if (wayland && first_word_is(native, "wl_display_interface"))
+        return EGL_PLATFORM_WAYLAND_KHR;
+    if (x11 && is_x11_display(native))
+        return EGL_PLATFORM_X11_KHR;
+    return EGL_NONE;
+}
+
+EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
+                                          const EGLAttrib *attribs, const char *command)
+{
+    glmux_egl_vendor *list = glmux_egl_vendors();
+    EGLint first_error = EGL_SUCCESS;
+    bool any_success = false;
+
+    if (list == NULL) {
+        glmux_egl_error(EGL_BAD_PARAMETER, command, "no EGL drivers found; set "
+                        "GLMUX_DEBUG=vendor to see which manifests were read");
+        return EGL_NO_DISPLAY;
+    }
+    if (platform == EGL_PLATFORM_DEVICE_EXT && native != NULL) {
+        glmux_egl_vendor *v = glmux_egl_device_vendor((EGLDeviceEXT)native);
+        EGLDisplay dpy;
+
+        if (v == NULL) {
+            glmux_egl_error(EGL_BAD_PARAMETER, command, "invalid EGLDeviceEXT %p", native);
+            return EGL_NO_DISPLAY;
+        }
+        glmux_egl_set_last_vendor(v);
+        dpy = v->imports.getPlatformDisplay(platform, native, attribs);
+        if (dpy == EGL_NO_DISPLAY)
+            return EGL_NO_DISPLAY;
+        if (!glmux_egl_display_add(dpy, v)) {
+            glmux_egl_report(EGL_BAD_ALLOC, command, EGL_DEBUG_MSG_CRITICAL_KHR,
+                             "cannot record display %p", dpy);
+            return EGL_NO_DISPLAY;
+        }
+        glmux_egl_set_error(EGL_SUCCESS);
+        return dpy;
+    }
+    for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
+        EGLDisplay dpy = v->imports.getPlatformDisplay(platform, native, attribs);
+
+        if (dpy != EGL_NO_DISPLAY && glmux_egl_display_add(dpy, v)) {
+            glmux_log(GLMUX_LOG_VENDOR, "%s(0x%04x, %p): display %p from %s", command,
+                      (unsigned)platform, native, dpy, v->library);
+            glmux_egl_set_error(EGL_SUCCESS);
+            return dpy;
+        }
+        if (dpy == EGL_NO_DISPLAY) {
+            EGLint err = ((PFNEGLGETERRORPROC)v->fn[GLMUX_EGL_IDX_GetError])();
+
+            if (err == EGL_SUCCESS)
+                any_success = true;
+            else if (first_error == EGL_SUCCESS)
+                first_error = err;
+        } else {
+            glmux_log(GLMUX_LOG_VENDOR, "%s: vendor %s returned display %p, which another "
+                      "vendor owns; ignoring it", command, v->library, dpy);
+        }
+    }
+    if (any_success || first_error == EGL_SUCCESS) {
+        glmux_egl_set_error(EGL_SUCCESS);
+    } else {
+        glmux_egl_error(first_error, command, "no vendor could create the display "
+                        "(platform 0x%04x)", (unsigned)platform);
+    }
+    return EGL_NO_DISPLAY;
+}
+
+GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetDisplay(EGLNativeDisplayType display_id)
+{
+    void *native = (void *)display_id;
+    EGLenum platform;
+
+    glmux_egl_entry();
+    platform = glmux_egl_platform_from_env();
+    if (platform != EGL_NONE)
+        return glmux_egl_get_platform_display(platform, native, NULL, "eglGetDisplay");
+    if (native == EGL_DEFAULT_DISPLAY)
+        return glmux_egl_get_platform_display(EGL_NONE, native, NULL, "eglGetDisplay");
+    platform = glmux_egl_guess_platform(native);
+    if (platform == EGL_NONE) {
+        glmux_log(GLMUX_LOG_VENDOR, "eglGetDisplay(%p): no vendor recognises this native "
+                  "display", native);
+        return EGL_NO_DISPLAY;
+    }
+    return glmux_egl_get_platform_display(platform, native, NULL, "eglGetDisplay");
+}
+
+GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, void *native,
+                                                              const EGLAttrib *attribs)
+{
+    glmux_egl_entry();
+    if (platform == EGL_NONE) {
+        glmux_egl_error(EGL_BAD_PARAMETER, "eglGetPlatformDisplay",
+                        "platform may not be EGL_NONE");
+        return EGL_NO_DISPLAY;
+    }
+    return glmux_egl_get_platform_display(platform, native, attribs, "eglGetPlatformDisplay");
+}
+
+EGLDisplay glmux_egl_GetPlatformDisplayEXT(EGLenum platform, void *native, const EGLint *attribs)
+{
+    EGLAttrib *converted = NULL;
+    EGLDisplay dpy;
+    size_t n = 0;
+
+    glmux_egl_entry();
+    if (platform == EGL_NONE) {
+        glmux_egl_error(EGL_BAD_PARAMETER, "eglGetPlatformDisplayEXT",
+                        "platform may not be EGL_NONE");
+        return EGL_NO_DISPLAY;
+    }
+    if (attribs != NULL) {
+        while (attribs[n] != EGL_NONE)
+            n += 2;
+        converted = malloc(sizeof(*converted) * (n + 1));
+        if (converted == NULL) {
+            glmux_egl_report(EGL_BAD_ALLOC, "eglGetPlatformDisplayEXT",
+                             EGL_DEBUG_MSG_CRITICAL_KHR, "out of memory");
+            return EGL_NO_DISPLAY;
+        }
+        for (size_t i = 0; i <= n; i++)
+            converted[i] = (EGLAttrib)attribs[i];
+    }
+    dpy = glmux_egl_get_platform_display(platform, native, converted,
+                                         "eglGetPlatformDisplayEXT");
+    free(converted);
+    return dpy;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux libEGL: eglGetProcAddress. An "egl" name is one of libEGL's own 54 functions, or a
+ * vendor's dispatch stub: the first vendor whose getDispatchAddress knows the name supplies
+ * the stub, the name gets the next winsys index and every vendor is told that index. Any
+ * "gl" name is libGLdispatch's stub (filled at make-current). Results are cached.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "egl_internal.h"
+#include "util/log.h"
+
+typedef void (*proc)(void);
+
+static const proc own_functions[GLMUX_EGL_IDX_COUNT] = {
+#define OWN(name) [GLMUX_EGL_IDX_##name] = (proc)egl##name,
+#define INTERNAL(name) [GLMUX_EGL_IDX_##name] = (proc)glmux_egl_##name,
+    OWN(BindAPI) OWN(BindTexImage) OWN(ChooseConfig) OWN(ClientWaitSync) OWN(CopyBuffers)
+    OWN(CreateContext) OWN(CreateImage) OWN(CreatePbufferFromClientBuffer)
+    OWN(CreatePbufferSurface) OWN(CreatePixmapSurface) OWN(CreatePlatformPixmapSurface)
+    INTERNAL(CreatePlatformPixmapSurfaceEXT) OWN(CreatePlatformWindowSurface)
+    INTERNAL(CreatePlatformWindowSurfaceEXT) OWN(CreateSync) OWN(CreateWindowSurface)
+    INTERNAL(DebugMessageControlKHR) OWN(DestroyContext) OWN(DestroyImage)
+    OWN(DestroySurface) OWN(DestroySync) OWN(GetConfigAttrib) OWN(GetConfigs)
+    OWN(GetCurrentContext) OWN(GetCurrentDisplay) OWN(GetCurrentSurface) OWN(GetDisplay)
+    OWN(GetError) OWN(GetPlatformDisplay) INTERNAL(GetPlatformDisplayEXT)
+    OWN(GetProcAddress) OWN(GetSyncAttrib) OWN(Initialize) INTERNAL(LabelObjectKHR)
+    OWN(MakeCurrent) OWN(QueryAPI) OWN(QueryContext) INTERNAL(QueryDebugKHR)
+    INTERNAL(QueryDevicesEXT) INTERNAL(QueryDisplayAttribEXT)
+    INTERNAL(QueryDisplayAttribKHR) INTERNAL(QueryDisplayAttribNV) OWN(QueryString)
+    OWN(QuerySurface) OWN(ReleaseTexImage) OWN(ReleaseThread) OWN(SurfaceAttrib)
+    OWN(SwapBuffers) OWN(SwapInterval) OWN(Terminate) OWN(WaitClient) OWN(WaitGL)
+    OWN(WaitNative) OWN(WaitSync)
+#undef OWN
+#undef INTERNAL
+};
+
+/* Vendor stubs handed out so far, by winsys index - GLMUX_EGL_IDX_COUNT. */
+static pthread_mutex_t stubs_lock = PTHREAD_MUTEX_INITIALIZER;
+static proc *stubs;
+static int stubs_size;
+
+static proc vendor_stub(const char *name)
+{
+    proc stub = NULL;
+    int index;
+
+    pthread_mutex_lock(&stubs_lock);
+    index = glmux_egl_winsys_find(name);
+    if (index >= GLMUX_EGL_IDX_COUNT && index - GLMUX_EGL_IDX_COUNT < stubs_size)
+        stub = stubs[index - GLMUX_EGL_IDX_COUNT];
+    for (glmux_egl_vendor *v = glmux_egl_vendors(); stub == NULL && v != NULL; v = v->next) {
+        stub = (proc)v->imports.getDispatchAddress(name);
+        if (stub == NULL)
+            continue;
+        index = glmux_egl_winsys_add(name);
+        if (index < GLMUX_EGL_IDX_COUNT) {
+            stub = NULL;
+            break;
+        }
+        if (index - GLMUX_EGL_IDX_COUNT >= stubs_size) {
+            int size = index - GLMUX_EGL_IDX_COUNT + 32;
+            proc *n = realloc(stubs, sizeof(*n) * (size_t)size);
+
+            if (n == NULL) {
+                stub = NULL;
+                break;
+            }
+            memset(n + stubs_size, 0, sizeof(*n) * (size_t)(size - stubs_size));
+            stubs = n;
+            stubs_size = size;
+        }
+        stubs[index - GLMUX_EGL_IDX_COUNT] = stub;
+        glmux_log(GLMUX_LOG_DISPATCH, "eglGetProcAddress(%s): stub from %s, dispatch index %d",
+                  name, v->library, index);
+        for (glmux_egl_vendor *o = glmux_egl_vendors(); o != NULL; o = o->next)
+            o->imports.setDispatchIndex(name, index);
+    }
+    pthread_mutex_unlock(&stubs_lock);
+    return stub;
+}
+
+GLMUX_EGL_EXPORT __eglMustCastToProperFunctionPointerType EGLAPIENTRY
+eglGetProcAddress(const char *name)
+{
+    int index;
+
+    glmux_egl_entry();
+    if (name == NULL)
+        return NULL;
+    if (strncmp(name, "egl", 3) == 0) {
+        index = glmux_egl_winsys_find(name);
+        if (index >= 0 && index < GLMUX_EGL_IDX_COUNT)
+            return own_functions[index];
+        return vendor_stub(name);
+    }
+    if (strncmp(name, "gl", 2) == 0)
+        return (__eglMustCastToProperFunctionPointerType)__glDispatchGetProcAddress(name);
+    return NULL;
+}
+
+void glmux_egl_procaddr_teardown(void)
+{
+    free(stubs);
+    stubs = NULL;
+    stubs_size = 0;
+}
+
+void glmux_egl_procaddr_after_fork(void)
+{
+    pthread_mutex_init(&stubs_lock, NULL);
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux libEGL: loading one vendor library. It dlopens the library, skips a handle that is
+ * already loaded, runs __egl_Main with EGL vendor ABI 0.2, checks what the ABI requires
+ * (imports, 27 EGL functions, at least one client API), reads the vendor's capabilities from
+ * its client extensions, creates its GL dispatch table and tells it every winsys index.
+ * Every rejection says why under GLMUX_DEBUG=vendor.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egl_internal.h"
+#include "util/log.h"
+
+/* Functions a vendor must implement (looked up through its getProcAddress). */
+static const int required[] = {
+    GLMUX_EGL_IDX_Initialize, GLMUX_EGL_IDX_ChooseConfig, GLMUX_EGL_IDX_CopyBuffers,
+    GLMUX_EGL_IDX_CreateContext, GLMUX_EGL_IDX_CreatePbufferSurface,
+    GLMUX_EGL_IDX_CreatePixmapSurface, GLMUX_EGL_IDX_CreateWindowSurface,
+    GLMUX_EGL_IDX_DestroyContext, GLMUX_EGL_IDX_DestroySurface, GLMUX_EGL_IDX_GetConfigAttrib,
+    GLMUX_EGL_IDX_GetConfigs, GLMUX_EGL_IDX_MakeCurrent, GLMUX_EGL_IDX_QueryContext,
+    GLMUX_EGL_IDX_QueryString, GLMUX_EGL_IDX_QuerySurface, GLMUX_EGL_IDX_SwapBuffers,
+    GLMUX_EGL_IDX_Terminate, GLMUX_EGL_IDX_WaitGL, GLMUX_EGL_IDX_WaitNative,
+    GLMUX_EGL_IDX_BindTexImage, GLMUX_EGL_IDX_ReleaseTexImage, GLMUX_EGL_IDX_SurfaceAttrib,
+    GLMUX_EGL_IDX_SwapInterval, GLMUX_EGL_IDX_CreatePbufferFromClientBuffer,
+    GLMUX_EGL_IDX_ReleaseThread, GLMUX_EGL_IDX_WaitClient, GLMUX_EGL_IDX_GetError,
+};
+
+/* Whether the space-separated list holds ext as a whole word. */
+static bool has_extension(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+
+    if (list == NULL)
+        return false;
+    for (const char *p = list; (p = strstr(p, ext)) != NULL; p += n) {
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+static void *gl_lookup(const char *name, void *param)
+{
+    glmux_egl_vendor *v = param;
+
+    return v->imports.getProcAddress(name);
+}
+
+static void read_capabilities(glmux_egl_vendor *v)
+{
+    PFNEGLQUERYSTRINGPROC query = (PFNEGLQUERYSTRINGPROC)v->fn[GLMUX_EGL_IDX_QueryString];
+    const char *client = query(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    const char *platform = v->imports.getVendorString
+        ? v->imports.getVendorString(__EGL_VENDOR_STRING_PLATFORM_EXTENSIONS) : NULL;
+
+#define HAS(e) (has_extension(client, e) || has_extension(platform, e))
+    v->supports_device = (HAS("EGL_EXT_device_base") || HAS("EGL_EXT_device_enumeration")) &&
+                         v->fn[GLMUX_EGL_IDX_QueryDevicesEXT] != NULL;
+    v->supports_platform_device = v->supports_device && HAS("EGL_EXT_platform_device");
+    v->supports_gbm = HAS("EGL_MESA_platform_gbm") || HAS("EGL_KHR_platform_gbm");
+    v->supports_wayland = HAS("EGL_EXT_platform_wayland") || HAS("EGL_KHR_platform_wayland");
+    v->supports_x11 = HAS("EGL_EXT_platform_x11") || HAS("EGL_KHR_platform_x11");
+#undef HAS
+}
+
+/* Checks what __egl_Main filled in and looks the vendor's functions up. */
+static bool check_vendor(glmux_egl_vendor *v, const char *library)
+{
+    const __EGLapiImports *im = &v->imports;
+    const char *missing = NULL;
+
+    if (im->getPlatformDisplay == NULL)
+        missing = "getPlatformDisplay";
+    else if (im->getSupportsAPI == NULL)
+        missing = "getSupportsAPI";
+    else if (im->getProcAddress == NULL)
+        missing = "getProcAddress";
+    else if (im->getDispatchAddress == NULL)
+        missing = "getDispatchAddress";
+    else if (im->setDispatchIndex == NULL)
+        missing = "setDispatchIndex";
+    if (missing != NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: its __egl_Main left the required "
+                  "import %s NULL", library, missing);
+        return false;
+    }
+    for (int i = 0; i < GLMUX_EGL_IDX_COUNT; i++)
+        v->fn[i] = (void (*)(void))im->getProcAddress(glmux_egl_winsys_name(i));
+    for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+        if (v->fn[required[i]] == NULL) {
+            glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: it does not implement the "
+                      "required function %s", library, glmux_egl_winsys_name(required[i]));
+            return false;
+        }
+    }
+    v->query_display_attrib = (PFNEGLQUERYDISPLAYATTRIBKHRPROC)
+        (v->fn[GLMUX_EGL_IDX_QueryDisplayAttribKHR] ? v->fn[GLMUX_EGL_IDX_QueryDisplayAttribKHR]
+         : v->fn[GLMUX_EGL_IDX_QueryDisplayAttribEXT] ? v->fn[GLMUX_EGL_IDX_QueryDisplayAttribEXT]
+         : v->fn[GLMUX_EGL_IDX_QueryDisplayAttribNV]);
+    v->supports_gl = im->getSupportsAPI(EGL_OPENGL_API) != EGL_FALSE;
+    v->supports_gles = im->getSupportsAPI(EGL_OPENGL_ES_API) != EGL_FALSE;
+    if (!v->supports_gl && !v->supports_gles) {
+        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: it supports neither "
+                  "EGL_OPENGL_API nor EGL_OPENGL_ES_API", library);
+        return false;
+    }
+    return true;
+}
+
+glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifest,
+                                        glmux_egl_vendor *loaded)
+{
+    __PFNEGLMAINPROC egl_main;
+    glmux_egl_vendor *v;
+    void *handle;
+
+    glmux_log(GLMUX_LOG_VENDOR, "trying EGL vendor library %s (from %s)", library, manifest);
+    handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
+    if (handle == NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "skipping %s: dlopen failed: %s", library, dlerror());
+        return NULL;
+    }
+    for (glmux_egl_vendor *o = loaded; o != NULL; o = o->next) {
+        if (o->handle == handle) {
+            glmux_log(GLMUX_LOG_VENDOR, "skipping %s: it is the library %s already loaded "
+                      "from %s", library, o->library, o->manifest);
+            dlclose(handle);
+            return NULL;
+        }
+    }
+    egl_main = (__PFNEGLMAINPROC)dlsym(handle, __EGL_MAIN_PROTO_NAME);
+    if (egl_main == NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "skipping %s: it has no %s, so it is not an EGL vendor "
+                  "library", library, __EGL_MAIN_PROTO_NAME);
+        dlclose(handle);
+        return NULL;
+    }
+    v = calloc(1, sizeof(*v));
+    if (v == NULL || (v->library = strdup(library)) == NULL ||
+        (v->manifest = strdup(manifest)) == NULL) {
+        glmux_log(GLMUX_LOG_ERROR, "out of memory loading EGL vendor %s", library);
+        if (v != NULL) {
+            free(v->library);
+            free(v);
+        }
+        dlclose(handle);
+        return NULL;
+    }
+    v->handle = handle;
+    pthread_mutex_init(&v->dyn_lock, NULL);
+    if (!egl_main(EGL_VENDOR_ABI_VERSION, &glmux_egl_exports, v, &v->imports)) {
+        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: its __egl_Main refused EGL vendor "
+                  "ABI %u.%u", library, EGL_VENDOR_ABI_MAJOR_VERSION,
+                  EGL_VENDOR_ABI_MINOR_VERSION);
+        glmux_egl_vendor_free(v);
+        return NULL;
+    }
+    if (!check_vendor(v, library)) {
+        glmux_egl_vendor_free(v);
+        return NULL;
+    }
+    read_capabilities(v);
+    if (v->imports.isPatchSupported != NULL && v->imports.initiatePatch != NULL) {
+        v->patch_supported = true;
+        v->patch_cb.isPatchSupported = v->imports.isPatchSupported;
+        v->patch_cb.initiatePatch = v->imports.initiatePatch;
+        v->patch_cb.releasePatch = v->imports.releasePatch;
+        v->patch_cb.threadAttach = v->imports.patchThreadAttach;
+    }
+    v->vendor_id = __glDispatchNewVendorID();
+    v->gl_table = __glDispatchCreateTable(gl_lookup, v);
+    if (v->gl_table == NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: cannot create its GL dispatch "
+                  "table", library);
+        glmux_egl_vendor_free(v);
+        return NULL;
+    }
+    for (int i = 0, n = glmux_egl_winsys_count(); i < n; i++)
+        v->imports.setDispatchIndex(glmux_egl_winsys_name(i), i);
+    glmux_log(GLMUX_LOG_VENDOR, "loaded EGL vendor %s: GL %s, GLES %s, devices %s, "
+              "platforms:%s%s%s%s", library, v->supports_gl ? "yes" : "no",
+              v->supports_gles ? "yes" : "no", v->supports_device ? "yes" : "no",
+              v->supports_platform_device ? " device" : "", v->supports_gbm ? " gbm" : "",
+              v->supports_wayland ? " wayland" : "", v->supports_x11 ? " x11" : "");
+    return v;
+}
+
+void glmux_egl_vendor_free(glmux_egl_vendor *v)
+{
+    if (v == NULL)
+        return;
+    if (v->patch_supported)
+        __glDispatchForceUnpatch(v->vendor_id);
+    if (v->gl_table != NULL)
+        __glDispatchDestroyTable(v->gl_table);
+    if (v->handle != NULL)
+        dlclose(v->handle);
+    pthread_mutex_destroy(&v->dyn_lock);
+    free(v->dyn_fn);
+    free(v->dyn_known);
+    free(v->library);
+    free(v->manifest);
+    free(v);
+}
+
+void (*glmux_egl_vendor_fetch(glmux_egl_vendor *v, int index))(void)
+{
+    void (*fn)(void) = NULL;
+    int slot = index - GLMUX_EGL_IDX_COUNT;
+
+    if (v == NULL || index < 0)
+        return NULL;
+    if (index < GLMUX_EGL_IDX_COUNT)
+        return v->fn[index];
+    pthread_mutex_lock(&v->dyn_lock);
+    if (slot >= v->dyn_size) {
+        int size = slot + 32;
+        void **f = realloc(v->dyn_fn, sizeof(*f) * size);
+        unsigned char *k = f ? realloc(v->dyn_known, size) : NULL;
+
+        if (f != NULL)
+            v->dyn_fn = f;
+        if (k == NULL) {
+            pthread_mutex_unlock(&v->dyn_lock);
+            return NULL;
+        }
+        v->dyn_known = k;
+        memset(k + v->dyn_size, 0, size - v->dyn_size);
+        v->dyn_size = size;
+    }
+    if (!v->dyn_known[slot]) {
+        const char *name = glmux_egl_winsys_name(index);
+
+        if (name != NULL) {
+            v->dyn_fn[slot] = v->imports.getProcAddress(name);
+            v->dyn_known[slot] = 1;
+        }
+    }
+    if (v->dyn_known[slot])
+        fn = (void (*)(void))v->dyn_fn[slot];
+    pthread_mutex_unlock(&v->dyn_lock);
+    return fn;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux EGL tests: what the tests and the fake EGL vendor (fake_vendor.c, built several
+ * times under different names) agree on: a test platform whose native display is the
+ * vendor name, test attributes, and the vendor extension functions reached through
+ * eglGetProcAddress.
+ */
+#ifndef GLMUX_EGL_FAKE_H
+#define GLMUX_EGL_FAKE_H
+
+#define EGL_NO_X11
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+/* eglGetPlatformDisplay(FAKE_PLATFORM, "fake0", NULL) gives fake0's display. */
+#define FAKE_PLATFORM 0x10000
+/* eglCreateContext attribute: the vendor fails with EGL_BAD_MATCH. */
+#define FAKE_CREATE_CONTEXT_FAIL 0x10001
+/* eglCreateContext attribute: eglMakeCurrent with this context fails with EGL_BAD_ACCESS. */
+#define FAKE_MAKE_CURRENT_FAIL 0x10002
+/* eglGetPlatformDisplay attribute: the device index of a device display. */
+#define FAKE_DEVICE_INDEX 0x10003
+
+/* Vendor extension functions (vendor dispatch stubs) and what they return. */
+typedef const char *(*PFN_FAKE_DISPLAY)(EGLDisplay dpy);          /* eglFakeDisplayFAKE */
+typedef const char *(*PFN_FAKE_DEVICE)(EGLDeviceEXT dev);         /* eglFakeDeviceFAKE */
+typedef const char *(*PFN_FAKE_CURRENT)(void);                    /* eglFakeCurrentFAKE */
+typedef EGLDeviceEXT (*PFN_FAKE_RETURN_DEVICE)(EGLDisplay dpy, EGLint index);
+                                                                  /* eglFakeReturnDeviceFAKE */
+
+/* Exported by each fake library for tests (dlsym with RTLD_NOLOAD): device count 1..3. */
+typedef void (*PFN_FAKE_SET_DEVICE_COUNT)(int count);
+/* Counts of calls into the fake vendor's eglReleaseThread and eglDebugMessageControlKHR. */
+typedef int (*PFN_FAKE_COUNTER)(const char *what);
+
+#endif
