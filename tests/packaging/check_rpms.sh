@@ -24,6 +24,7 @@ want="libglvnd libglvnd-opengl libglvnd-gles libglvnd-core-devel libglvnd-devel"
 case $left in *" egl "*) ;; *) want="$want libglvnd-egl" ;; esac
 case $left in *" glx "*) ;; *) want="$want libglvnd-glx" ;; esac
 case $left in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
+case $left in *" tools "*) ;; *) has_tools=1 ;; esac
 got=$(for f in *.rpm; do q --qf '%{NAME}\n' "$f"; done | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] || fail "subpackages '$got', expected '$want'"
 echo "ok: subpackages $got"
@@ -63,6 +64,7 @@ case $left in *" glx "*) ;; *)
     case $left in *" gl "*) ;; *) need libglvnd-glx $L/libGL.so.1; need libglvnd-devel $L/pkgconfig/gl.pc ;; esac
     ;;
 esac
+[ -z "${has_tools:-}" ] || need glmux-tools /usr/bin/glmux
 [ "$(q --qf '%{EPOCH}' "$(rpmof libglvnd)")" = 1 ] || fail "Epoch is not 1"
 rpmdev_cmp=$(q --qf '%{VERSION}' "$(rpmof libglvnd)")
 case $rpmdev_cmp in 1.7.0+glmux*) ;; *) fail "version $rpmdev_cmp does not start with 1.7.0+glmux" ;; esac
