@@ -56,7 +56,7 @@ static bool merge_extensions(struct buf *b, const char *s)
             s++;
         n = strcspn(s, " ");
         if (n > 0 && !has_token(b->s ? b->s : "", b->len, s, n) &&
-            !((b->len > 0 && !append(b, " ", 1)) || !append(b, s, n)))
+            ((b->len > 0 && !append(b, " ", 1)) || !append(b, s, n)))
             return false;
         s += n;
     }

@@ -178,7 +178,7 @@ glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
     struct glmux_glx_display *d;
     glmux_glx_vendor *vendor = NULL;
     int screen = -1;
-    bool ext = false;
+    bool ext = false, has_glx = false;
     int opcode = 0;
 
     if (dpy == NULL || draw == None)
@@ -189,7 +189,8 @@ glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
         vendor = glmux_glx_map_get(d->drawables, draw);
         ext = d->libglvnd_ext;
         opcode = d->opcode;
-        if (vendor == NULL && !d->has_glx)
+        has_glx = d->has_glx;
+        if (vendor == NULL && !has_glx)
             screen = 0;
     }
     glmux_glx_lock_release();
@@ -197,7 +198,7 @@ glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
         return vendor;
 
     /* Not ours: ask the server which screen it is on, then cache the screen's vendor. */
-    if (screen < 0 && d->has_glx)
+    if (screen < 0 && has_glx)
         screen = glmux_glx_x11_drawable_screen(dpy, opcode, ext, draw);
     if (screen < 0) {
         glmux_log(GLMUX_LOG_VENDOR, "drawable 0x%lx is unknown to the server",
