@@ -129,6 +129,9 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
         bool ok = true;
         for (size_t i = 0; i < n; i++)
             ok &= isalnum((unsigned char)v[i]) || strchr("_-.:", v[i]) != NULL;
+        /* Tags are "<bus>-<address>"; with keywords allowed, a bare word is a typo. */
+        if (keywords && strchr(v, '-') == NULL)
+            ok = false;
         if (ok && n < sizeof(out->tag)) {
             out->kind = GLMUX_REQUEST_TAG;
             snprintf(out->tag, sizeof(out->tag), "%s", v);

@@ -53,7 +53,7 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, {}, None),
     ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, {}, False),
     ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, {}, False),
-    ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, None),
     ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
     # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
     ("amd-amd", {}, A6, MESA, None, {}, None),
