@@ -12,7 +12,9 @@
  *       the result of addVendorContextMapping(ctx) for the vendor of screen
  *   int glXFakeCountGLMUX(Display *dpy, int screen, int what)  counters (FAKE_COUNT_*)
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
- * hides one GLX function of vendor <name> from getProcAddress.
+ * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
+ * makes isScreenSupported refuse screen n. Built as "mesa" too, to stand in for the vendor the
+ * X server names.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -541,8 +543,10 @@ static void fake_set_dispatch_index(const GLubyte *name, int index)
 
 static Bool fake_is_screen_supported(Display *dpy, int screen)
 {
-    (void)dpy, (void)screen;
-    return True;
+    const char *no = getenv("FAKE_GLX_UNSUPPORTED_SCREEN");
+
+    (void)dpy;
+    return no == NULL || atoi(no) != screen;
 }
 
 PUBLIC Bool __glx_Main(uint32_t version, const __GLXapiExports *exp, __GLXvendorInfo *vendor,

@@ -9,6 +9,9 @@
  *                     libGLX's errors are not sent (no GLX opcode) and nothing crashes.
  *   alias             screens 0 and 1 forced to fakea and to fakealias, a symlink to the same
  *                     file: one vendor, __glx_Main called once.
+ *   servername        no overrides: the server's GLX_VENDOR_NAMES_EXT list ("mesa") picks a
+ *                     fake vendor built as libGLX_mesa.so.0 for screen 0; it refuses screen 1
+ *                     (isScreenSupported), which falls back to "indirect" (fakeb).
  *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
  *                     (Debian: Mesa) gives NULL visuals; no crash.
  */
@@ -102,6 +105,23 @@ static int alias(void)
     return 0;
 }
 
+static int servername(void)
+{
+    Display *dpy = glx_test_open("two");
+    which_fn which;
+
+    glmux_test_require_ours("libGLX.so.0");
+    CHECK_MSG(glmux_test_loaded_path("libGLX_mesa.so.0") == NULL, "Mesa loaded too early");
+    CHECK(strcmp(glXGetClientString(dpy, GLX_VENDOR), "mesa, fakeb") == 0);
+    CHECK_MSG(strstr(glmux_test_loaded_path("libGLX_mesa.so.0"), "/tests/glx/") != NULL,
+              "libGLX_mesa.so.0 came from %s", glmux_test_loaded_path("libGLX_mesa.so.0"));
+    which = (which_fn)glXGetProcAddress((const GLubyte *)"glXFakeWhichVendorGLMUX");
+    CHECK(which != NULL);
+    CHECK(strcmp(which(dpy, 0), "mesa") == 0 && strcmp(which(dpy, 1), "fakeb") == 0);
+    XCloseDisplay(dpy);
+    return 0;
+}
+
 static int noglx(void)
 {
     Display *dpy = glx_test_open("noglx");
@@ -124,11 +144,13 @@ int main(int argc, char **argv)
 
     if (log != NULL)
         unlink(log);
-    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | noglx", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | servername | noglx", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
         return fallback(argv[2]);
     if (strcmp(argv[1], "alias") == 0)
         return alias();
+    if (strcmp(argv[1], "servername") == 0)
+        return servername();
     if (strcmp(argv[1], "noglx") == 0)
         return noglx();
     CHECK_MSG(0, "unknown mode %s", argv[1]);
