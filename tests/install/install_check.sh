@@ -54,7 +54,7 @@ case $conf_sysconfdir in /*) abs_ok="|sysconfdir" ;; esac
 for f in "$pcdir"/*.pc; do
     pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f"
     grep -q "^prefix=$prefix\$" "$f" || glmux_fail "$f: prefix is not $prefix"
-    abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE "^(prefix|egl_vendor_dirs$abs_ok)=" || true)
+    abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE "^(prefix|egl_vendor_dirs|vendordir$abs_ok)=" || true)
     [ -z "$abs" ] || glmux_fail "$f has a path not below \${prefix}: $abs"
 done
 echo "ok: pkg-config --validate on $(ls "$pcdir" | tr '\n' ' ')"
@@ -80,11 +80,18 @@ want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_
 [ -n "$want_dirs" ] || want_dirs="$sysconfdir/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
 [ "$(pkg-config --variable=egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
     glmux_fail "libglvnd egl_vendor_dirs is $(pkg-config --variable=egl_vendor_dirs libglvnd)"
+# vendordir: ${libdir}/glvnd/vendors unless the build compiled in another GLMUX_VENDOR_DIR.
+conf() { sed -n "s/^set($1 \"\\(.*\\)\")\$/\\1/p" "$build/glmux_install_paths.cmake"; }
+want_vd="$libdir/glvnd/vendors"
+conf_vd=$(conf GLMUX_VENDOR_DIR)
+[ -z "$conf_vd" ] || [ "$conf_vd" = "$(conf GLMUX_CONFIGURED_FULL_LIBDIR)/glvnd/vendors" ] ||
+    want_vd=$conf_vd
 for m in libglvnd glmux; do
     vd=$(pkg-config --variable=vendordir $m)
-    [ "$vd" = "$libdir/glvnd/vendors" ] || glmux_fail "$m vendordir is '$vd'"
-    [ -d "$vd" ] || glmux_fail "vendor directory $vd not created"
+    [ "$vd" = "$want_vd" ] || glmux_fail "$m vendordir is '$vd', expected '$want_vd'"
 done
+[ "$want_vd" != "$libdir/glvnd/vendors" ] || [ -d "$want_vd" ] ||
+    glmux_fail "vendor directory $want_vd not created"
 pkg-config --exists glmux || glmux_fail "glmux.pc unreadable"
 echo "ok: libglvnd $(pkg-config --modversion libglvnd), glmux $(pkg-config --modversion glmux)," \
      "vendordir $(pkg-config --variable=vendordir glmux)"
