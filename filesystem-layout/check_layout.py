@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks filesystem-layout/: glmux's API packages and three vendor packages (Mesa, NVIDIA,
+AMD-style) installed together share no path, vendors ship nothing of the API's, and the
+manifest reader discovers each vendor exactly once with its drivers and libraries.
+
+Usage: check_layout.py --glmux PATH/TO/glmux LAYOUT_DIR. Exit 0 pass, 1 fail.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LIBDIR = "usr/lib/x86_64-linux-gnu"
+VENDOR_DIR = LIBDIR + "/glvnd/vendors"
+API_NAMES = re.compile(r"^(libGL|libGLX|libEGL|libOpenGL|libGLESv1_CM|libGLESv2|libGLdispatch)"
+                       r"\.so(\.|$)")
+API_PREFIXES = ("usr/include/GL/", "usr/include/EGL/", "usr/include/GLES", "usr/include/KHR/",
+                "usr/include/glvnd/")
+
+
+def parse(path):
+    """Returns (vendor or None, {package: [(kind, path, extra)]})."""
+    vendor, packages, current = None, {}, None
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("vendor "):
+                vendor = line.split()[1]
+            elif line.startswith("[") and line.endswith("]"):
+                current = line[1:-1]
+                packages.setdefault(current, [])
+            elif current is None:
+                raise SystemExit("%s:%d: a path before any [package]" % (path, n))
+            elif " -> " in line:
+                p, target = line.split(" -> ")
+                packages[current].append(("link", p, target))
+            elif " = " in line:
+                p, source = line.split(" = ")
+                packages[current].append(("file", p, source))
+            elif line.endswith("/"):
+                packages[current].append(("dir", line.rstrip("/"), None))
+            else:
+                packages[current].append(("file", line, None))
+    return vendor, packages
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--glmux", required=True)
+    ap.add_argument("layout")
+    args = ap.parse_args()
+    failures = []
+
+    def check(cond, what):
+        print(("ok   " if cond else "FAIL ") + what)
+        if not cond:
+            failures.append(what)
+
+    groups = {}
+    for name in sorted(os.listdir(args.layout)):
+        if name.endswith(".list"):
+            groups[name] = parse(os.path.join(args.layout, name))
+    check("api-packages.list" in groups and len(groups) == 4,
+          "the API packages and three vendors are described: %s" % sorted(groups))
+
+    # 1. No file or link is owned twice; directories may be shared.
+    owner = {}
+    for group, (vendor, packages) in groups.items():
+        for package, entries in packages.items():
+            for kind, path, _ in entries:
+                if kind == "dir":
+                    continue
+                check(path not in owner, "%s owned once (%s%s)" % (
+                    path, package, (", also " + owner[path]) if path in owner else ""))
+                owner[path] = package
+
+    # 2. Vendors ship nothing of the API, and exactly one manifest in the vendor directory.
+    vendors = {}
+    for group, (vendor, packages) in groups.items():
+        if vendor is None:
+            for package, entries in packages.items():
+                for kind, path, _ in entries:
+                    check(kind == "dir" or not path.startswith(VENDOR_DIR + "/"),
+                          "API package %s puts no file in the vendor directory: %s" % (
+                              package, path))
+            continue
+        vendors[vendor] = packages
+        manifests = []
+        for package, entries in packages.items():
+            for kind, path, _ in entries:
+                base = os.path.basename(path)
+                check(not API_NAMES.match(base) and not path.startswith(API_PREFIXES),
+                      "vendor %s ships no API file: %s" % (vendor, path))
+                if os.path.dirname(path) == VENDOR_DIR and base.endswith(".json"):
+                    manifests.append(base)
+        check(manifests == [vendor + ".json"],
+              "vendor %s ships one manifest, %s.json: %s" % (vendor, vendor, manifests))
+    check(sorted(vendors) == ["amd", "mesa", "nvidia"], "vendors: %s" % sorted(vendors))
+
+    # 3. Install everything into one root and let the manifest reader find the vendors.
+    with tempfile.TemporaryDirectory(prefix="glmux-layout-") as root:
+        for group, (vendor, packages) in groups.items():
+            for package, entries in packages.items():
+                for kind, path, extra in entries:
+                    full = os.path.join(root, path)
+                    if kind == "dir":
+                        os.makedirs(full, exist_ok=True)
+                        continue
+                    os.makedirs(os.path.dirname(full), exist_ok=True)
+                    if kind == "link":
+                        os.symlink(extra, full)
+                    elif extra is not None:
+                        with open(os.path.join(args.layout, extra)) as src, \
+                                open(full, "w") as dst:
+                            dst.write(src.read())
+                    else:
+                        open(full, "w").close()
+        installed = [os.path.join(root, VENDOR_DIR, v + ".json") for v in sorted(vendors)]
+        r = subprocess.run([args.glmux, "check"] + installed, capture_output=True, text=True)
+        check(r.returncode == 0 and r.stderr == "",
+              "glmux check passes every installed manifest (%s)" % r.stderr.strip())
+        dirs = ":".join(os.path.join(root, d) for d in (
+            "etc/glvnd/egl_vendor.d", VENDOR_DIR, "usr/share/glvnd/egl_vendor.d"))
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("GLMUX_", "__EGL_", "__GLX_"))}
+        env["GLMUX_VENDOR_DIRS"] = dirs
+        r = subprocess.run([args.glmux, "vendors", "--json", "--no-load"], env=env,
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "glmux vendors runs (%s)" % r.stderr.strip())
+        out = json.loads(r.stdout)
+        found = {v["name"]: v for v in out["vendors"]}
+        check([v["name"] for v in out["vendors"]] == ["nvidia", "mesa", "amd"],
+              "each vendor found once, in priority order: %s" % [v["name"] for v in
+                                                                 out["vendors"]])
+        check(out["rejected"] == 0, "no manifest rejected")
+        check(len(found.get("mesa", {}).get("manifests", [])) == 2 and
+              len(found.get("nvidia", {}).get("manifests", [])) == 2,
+              "Mesa's and NVIDIA's two files (libglvnd JSON + manifest) are one vendor each")
+        check(found.get("nvidia", {}).get("drivers") == ["nvidia", "nvidia-drm"] and
+              "amdgpu" in found.get("mesa", {}).get("drivers", []) and
+              found.get("amd", {}).get("drivers") == ["amdgpu"], "driver lists read")
+        for name, v in found.items():
+            for key in ("egl_library", "glx_library"):
+                lib = v[key]
+                path = lib if lib.startswith("/") else os.path.join(root, LIBDIR, lib)
+                check(os.path.lexists(path), "%s %s %s is installed" % (name, key, lib))
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
