@@ -3,11 +3,14 @@
  * glmux tests: several threads making GLX contexts of two vendors current in a loop. Each
  * thread owns one context on screen 0 (fakea) and one on screen 1 (fakeb) and alternates
  * between them; after every switch glGetString must come from the right vendor and context.
- * Some threads exit with a context still current.
+ * Some threads exit with a context still current. Then fork: the child starts with no current
+ * context and can make one current; the parent keeps its own.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <X11/Xlib.h>
 #include <GL/gl.h>
@@ -83,6 +86,30 @@ int main(void)
     for (int t = 0; t < THREADS; t++) {
         pthread_join(threads[t], NULL);
         CHECK_MSG(jobs[t].failures == 0, "thread %d: %d failures", t, jobs[t].failures);
+    }
+    {
+        pid_t pid;
+        int status = -1;
+
+        CHECK(glXMakeCurrent(dpy, None, jobs[0].ctx[0]));
+        pid = fork();
+        CHECK(pid >= 0);
+        if (pid == 0) {
+            const char *v;
+
+            if (glXGetCurrentContext() != NULL || glGetString(GL_VENDOR) != NULL)
+                _exit(3);
+            /* job 1 released its contexts before its thread ended */
+            if (!glXMakeCurrent(dpy, None, jobs[1].ctx[1]))
+                _exit(4);
+            v = (const char *)glGetString(GL_VENDOR);
+            _exit(v != NULL && strcmp(v, "fakeb") == 0 ? 0 : 5);
+        }
+        CHECK(waitpid(pid, &status, 0) == pid);
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+        CHECK(glXGetCurrentContext() == jobs[0].ctx[0]);
+        CHECK(strcmp((const char *)glGetString(GL_VENDOR), "fakea") == 0);
+        CHECK(glXMakeCurrent(dpy, None, NULL));
     }
     for (int t = 0; t < THREADS; t++) {
         glXDestroyContext(dpy, jobs[t].ctx[0]);
