@@ -8,7 +8,9 @@
 #ifndef GLMUX_EGL_FAKE_H
 #define GLMUX_EGL_FAKE_H
 
+#ifndef EGL_NO_X11
 #define EGL_NO_X11
+#endif
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 

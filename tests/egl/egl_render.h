@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifndef EGL_NO_X11
 #define EGL_NO_X11
+#endif
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
