@@ -30,7 +30,9 @@ make)
     ;;
 cmake)
     glmux_require_libs "$libdir" OpenGL GLX EGL
+    # CMAKE_LIBRARY_PATH: CMake on Debian does not look in lib64 (an RPM-style libdir).
     cmake -S "$work/src" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_LIBRARY_PATH="$libdir" \
         -DGLMUX_PREFIX="$prefix" > "$work/build.log" 2>&1 &&
         cmake --build "$work/build" >> "$work/build.log" 2>&1 ||
         { cat "$work/build.log" >&2; glmux_fail "CMake consumer failed"; }
