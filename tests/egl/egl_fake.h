@@ -30,6 +30,12 @@ typedef const char *(*PFN_FAKE_CURRENT)(void);                    /* eglFakeCurr
 typedef EGLDeviceEXT (*PFN_FAKE_RETURN_DEVICE)(EGLDisplay dpy, EGLint index);
                                                                   /* eglFakeReturnDeviceFAKE */
 
+/* What the fake vendors accept as a GBM device or Wayland display (platform detection). */
+struct fake_native {
+    const void *first;     /* gbm_create_device or &wl_display_interface */
+    const char *vendor;    /* the vendor that claims it */
+};
+
 /* Exported by each fake library for tests (dlsym with RTLD_NOLOAD): device count 1..3. */
 typedef void (*PFN_FAKE_SET_DEVICE_COUNT)(int count);
 /* Counts of calls into the fake vendor's eglReleaseThread and eglDebugMessageControlKHR. */

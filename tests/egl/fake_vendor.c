@@ -73,6 +73,9 @@ static struct fake_display *lookup_display(EGLDisplay dpy)
     return NULL;
 }
 
+/* eglGetDisplay(fake_find_token) is recognised by this vendor's findNativeDisplayPlatform. */
+EXPORT const char fake_find_token[] = FAKE_NAME;
+
 EXPORT void fake_set_device_count(int count)
 {
     device_count = count < 1 ? 1 : count > MAX_DEVICES ? MAX_DEVICES : count;
@@ -126,7 +129,8 @@ static const char *fake_QueryString(EGLDisplay dpy, EGLint name)
     if (dpy == EGL_NO_DISPLAY) {
         if (name == EGL_EXTENSIONS)
             return "EGL_EXT_platform_base EGL_EXT_device_base EGL_EXT_device_enumeration "
-                   "EGL_EXT_platform_device EGL_KHR_debug EGL_FAKE_client_" FAKE_NAME;
+                   "EGL_EXT_platform_device EGL_KHR_debug EGL_MESA_platform_gbm "
+                   "EGL_EXT_platform_wayland EGL_FAKE_client_" FAKE_NAME;
         set_error(EGL_BAD_DISPLAY);
         return NULL;
     }
@@ -470,6 +474,15 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
         /* Not ours: no error, so that libEGL reports EGL_SUCCESS if nobody claims it. */
         return EGL_NO_DISPLAY;
     }
+    if (platform == EGL_PLATFORM_GBM_KHR || platform == EGL_PLATFORM_WAYLAND_KHR) {
+        /* A test's stand-in for a gbm_device / wl_display: { first word, vendor name }. */
+        const struct fake_native *n = native;
+
+        if (n != NULL && strcmp(n->vendor, FAKE_NAME) == 0)
+            return (EGLDisplay)&displays[0];
+        if (n != NULL)
+            return EGL_NO_DISPLAY;
+    }
     if (platform == EGL_PLATFORM_DEVICE_EXT) {
         for (int i = 0; i < device_count; i++) {
             if (native == (void *)&devices[i])
@@ -481,6 +494,12 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
     (void)attribs;
     set_error(EGL_BAD_PARAMETER);
     return EGL_NO_DISPLAY;
+}
+
+static EGLenum fake_findNativeDisplayPlatform(void *native)
+{
+    /* Never dereference: only our own token is recognised. */
+    return native == (void *)fake_find_token ? FAKE_PLATFORM : EGL_NONE;
 }
 
 static EGLBoolean fake_getSupportsAPI(EGLenum api)
@@ -516,5 +535,6 @@ EXPORT EGLBoolean MAIN_NAME(uint32_t version, const __EGLapiExports *ex,
     imports->getDispatchAddress =
         FAKE_VARIANT == VARIANT_MISSING_IMPORT ? NULL : fake_getDispatchAddress;
     imports->setDispatchIndex = fake_setDispatchIndex;
+    imports->findNativeDisplayPlatform = fake_findNativeDisplayPlatform;
     return EGL_TRUE;
 }

@@ -321,5 +321,6 @@ int mode_fork(void)
     expect_current(d0, c0, "fake0");
     CHECK(eglQueryAPI() == EGL_OPENGL_API);
     CHECK(eglMakeCurrent(d0, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    CHECK(eglDestroyContext(d0, c0) && eglDestroyContext(d1, c1));
     return 0;
 }

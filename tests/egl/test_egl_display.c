@@ -78,6 +78,7 @@ int mode_display(void)
     CHECK(has_word(ext, "EGL_FAKE_platform_fake0"));
     CHECK(has_word(ext, "EGL_FAKE_platform_fake1"));
     CHECK(!has_word(ext, "EGL_FAKE_client_fake0"));
+    CHECK(has_word(ext, "EGL_MESA_platform_gbm"));
     CHECK(!has_word(ext, "EGL_KHR_platform_x11"));
     CHECK(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS) == ext);
     CHECK(strcmp(eglQueryString(EGL_NO_DISPLAY, EGL_VERSION), "1.5 libglvnd") == 0);
@@ -239,5 +240,37 @@ int mode_procaddr(void)
     CHECK(eglGetProcAddress("glClear") != NULL);
     CHECK(eglGetProcAddress("glNoSuchFunctionFAKE") != NULL);
     CHECK(eglGetProcAddress("glNoSuchFunctionFAKE") == eglGetProcAddress("glNoSuchFunctionFAKE"));
+    return 0;
+}
+
+/* Stand-ins for libgbm's and libwayland's symbols, found by dladdr (ENABLE_EXPORTS). */
+__attribute__((visibility("default"))) void gbm_create_device(void);
+__attribute__((visibility("default"))) extern const int wl_display_interface;
+__attribute__((visibility("default"))) void gbm_create_device(void)
+{
+}
+__attribute__((visibility("default"))) const int wl_display_interface = 1;
+
+/* eglGetDisplay works out the platform: vendor hook, device, GBM, Wayland. */
+int mode_platform_detect(void)
+{
+    static const struct fake_native gbm = { (const void *)gbm_create_device, "fake1" };
+    static const struct fake_native wl = { &wl_display_interface, "fake0" };
+    static const struct fake_native neither = { &gbm, "fake0" };
+    const char *token;
+    EGLDeviceEXT devices[4];
+
+    fake_display("fake0");   /* loads the vendors so that their symbols can be found */
+    token = fake_symbol("fake1", "fake_find_token");
+    CHECK(strcmp(fake_vendor_of(eglGetDisplay((EGLNativeDisplayType)token)), "fake1") == 0);
+    CHECK(strcmp(fake_vendor_of(eglGetDisplay((EGLNativeDisplayType)&gbm)), "fake1") == 0);
+    CHECK(strcmp(fake_vendor_of(eglGetDisplay((EGLNativeDisplayType)&wl)), "fake0") == 0);
+    CHECK(eglGetDisplay((EGLNativeDisplayType)&neither) == EGL_NO_DISPLAY);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    /* Unmapped and misaligned pointers are never read. */
+    CHECK(eglGetDisplay((EGLNativeDisplayType)(uintptr_t)0x1000) == EGL_NO_DISPLAY);
+    CHECK(eglGetDisplay((EGLNativeDisplayType)((uintptr_t)&gbm + 1)) == EGL_NO_DISPLAY);
+    CHECK(query_devices(devices, 4) == 4);
+    CHECK(strcmp(fake_vendor_of(eglGetDisplay((EGLNativeDisplayType)devices[1])), "fake0") == 0);
     return 0;
 }

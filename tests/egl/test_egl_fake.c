@@ -66,6 +66,7 @@ static const struct {
 } modes[] = {
     { "display", mode_display },       { "order", mode_order },
     { "filenames", mode_filenames },   { "platform_env", mode_platform_env },
+    { "platform_detect", mode_platform_detect },
     { "device", mode_device },         { "device_later", mode_device_later },
     { "procaddr", mode_procaddr },     { "makecurrent", mode_makecurrent },
     { "error", mode_error },           { "debug", mode_debug },

@@ -24,6 +24,7 @@ int mode_display(void);
 int mode_order(void);
 int mode_filenames(void);
 int mode_platform_env(void);
+int mode_platform_detect(void);
 int mode_device(void);
 int mode_device_later(void);
 int mode_procaddr(void);
