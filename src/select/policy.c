@@ -485,12 +485,21 @@ size_t glmux_select_vendor_env(struct glmux_select *sel, const struct glmux_sele
     const struct glmux_gpu *gpu;
     size_t k;
 
-    if (sel->request.kind <= GLMUX_REQUEST_DEFAULT)
+    if (sel->request.kind == GLMUX_REQUEST_NONE)
         return 0;
     gpu = glmux_select_chosen_gpu(sel);
-    if (gpu == NULL || gpu->is_default || !glmux_select_candidate_serves(cand, gpu))
+    if (gpu == NULL || !glmux_select_candidate_serves(cand, gpu))
         return 0;
-    if (is_nvidia_driver(gpu->driver)) {
+    if (gpu->is_default) {
+        /* Keep a Mesa-style vendor on the default GPU when DRI_PRIME says otherwise (it was
+         * overridden by GLMUX_GPU, malformed, or names no GPU): Mesa would read it itself. */
+        const char *prime = env(sel, "DRI_PRIME");
+        if (is_nvidia_driver(gpu->driver) || prime == NULL || strcmp(prime, gpu->tag) == 0)
+            return 0;
+        out[0].name = "DRI_PRIME";
+        snprintf(out[0].value, sizeof(out[0].value), "%s", gpu->tag);
+        k = 1;
+    } else if (is_nvidia_driver(gpu->driver)) {
         k = nvidia_env(sel, gpu, out);
     } else {
         out[0].name = "DRI_PRIME";

@@ -257,9 +257,11 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
 /*
  * The variables the vendor cand needs so that it renders on the chosen GPU: DRI_PRIME=<tag> for
  * a Mesa-style vendor, __NV_PRIME_RENDER_OFFLOAD=1 (and __NV_PRIME_RENDER_OFFLOAD_PROVIDER when
- * there are several NVIDIA GPUs) for NVIDIA's driver. None when the user asked for nothing, when
- * the chosen GPU is the default one, or when cand does not serve the chosen GPU. Returns the
- * number written (at most GLMUX_SELECT_ENV_MAX).
+ * there are several NVIDIA GPUs) for NVIDIA's driver. None when the user asked for nothing or
+ * cand does not serve the chosen GPU. When the chosen GPU is the default one, only a DRI_PRIME
+ * that would move a Mesa-style vendor elsewhere (overridden by GLMUX_GPU, malformed, or naming no
+ * GPU) is replaced by the default GPU's tag. Returns the number written (at most
+ * GLMUX_SELECT_ENV_MAX).
  */
 size_t glmux_select_vendor_env(struct glmux_select *sel, const struct glmux_select_candidate *cand,
                                struct glmux_select_env *out);

@@ -42,7 +42,7 @@ CASES = [
     ("intel-nvidia", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
     ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
     ("intel-nvidia", {"DRI_PRIME": "1!"}, N1, ["nvidia"], "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, {}, True),
+    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, prime(I), True),
     # libglvnd's explicit variables win.
     ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/mesa.json",
                       "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, N1, ["mesa"], "mesa", {}, True),
@@ -50,9 +50,9 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "1", "__GLX_FORCE_VENDOR_LIBRARY_0": "mesa"}, N1, NV, "mesa",
      OFFLOAD, True),
     # Bad input: one warning, the default choice, never a crash.
-    ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, {}, False),
-    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, prime(I), None),
+    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, prime(I), False),
+    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, prime(I), False),
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, None),
     ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
     # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
@@ -97,9 +97,9 @@ CASES = [
     ("boot-display", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
     # A VM with virtio-gpu.
     ("vm-virtio", {}, I, MESA, None, {}, None),
-    ("vm-virtio", {"DRI_PRIME": "1"}, I, MESA, None, {}, False),
+    ("vm-virtio", {"DRI_PRIME": "1"}, I, MESA, None, prime(I), False),
     ("vm-virtio", {"DRI_PRIME": I}, I, MESA, None, {}, True),
-    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, {}, True),
+    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, prime(I), True),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
     ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
     # No GPU at all: vendors keep their base order.

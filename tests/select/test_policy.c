@@ -243,6 +243,14 @@ static void test_hybrid(void)
     CHECK(strcmp(glmux_select_request(sel)->variable, "GLMUX_GPU") == 0);
     expect_order(sel, "mesa", "nvidia");
     glmux_select_free(sel);
+    /* ...and Mesa, which reads DRI_PRIME itself, is kept on the chosen (default) GPU. */
+    set_vars("GLMUX_GPU", "default", "DRI_PRIME", "1");
+    sel = new_sel(root, NULL);
+    expect_order(sel, "mesa", "nvidia");
+    CHECK(glmux_select_vendor_env(sel, &nv_mesa[1], env) == 1);
+    CHECK(strcmp(env[0].name, "DRI_PRIME") == 0 && strcmp(env[0].value, "pci-0000_00_02_0") == 0);
+    CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 0);
+    glmux_select_free(sel);
     set_vars("DRI_PRIME", "1", "__EGL_VENDOR_LIBRARY_FILENAMES", "/x/50_mesa.json");
     sel = new_sel(root, NULL);
     expect_order(sel, "nvidia", "mesa"); /* as given */
