@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "egl_fake.h"
 #include "glmux_test.h"
@@ -59,14 +60,36 @@ static int empty_list(void)
     return 0;
 }
 
+/*
+ * Run with a file capability (AT_SECURE): the environment names fake1 only, but libEGL must
+ * ignore it and search the built-in directories (Mesa, or nothing).
+ */
+static int secure(void)
+{
+    EGLDisplay dpy;
+    const char *vendor;
+
+    CHECK_MSG(getauxval(AT_SECURE) != 0, "not running in secure-execution mode");
+    CHECK(getenv("__EGL_VENDOR_LIBRARY_FILENAMES") != NULL);
+    dpy = eglGetPlatformDisplay(FAKE_PLATFORM, "fake1", NULL);
+    CHECK_MSG(dpy == EGL_NO_DISPLAY, "fake1 was loaded from __EGL_VENDOR_LIBRARY_FILENAMES");
+    dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    vendor = dpy != EGL_NO_DISPLAY && eglInitialize(dpy, NULL, NULL)
+             ? eglQueryString(dpy, EGL_VENDOR) : NULL;
+    printf("default display served by: %s\n", vendor ? vendor : "(no vendor)");
+    CHECK(vendor == NULL || strstr(vendor, "fake") == NULL);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     EGLDisplay dpy;
     const char *log;
 
-    CHECK_MSG(argc == 2, "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty");
-    truncate_log();
-    if (strcmp(argv[1], "--empty") == 0) {
+    CHECK_MSG(argc == 2, "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty | --secure");
+    if (strcmp(argv[1], "--secure") == 0) {
+        secure();
+    } else if (truncate_log(), strcmp(argv[1], "--empty") == 0) {
         empty_list();
     } else {
         dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
