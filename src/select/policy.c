@@ -512,6 +512,25 @@ size_t glmux_select_vendor_env(struct glmux_select *sel, const struct glmux_sele
     return k;
 }
 
+size_t glmux_select_apply_vendor_env(struct glmux_select *sel,
+                                     const struct glmux_select_candidate *cand)
+{
+    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
+    size_t n = glmux_select_vendor_env(sel, cand, env), written = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const char *now = glmux_env_get(env[i].name);
+        if (now != NULL && strcmp(now, env[i].value) == 0)
+            continue;
+        if (setenv(env[i].name, env[i].value, 1) == 0) {
+            written++;
+            glmux_log(GLMUX_LOG_SELECT, "set %s=%s for vendor \"%s\"", env[i].name,
+                      env[i].value, cand->name);
+        }
+    }
+    return written;
+}
+
 size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu *gpu,
                                struct glmux_select_env *out)
 {

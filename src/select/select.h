@@ -25,9 +25,10 @@
  *      from glmux_vendor_list_find()); if it fails to load or refuses the screen
  *      (isScreenSupported), continue with the normal libglvnd procedure.
  *   4. Both: just before a vendor library is dlopen'ed (still under the lock), call
- *      glmux_select_vendor_env() for that vendor and apply each variable with
- *      setenv(name, value, 1) unless getenv(name) already equals value. Nothing is set when the
- *      user asked for nothing, so ordinary processes never have their environment touched.
+ *      glmux_select_apply_vendor_env() for that vendor: it sets what glmux_select_vendor_env()
+ *      lists, each variable with setenv(name, value, 1) only if getenv(name) differs. Nothing is
+ *      set when the user asked for nothing, so ordinary processes never have their environment
+ *      touched.
  *      The variables are set once per process, before the vendor that reads them exists, under
  *      the lock that serialises vendor loading; docs/vendors.md explains why that is the safe
  *      point in a threaded process and what remains the application's responsibility.
@@ -265,6 +266,16 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
  */
 size_t glmux_select_vendor_env(struct glmux_select *sel, const struct glmux_select_candidate *cand,
                                struct glmux_select_env *out);
+
+/*
+ * Applies glmux_select_vendor_env() for cand to the process environment: each variable is set
+ * with setenv(name, value, 1) only when getenv(name) differs, so a second call, or a value the
+ * user or `glmux run` already set, writes nothing. Call it under the lock that serialises vendor
+ * loading, just before dlopen'ing cand's library (docs/vendors.md §7 explains why that is the
+ * safe point). Returns the number of variables written.
+ */
+size_t glmux_select_apply_vendor_env(struct glmux_select *sel,
+                                     const struct glmux_select_candidate *cand);
 
 /*
  * The switcheroo-style launch set for a GPU, for `glmux env/run --gpu`: GLMUX_GPU=<tag> plus

@@ -95,58 +95,13 @@ static const char *fake_getenv(const char *name)
     return NULL;
 }
 
-/* ---- fake sysfs ----------------------------------------------------------------------------- */
-
-struct fake_gpu {
-    const char *slot, *vendor, *device, *class_code, *driver;
-    int boot_vga, boot_display;  /* -1: attribute absent */
-    const char *render, *power, *vram;
-};
-
-static void add_gpu(const char *root, const struct fake_gpu *g)
-{
-    char dev[256], rel[512], target[256];
-
-    snprintf(dev, sizeof(dev), "sys/devices/pci0000:00/%s", g->slot);
-    snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", g->slot);
-    snprintf(target, sizeof(target), "../../../devices/pci0000:00/%s", g->slot);
-    tree_dir(root, dev);
-    tree_link(root, rel, target);
-#define ATTR(name, value)                                                                  \
-    do {                                                                                   \
-        snprintf(rel, sizeof(rel), "%s/%s", dev, name);                                    \
-        tree_file(root, rel, value);                                                       \
-    } while (0)
-    ATTR("vendor", g->vendor);
-    ATTR("device", g->device);
-    ATTR("class", g->class_code);
-    if (g->boot_vga >= 0)
-        ATTR("boot_vga", g->boot_vga ? "1\n" : "0\n");
-    if (g->boot_display >= 0)
-        ATTR("boot_display", g->boot_display ? "1\n" : "0\n");
-    if (g->power != NULL)
-        ATTR("power/runtime_status", g->power);
-    if (g->vram != NULL)
-        ATTR("mem_info_vram_total", g->vram);
-#undef ATTR
-    if (g->driver != NULL) {
-        snprintf(rel, sizeof(rel), "%s/driver", dev);
-        snprintf(target, sizeof(target), "../../../bus/pci/drivers/%s", g->driver);
-        tree_link(root, rel, target);
-    }
-    if (g->render != NULL) {
-        snprintf(rel, sizeof(rel), "%s/drm/%s/dev", dev, g->render);
-        tree_file(root, rel, "226:128\n");
-    }
-}
-
-static const struct fake_gpu intel = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
+static const struct tree_gpu intel = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
                                        "i915", 1, -1, "renderD128", "active\n", NULL };
-static const struct fake_gpu nvidia = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030200\n",
+static const struct tree_gpu nvidia = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030200\n",
                                         "nvidia", -1, -1, "renderD129", "suspended\n", NULL };
-static const struct fake_gpu nvidia2 = { "0000:02:00.0", "0x10de\n", "0x2684\n", "0x030000\n",
+static const struct tree_gpu nvidia2 = { "0000:02:00.0", "0x10de\n", "0x2684\n", "0x030000\n",
                                          "nvidia", 0, -1, "renderD130", "active\n", NULL };
-static const struct fake_gpu usb = { "0000:00:14.0", "0x8086\n", "0xa36d\n", "0x0c0330\n",
+static const struct tree_gpu usb = { "0000:00:14.0", "0x8086\n", "0xa36d\n", "0x0c0330\n",
                                      "xhci_hcd", -1, -1, NULL, NULL, NULL };
 
 static struct glmux_select *new_sel(const char *root, const char *display_tag)
@@ -185,9 +140,9 @@ static void test_hybrid(void)
     size_t order[2];
 
     snprintf(root, sizeof(root), "%s", tree_new("select-hybrid"));
-    add_gpu(root, &nvidia);   /* created first: the list must still be in PCI order */
-    add_gpu(root, &usb);
-    add_gpu(root, &intel);
+    tree_add_gpu(root, &nvidia);   /* created first: the list must still be in PCI order */
+    tree_add_gpu(root, &usb);
+    tree_add_gpu(root, &intel);
 
     /* One vendor, no variable: nothing is enumerated, sysfs is not even looked at. */
     set_vars(NULL, NULL, NULL, NULL);
@@ -290,7 +245,7 @@ static void test_hybrid(void)
     }
 
     /* Two NVIDIA GPUs: the provider variable picks one, and the vendor is told which. */
-    add_gpu(root, &nvidia2);
+    tree_add_gpu(root, &nvidia2);
     set_vars("__NV_PRIME_RENDER_OFFLOAD", "1", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "NVIDIA-G1");
     sel = new_sel(root, NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:02:00.0") == 0);
@@ -311,24 +266,24 @@ static void test_default_rules(void)
 {
     char root[256];
     struct glmux_gpu_list l;
-    struct fake_gpu virt = { "0000:00:01.0", "0x1af4\n", "0x1050\n", "0x030000\n", "virtio-pci",
+    struct tree_gpu virt = { "0000:00:01.0", "0x1af4\n", "0x1050\n", "0x030000\n", "virtio-pci",
                              -1, -1, NULL, NULL, NULL };
-    struct fake_gpu amd = { "0000:03:00.0", "0x1002\n", "0x73ef\n", "0x038000\n", "amdgpu", -1,
+    struct tree_gpu amd = { "0000:03:00.0", "0x1002\n", "0x73ef\n", "0x038000\n", "amdgpu", -1,
                             -1, "renderD129", NULL, "8589934592\n" };
-    struct fake_gpu apu = { "0000:c4:00.0", "0x1002\n", "0x150e\n", "0x038000\n", "amdgpu", -1,
+    struct tree_gpu apu = { "0000:c4:00.0", "0x1002\n", "0x150e\n", "0x038000\n", "amdgpu", -1,
                             1, "renderD128", NULL, "536870912\n" };
 
     /* No boot flag anywhere: the first non-virtual GPU, not the virtual one before it. */
     snprintf(root, sizeof(root), "%s", tree_new("select-rules"));
-    add_gpu(root, &virt);
-    add_gpu(root, &amd);
+    tree_add_gpu(root, &virt);
+    tree_add_gpu(root, &amd);
     CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
     CHECK(l.count == 2 && l.gpus[0].kind == GLMUX_GPU_VIRTUAL);
     CHECK(l.default_index == 1 && strcmp(l.default_rule, "the first non-virtual GPU in PCI order") == 0);
     CHECK(l.gpus[1].kind == GLMUX_GPU_DISCRETE);
     glmux_gpu_list_clear(&l);
     /* boot_display beats the order; the APU has less VRAM: integrated. */
-    add_gpu(root, &apu);
+    tree_add_gpu(root, &apu);
     CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
     CHECK(l.count == 3 && l.default_index == 2 && strcmp(l.default_rule, "boot_display") == 0);
     CHECK(l.gpus[2].kind == GLMUX_GPU_INTEGRATED && l.gpus[1].kind == GLMUX_GPU_DISCRETE);
@@ -337,7 +292,7 @@ static void test_default_rules(void)
 
     /* Only virtual GPUs: the first one. */
     snprintf(root, sizeof(root), "%s", tree_new("select-virt"));
-    add_gpu(root, &virt);
+    tree_add_gpu(root, &virt);
     CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
     CHECK(l.default_index == 0 && strcmp(l.default_rule, "the first GPU in PCI order") == 0);
     glmux_gpu_list_clear(&l);

@@ -17,4 +17,12 @@ void tree_dir(const char *root, const char *rel);
 /* Removes root recursively. */
 void tree_remove(const char *root);
 
+/* A PCI display device for a fake sysfs root (root/sys/bus/pci/devices/<slot>). */
+struct tree_gpu {
+    const char *slot, *vendor, *device, *class_code, *driver; /* attribute texts, e.g. "0x8086\n" */
+    int boot_vga, boot_display;  /* -1: attribute absent */
+    const char *render, *power, *vram;  /* NULL: absent */
+};
+void tree_add_gpu(const char *root, const struct tree_gpu *g);
+
 #endif
