@@ -96,29 +96,39 @@ EGLenum glmux_egl_guess_platform(void *native)
 {
     bool gbm = false, wayland = false, x11 = false;
     glmux_egl_vendor *list = glmux_egl_vendors();
+    const char *how = NULL;
+    EGLenum platform = EGL_NONE;
 
-    for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
+    for (glmux_egl_vendor *v = list; v != NULL && platform == EGL_NONE; v = v->next) {
         if (v->imports.findNativeDisplayPlatform != NULL) {
-            EGLenum p = v->imports.findNativeDisplayPlatform(native);
-
-            if (p != EGL_NONE)
-                return p;
+            platform = v->imports.findNativeDisplayPlatform(native);
+            how = v->library;
         }
     }
-    if (glmux_egl_device_vendor((EGLDeviceEXT)native) != NULL)
-        return EGL_PLATFORM_DEVICE_EXT;
     for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
         gbm |= v->supports_gbm;
         wayland |= v->supports_wayland;
         x11 |= v->supports_x11;
     }
-    if (gbm && first_word_is(native, "gbm_create_device"))
-        return EGL_PLATFORM_GBM_KHR;
-    if (wayland && first_word_is(native, "wl_display_interface"))
-        return EGL_PLATFORM_WAYLAND_KHR;
-    if (x11 && is_x11_display(native))
-        return EGL_PLATFORM_X11_KHR;
-    return EGL_NONE;
+    if (platform != EGL_NONE) {
+        /* found by a vendor */
+    } else if (glmux_egl_device_vendor((EGLDeviceEXT)native) != NULL) {
+        platform = EGL_PLATFORM_DEVICE_EXT;
+        how = "a known EGLDeviceEXT";
+    } else if (gbm && first_word_is(native, "gbm_create_device")) {
+        platform = EGL_PLATFORM_GBM_KHR;
+        how = "a gbm_device";
+    } else if (wayland && first_word_is(native, "wl_display_interface")) {
+        platform = EGL_PLATFORM_WAYLAND_KHR;
+        how = "a wl_display";
+    } else if (x11 && is_x11_display(native)) {
+        platform = EGL_PLATFORM_X11_KHR;
+        how = "an Xlib Display";
+    }
+    if (platform != EGL_NONE)
+        glmux_log(GLMUX_LOG_VENDOR, "eglGetDisplay(%p): platform 0x%04x (%s)", native,
+                  (unsigned)platform, how);
+    return platform;
 }
 
 EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
