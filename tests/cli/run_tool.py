@@ -183,6 +183,43 @@ def test_beds(glmux, tests):
           "one EGL vendor and no variable: no enumeration")
 
 
+def test_x_screens(glmux, tests):
+    """explain lists each X screen's GLX vendor when DISPLAY is reachable (own Xvfb)."""
+    if shutil.which("Xvfb") is None or shutil.which("umockdev-run") is None:
+        print("note: Xvfb or umockdev-run missing; X screen checks skipped")
+        return
+    rfd, wfd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp",
+                             "-screen", "0", "64x64x24", "-screen", "1", "64x64x24"],
+                            pass_fds=(wfd,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    try:
+        number = b""
+        with os.fdopen(rfd, "rb") as f:
+            number = f.readline().strip()
+        if not number:
+            print("note: Xvfb did not start; X screen checks skipped")
+            return
+        display = ":" + number.decode()
+        bed = os.path.join(tests, "cli", "beds", "intel-nvidia.umockdev")
+        env = clean_env(GLMUX_VENDOR_DIRS=os.path.join(tests, "cli", "vendors"), DISPLAY=display)
+        r = run([glmux, "explain", "--json"], env=env, bed=bed)
+        screens = json.loads(r.stdout)["glx"]["screens"]
+        check([s["vendor"] for s in screens] == ["(X server's choice)"] * 2,
+              "two X screens, the server's vendor: %s" % screens)
+        env.update(DRI_PRIME="1", __GLX_FORCE_VENDOR_LIBRARY_1="mesa")
+        r = run([glmux, "explain", "--json"], env=env, bed=bed)
+        screens = json.loads(r.stdout)["glx"]["screens"]
+        check([s["vendor"] for s in screens] == ["nvidia", "mesa"],
+              "DRI_PRIME=1 moves screen 0 to nvidia; screen 1 forced to mesa: %s" % screens)
+        r = run([glmux, "explain"], env=env, bed=bed)
+        check("X screen 1:  mesa" in r.stdout, "explain text lists the X screens")
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+
+
 def main():
     glmux, tests, egl_lib, glx_lib = sys.argv[1:5]
     test_basics(glmux)
@@ -190,6 +227,7 @@ def main():
     test_vendors(glmux, egl_lib, glx_lib)
     test_no_sysfs(glmux)
     test_beds(glmux, tests)
+    test_x_screens(glmux, tests)
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0
 
