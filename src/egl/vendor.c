@@ -215,6 +215,8 @@ void (*glmux_egl_vendor_fetch(glmux_egl_vendor *v, int index))(void)
         return NULL;
     if (index < GLMUX_EGL_IDX_COUNT)
         return v->fn[index];
+    if (index >= glmux_egl_winsys_count())
+        return NULL;   /* never handed out: a vendor bug, not a reason to allocate */
     pthread_mutex_lock(&v->dyn_lock);
     if (slot >= v->dyn_size) {
         int size = slot + 32;

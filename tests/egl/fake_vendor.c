@@ -48,6 +48,7 @@ struct fake_context {
 };
 
 static const __EGLapiExports *exports;
+static __EGLvendorInfo *self;
 static struct fake_device devices[MAX_DEVICES] = { { 0 }, { 1 }, { 2 } };
 static int device_count = 2;
 static struct fake_display displays[1 + MAX_DEVICES] = {
@@ -79,6 +80,12 @@ EXPORT const char fake_find_token[] = FAKE_NAME;
 EXPORT void fake_set_device_count(int count)
 {
     device_count = count < 1 ? 1 : count > MAX_DEVICES ? MAX_DEVICES : count;
+}
+
+/* exports->fetchDispatchEntry for this vendor, for tests of bogus indices. */
+EXPORT void *fake_fetch(int index)
+{
+    return (void *)exports->fetchDispatchEntry(self, index);
 }
 
 EXPORT int fake_counter(const char *what)
@@ -524,10 +531,10 @@ static const char *fake_getVendorString(int name)
 EXPORT EGLBoolean MAIN_NAME(uint32_t version, const __EGLapiExports *ex,
                             __EGLvendorInfo *vendor, __EGLapiImports *imports)
 {
-    (void)vendor;
     if (EGL_VENDOR_ABI_GET_MAJOR_VERSION(version) != 0 || FAKE_VARIANT == VARIANT_REJECT_ABI)
         return EGL_FALSE;
     exports = ex;
+    self = vendor;
     imports->getPlatformDisplay = fake_getPlatformDisplay;
     imports->getSupportsAPI = fake_getSupportsAPI;
     imports->getVendorString = fake_getVendorString;
