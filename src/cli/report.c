@@ -107,21 +107,24 @@ int glmux_cli_gpus(bool json)
     return GLMUX_EXIT_OK;
 }
 
-/* Whether lib loads and exports entry; *why gets a static or dlerror() message. */
-static bool try_load(const char *lib, const char *entry, const char **why)
+/* Whether lib loads and exports entry; why gets the reason (dlerror() text is copied: the
+ * next dl* call frees it). */
+static bool try_load(const char *lib, const char *entry, char *why, size_t size)
 {
     void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+    const char *err;
     bool ok;
 
     if (h == NULL) {
-        *why = dlerror();
-        if (*why == NULL)
-            *why = "does not load";
+        err = dlerror();
+        snprintf(why, size, "%s", err ? err : "does not load");
         return false;
     }
     ok = dlsym(h, entry) != NULL;
-    *why = ok ? "loads" : (entry[2] == 'e' ? "loads, but has no __egl_Main: not an EGL vendor"
-                                            : "loads, but has no __glx_Main: not a GLX vendor");
+    snprintf(why, size, "%s",
+             ok ? "loads"
+                : (entry[2] == 'e' ? "loads, but has no __egl_Main: not an EGL vendor"
+                                   : "loads, but has no __glx_Main: not a GLX vendor"));
     dlclose(h);
     return ok;
 }
@@ -171,6 +174,7 @@ int glmux_cli_vendors(bool json, bool load)
         const struct glmux_vendor *v = &vl.vendors[i];
         char glx_default[128];
         const char *glx = v->glx_library;
+        char egl_buf[512], glx_buf[512];
         const char *egl_why = NULL, *glx_why = NULL;
         bool egl_ok = false, glx_ok = false;
 
@@ -178,9 +182,12 @@ int glmux_cli_vendors(bool json, bool load)
         if (glx == NULL)
             glx = glx_default;
         if (load) {
-            if (v->egl_library != NULL)
-                egl_ok = try_load(v->egl_library, "__egl_Main", &egl_why);
-            glx_ok = try_load(glx, "__glx_Main", &glx_why);
+            if (v->egl_library != NULL) {
+                egl_ok = try_load(v->egl_library, "__egl_Main", egl_buf, sizeof(egl_buf));
+                egl_why = egl_buf;
+            }
+            glx_ok = try_load(glx, "__glx_Main", glx_buf, sizeof(glx_buf));
+            glx_why = glx_buf;
         }
         if (json) {
             glmux_jw_object(&w, NULL);
