@@ -94,7 +94,8 @@ static const char *serving_vendor(const struct glmux_vendor_list *vl, const stru
 
 int glmux_cli_explain(bool json)
 {
-    struct glmux_select *sel = glmux_select_new(NULL);
+    struct glmux_select_config cfg = { .keep_reasons = true };
+    struct glmux_select *sel = glmux_select_new(&cfg);
     struct glmux_vendor_list vl, glx_vl;
     struct glmux_select_candidate *cands = NULL;
     size_t *order = NULL, n = 0, k;

@@ -98,7 +98,7 @@ static int cmd_check(int argc, char **argv)
 /* Resolves --gpu SPEC; fills env and returns the count, or a negative exit status. */
 static int gpu_env(const char *spec, struct glmux_select_env *env, bool *unset_dri_prime)
 {
-    struct glmux_select_config cfg = { NULL, NULL, NULL, spec };
+    struct glmux_select_config cfg = { .gpu_spec = spec };
     struct glmux_gpu_request req;
     struct glmux_select *sel;
     const struct glmux_gpu *gpu;

@@ -70,7 +70,8 @@ static void text_gpu(const struct glmux_gpu *g, size_t i, const struct glmux_ven
 
 int glmux_cli_gpus(bool json)
 {
-    struct glmux_select *sel = glmux_select_new(NULL);
+    struct glmux_select_config cfg = { .keep_reasons = true };
+    struct glmux_select *sel = glmux_select_new(&cfg);
     struct glmux_vendor_list vl;
     const struct glmux_gpu_list *l;
 

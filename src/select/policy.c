@@ -32,6 +32,7 @@ struct glmux_select {
     size_t n_reasons;
     char glx_name[128];
     bool warned_no_vendor;
+    bool keep_reasons;
 };
 
 static void reason(struct glmux_select *sel, unsigned category, const char *fmt, ...)
@@ -43,6 +44,9 @@ static void reason(struct glmux_select *sel, unsigned category, const char *fmt,
     va_list ap;
     char **r;
 
+    /* Formatting costs more than deciding: skip it unless somebody will read it. */
+    if (!sel->keep_reasons && !glmux_log_enabled(category))
+        return;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
@@ -129,6 +133,7 @@ struct glmux_select *glmux_select_new(const struct glmux_select_config *config)
         return NULL;
     sel->getenv = (config && config->getenv) ? config->getenv : glmux_env_get;
     sel->chosen = -1;
+    sel->keep_reasons = config != NULL && config->keep_reasons;
     if (root == NULL)
         root = glmux_env_get("GLMUX_SYSFS_ROOT");
     sel->sysfs_root = strdup(root ? root : "");

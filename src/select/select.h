@@ -191,6 +191,8 @@ struct glmux_select_config {
     const char *sysfs_root;         /* NULL: GLMUX_SYSFS_ROOT (a test hook) or the real /sys */
     const char *display_tag;        /* the display server's GPU when known, or NULL */
     const char *gpu_spec;           /* non-NULL: use this as GLMUX_GPU (glmux env/run --gpu) */
+    bool keep_reasons;              /* record every reason (glmux explain); otherwise only
+                                       those GLMUX_DEBUG would print are formatted */
 };
 
 struct glmux_select;
@@ -286,7 +288,10 @@ size_t glmux_select_apply_vendor_env(struct glmux_select *sel,
 size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu *gpu,
                                struct glmux_select_env *out);
 
-/* Every rule considered so far and why, in order, for `glmux explain` and GLMUX_DEBUG=select. */
+/*
+ * Every rule considered so far and why, in order, for `glmux explain` (config keep_reasons) and
+ * GLMUX_DEBUG=select. Without keep_reasons only the messages that were logged are kept.
+ */
 size_t glmux_select_reason_count(const struct glmux_select *sel);
 const char *glmux_select_reason(const struct glmux_select *sel, size_t i);
 

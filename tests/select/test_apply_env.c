@@ -36,7 +36,7 @@ static const struct glmux_select_candidate mesa = { "mesa", NULL, 0 };
 
 static struct glmux_select *new_sel(const char *root)
 {
-    struct glmux_select_config cfg = { NULL, root, NULL, NULL };
+    struct glmux_select_config cfg = { .sysfs_root = root };
     struct glmux_select *sel = glmux_select_new(&cfg);
 
     CHECK(sel != NULL);
