@@ -31,6 +31,7 @@ static __GLdispatchTable *current_tables;
 
 static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv);
 static void free_entries(const void **entries);
+static void free_table(__GLdispatchTable *table);
 
 static void thread_destroyed(void *data)
 {
@@ -115,17 +116,28 @@ __GLdispatchTable *__glDispatchCreateTable(__GLgetProcAddressCallback getProcAdd
     return table;
 }
 
+static void free_table(__GLdispatchTable *table)
+{
+    free_entries(table->entries);
+    free(table);
+}
+
 void __glDispatchDestroyTable(__GLdispatchTable *dispatch)
 {
+    bool in_use;
+
     if (dispatch == NULL)
         return;
     pthread_mutex_lock(&glmux_dispatch_lock);
-    if (dispatch->current_threads > 0)
-        glmux_log(GLMUX_LOG_WARN, "destroying a dispatch table current on %d thread(s)",
-                  dispatch->current_threads);
+    in_use = dispatch->current_threads > 0;
+    /* Still current somewhere: freed when the last of those threads lets go of it. */
+    dispatch->destroyed = in_use;
     pthread_mutex_unlock(&glmux_dispatch_lock);
-    free_entries(dispatch->entries);
-    free(dispatch);
+    if (in_use)
+        glmux_log(GLMUX_LOG_DISPATCH, "dispatch table destroyed while current on %d thread(s); "
+                  "freed when released", dispatch->current_threads);
+    else
+        free_table(dispatch);
 }
 
 /*
@@ -233,8 +245,11 @@ static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
     __GLdispatchTable *table = priv->table;
 
-    if (table != NULL && --table->current_threads == 0)
+    if (table != NULL && --table->current_threads == 0) {
         unlink_current_table(table);
+        if (table->destroyed)
+            free_table(table);
+    }
     if (glmux_dispatch_current_count > 0)
         glmux_dispatch_current_count--;
     priv->state->priv = NULL;
@@ -330,6 +345,8 @@ void __glDispatchReset(void)
         current_tables = t->next_current;
         t->next_current = NULL;
         t->current_threads = 0;
+        if (t->destroyed)
+            free_table(t);
     }
     glmux_dispatch_current_count = 0;
     if (thread_key_valid)

@@ -21,6 +21,7 @@ struct __GLdispatchTableRec {
                                entries[-1] points back to this record */
     unsigned filled;        /* pure-C builds: slots [0, filled) hold their final value */
     int current_threads;    /* threads on which this table is current */
+    bool destroyed;         /* __glDispatchDestroyTable ran while it was still current */
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
 };
 

@@ -85,6 +85,11 @@ static void *fake_get_proc_address(const char *name, void *param)
     return NULL;
 }
 
+__GLdispatchTable *fake_vendor_new_table(int v)
+{
+    return __glDispatchCreateTable(fake_get_proc_address, &fake_vendors[v]);
+}
+
 void fake_vendors_init(void)
 {
     for (int v = 0; v < FAKE_VENDORS; v++) {

@@ -33,6 +33,9 @@ extern double fake_last_args[9];
 /* Creates the vendors' ids and tables. */
 void fake_vendors_init(void);
 
+/* Another dispatch table answering as vendor v. */
+__GLdispatchTable *fake_vendor_new_table(int v);
+
 /* A thread state for make-current, with a destructor callback counting calls. */
 struct fake_thread_state {
     __GLdispatchThreadState base;

@@ -10,6 +10,8 @@
  *   threads     several threads and vendors switching current; thread-exit cleanup
  *   fork        a forked child starts with no current context after __glDispatchReset
  *   noop        GL calls without a context are harmless; app error checking reports them
+ *   destroy     a table destroyed while another thread has it current keeps working there and
+ *               is freed when that thread exits (ASan checks the free)
  *   args        float, double, integer and stack arguments survive a slot's first call (when
  *               assembly builds resolve the slot lazily) and later calls
  */
@@ -28,6 +30,26 @@
 #include "glmux_test.h"
 
 typedef int (*test_fn)(int);
+
+static pthread_mutex_t doomed_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t doomed_cond = PTHREAD_COND_INITIALIZER;
+static int doomed_step;
+
+static void set_doomed_step(int value)
+{
+    pthread_mutex_lock(&doomed_lock);
+    doomed_step = value;
+    pthread_cond_broadcast(&doomed_cond);
+    pthread_mutex_unlock(&doomed_lock);
+}
+
+static void wait_doomed_step(int want)
+{
+    pthread_mutex_lock(&doomed_lock);
+    while (doomed_step < want)
+        pthread_cond_wait(&doomed_cond, &doomed_lock);
+    pthread_mutex_unlock(&doomed_lock);
+}
 
 static void check_ours(void)
 {
@@ -310,6 +332,41 @@ static int test_noop(void)
     return 0;
 }
 
+static __GLdispatchTable *doomed_table;
+static struct fake_thread_state doomed_state;
+
+static void *doomed_thread(void *arg)
+{
+    GLfloat v[3] = { 0, 0, 0 };
+
+    (void)arg;
+    fake_thread_state_init(&doomed_state, 1);
+    if (!__glDispatchMakeCurrent(&doomed_state.base, doomed_table, fake_vendors[1].id, NULL))
+        return (void *)1;
+    set_doomed_step(1);
+    wait_doomed_step(2);
+    glVertex3fv(v); /* the table was destroyed meanwhile: still usable here */
+    return fake_thread_calls[1] == 1 ? NULL : (void *)2;
+    /* exits with the table current: the key destructor releases and frees it */
+}
+
+static int test_destroy(void)
+{
+    pthread_t thread;
+    void *result;
+
+    doomed_table = fake_vendor_new_table(1);
+    CHECK(doomed_table != NULL);
+    CHECK(pthread_create(&thread, NULL, doomed_thread, NULL) == 0);
+    wait_doomed_step(1);
+    __glDispatchDestroyTable(doomed_table);
+    set_doomed_step(2);
+    CHECK(pthread_join(thread, &result) == 0);
+    CHECK_MSG(result == NULL, "thread failed: %p", result);
+    CHECK(fake_thread_destroyed == 1);
+    return 0;
+}
+
 static void check_args(const double *want, int n)
 {
     for (int i = 0; i < n; i++)
@@ -354,6 +411,7 @@ int main(int argc, char **argv)
         { "generated", test_generated }, { "lastslot", test_lastslot },
         { "threads", test_threads },     { "fork", test_fork },
         { "noop", test_noop },           { "args", test_args },
+        { "destroy", test_destroy },
     };
 
     if (argc != 2) {
