@@ -450,14 +450,16 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
             return vendors->vendors[i].name;
         }
     }
-    if ((v = glmux_driver_default_vendor(gpu->driver)) != NULL) {
+    if (vendors == NULL && (v = glmux_driver_default_vendor(gpu->driver)) != NULL) {
         snprintf(sel->glx_name, sizeof(sel->glx_name), "%s", v);
         reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (built-in table: driver %s)",
                screen, v, gpu->driver);
         return sel->glx_name;
     }
-    reason(sel, GLMUX_LOG_WARN, "GLX screen %d: no installed vendor serves GPU %s (driver %s); "
-           "using the X server's vendor", screen, gpu->tag, gpu->driver[0] ? gpu->driver : "none");
+    reason(sel, sel->warned_no_vendor ? GLMUX_LOG_SELECT : GLMUX_LOG_WARN,
+           "GLX screen %d: no installed vendor serves GPU %s (driver %s); using the X server's "
+           "vendor", screen, gpu->tag, gpu->driver[0] ? gpu->driver : "none");
+    sel->warned_no_vendor = true;
     return NULL;
 }
 

@@ -249,8 +249,8 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
 
 /*
  * The GLX vendor name for an X screen, or NULL for "ask the X server as libglvnd does".
- * vendors is the list from glmux_vendor_list_discover_glx (for driver lists), or NULL; when no
- * vendor in it serves the chosen GPU, the built-in driver table is consulted. __GLX_FORCE_VENDOR_LIBRARY_<screen> and __GLX_VENDOR_LIBRARY_NAME are returned as
+ * vendors is the list from glmux_vendor_list_discover_glx (for driver lists); with NULL the
+ * built-in driver table names the vendor. __GLX_FORCE_VENDOR_LIBRARY_<screen> and __GLX_VENDOR_LIBRARY_NAME are returned as
  * they are (they always win); otherwise a name is returned only when the user asked for a GPU
  * other than the default one and an installed vendor serves it.
  */

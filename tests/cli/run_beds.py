@@ -55,6 +55,9 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, prime(I), False),
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, None),
     ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
+    # A GPU with no vendor installed (only Mesa here): one warning, the default order.
+    ("intel-nvidia", {"DRI_PRIME": "1", "GLMUX_VENDOR_DIRS": "@VENDORS@/../../select/manifests/one-vendor"},
+     N1, ["mesa"], None, {}, True),
     # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
     ("amd-amd", {}, A6, MESA, None, {}, None),
     ("amd-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
@@ -174,7 +177,7 @@ def main():
         # One clear warning for bad input, none otherwise.
         warnings = [l for l in r.stderr.splitlines() if l.startswith("glmux:")]
         if matched is False or variables.get("DRI_PRIME") in ("0", "7") or \
-                variables.get("GLMUX_GPU") == "fastest":
+                variables.get("GLMUX_GPU") == "fastest" or "GLMUX_VENDOR_DIRS" in variables:
             if len(warnings) != 1:
                 problems.append("expected one warning, got %s" % warnings)
         elif warnings:
