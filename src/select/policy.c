@@ -340,6 +340,21 @@ bool glmux_select_candidate_serves(const struct glmux_select_candidate *cand,
     return v != NULL && strcmp(v, cand->name) == 0;
 }
 
+/* The chosen GPU has no installed vendor: one warning, and the default GPU instead. */
+static const struct glmux_gpu *fall_back_to_default(struct glmux_select *sel,
+                                                    const struct glmux_gpu *gpu, const char *api)
+{
+    const struct glmux_gpu *def = &sel->gpus.gpus[sel->gpus.default_index];
+
+    reason(sel, sel->warned_no_vendor ? GLMUX_LOG_SELECT : GLMUX_LOG_WARN,
+           "no installed %s vendor serves GPU %s (driver %s); using the default GPU %s", api,
+           gpu->tag, gpu->driver[0] ? gpu->driver : "none", def->tag);
+    sel->warned_no_vendor = true;
+    sel->request_unmet = true;
+    sel->chosen = sel->gpus.default_index;
+    return def;
+}
+
 static const char *egl_override(struct glmux_select *sel)
 {
     if (env(sel, "__EGL_VENDOR_LIBRARY_FILENAMES") != NULL)
@@ -376,6 +391,12 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
     for (size_t i = 0; i < n; i++)
         if (glmux_select_candidate_serves(&cands[i], gpu))
             order[k++] = i;
+    if (k == 0 && !gpu->is_default && sel->gpus.default_index >= 0) {
+        gpu = fall_back_to_default(sel, gpu, "EGL");
+        for (size_t i = 0; i < n; i++)
+            if (glmux_select_candidate_serves(&cands[i], gpu))
+                order[k++] = i;
+    }
     if (k == 0) {
         if (!sel->warned_no_vendor)
             reason(sel, sel->request.kind > GLMUX_REQUEST_DEFAULT ? GLMUX_LOG_WARN
@@ -456,10 +477,14 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
                screen, v, gpu->driver);
         return sel->glx_name;
     }
-    reason(sel, sel->warned_no_vendor ? GLMUX_LOG_SELECT : GLMUX_LOG_WARN,
-           "GLX screen %d: no installed vendor serves GPU %s (driver %s); using the X server's "
-           "vendor", screen, gpu->tag, gpu->driver[0] ? gpu->driver : "none");
-    sel->warned_no_vendor = true;
+    if (vendors != NULL && sel->gpus.default_index >= 0) {
+        fall_back_to_default(sel, gpu, "GLX");
+        reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (the default GPU)",
+               screen);
+        return NULL;
+    }
+    reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: no vendor known for GPU %s (driver %s); "
+           "using the X server's vendor", screen, gpu->tag, gpu->driver[0] ? gpu->driver : "none");
     return NULL;
 }
 

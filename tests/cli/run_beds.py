@@ -57,7 +57,7 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
     # A GPU with no vendor installed (only Mesa here): one warning, the default order.
     ("intel-nvidia", {"DRI_PRIME": "1", "GLMUX_VENDOR_DIRS": "@VENDORS@/../../select/manifests/one-vendor"},
-     N1, ["mesa"], None, {}, True),
+     I, ["mesa"], None, prime(I), False),
     # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
     ("amd-amd", {}, A6, MESA, None, {}, None),
     ("amd-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
