@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
 # and the pure-C configurations and runs ctest in both, then runs the unit tests (label
-# "unit") in an ASan+UBSan build. Extra arguments go to ctest.
+# "unit") in an ASan+UBSan build. With CI=true it also runs the packaging tests (label
+# "packaging": builds the .deb and .rpm packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,5 +25,9 @@ for config in default pure-c sanitize; do
     cmake --build "$build" -j "$jobs"
     # shellcheck disable=SC2086
     (cd "$build" && ctest --output-on-failure -j "$jobs" $labels "$@") || status=1
+    # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
+    if [ "$config" = default ] && [ "${CI:-}" = true ]; then
+        (cd "$build" && ctest --output-on-failure -L packaging) || status=1
+    fi
 done
 exit $status
