@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json.h"
 
@@ -397,8 +398,9 @@ bool glmux_manifest_load(const char *path, struct glmux_manifest *out,
 {
     struct ctx c = { path, report, data, 0 };
     FILE *f = fopen(path, "rbe");
-    char *text;
-    size_t len;
+    struct stat st;
+    char *text = NULL;
+    size_t len = 0, cap;
     bool ok;
 
     memset(out, 0, sizeof(*out));
@@ -406,13 +408,26 @@ bool glmux_manifest_load(const char *path, struct glmux_manifest *out,
         say(&c, GLMUX_MANIFEST_ERROR, 0, "cannot open: %s", strerror(errno));
         return false;
     }
-    text = malloc(GLMUX_JSON_MAX_SIZE + 1);
-    if (text == NULL) {
-        fclose(f);
-        say(&c, GLMUX_MANIFEST_ERROR, 0, "out of memory");
-        return false;
+    /* Size the buffer from the file when it says; read until EOF either way. */
+    cap = (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+           st.st_size <= GLMUX_JSON_MAX_SIZE)
+              ? (size_t)st.st_size + 1
+              : 4096;
+    for (;;) {
+        char *grown = realloc(text, cap);
+        size_t got;
+        if (grown == NULL) {
+            say(&c, GLMUX_MANIFEST_ERROR, 0, "out of memory");
+            ok = false;
+            goto done;
+        }
+        text = grown;
+        got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (len < cap || len > GLMUX_JSON_MAX_SIZE)
+            break;
+        cap *= 2;
     }
-    len = fread(text, 1, GLMUX_JSON_MAX_SIZE + 1, f);
     if (ferror(f)) {
         say(&c, GLMUX_MANIFEST_ERROR, 0, "cannot read: %s", strerror(errno));
         ok = false;
@@ -422,6 +437,7 @@ bool glmux_manifest_load(const char *path, struct glmux_manifest *out,
     } else {
         ok = glmux_manifest_parse(path, text, len, out, report, data);
     }
+done:
     fclose(f);
     free(text);
     return ok;
