@@ -12,14 +12,33 @@
 #include <GL/glxproto.h>
 
 #include "glx/glx_internal.h"
+#include "util/env.h"
 #include "util/log.h"
+
+/*
+ * An application error (a handle libGLX does not know). With __GLVND_APP_ERROR_CHECKING set it
+ * is always reported (libglvnd would also abort; a glmux library never does), otherwise only
+ * under GLMUX_DEBUG=dispatch.
+ */
+static void app_error(const char *what, const void *handle, unsigned char minor)
+{
+    static int checking = -1;
+
+    if (checking < 0)
+        checking = glmux_env_get_flag("__GLVND_APP_ERROR_CHECKING");
+    glmux_log(checking ? GLMUX_LOG_ERROR : GLMUX_LOG_DISPATCH,
+              "GLX request %u: %s %p is not known to libGLX (destroyed, or never created)",
+              minor, what, handle);
+}
 
 static glmux_glx_vendor *by_context(Display *dpy, GLXContext ctx, unsigned char minor)
 {
     glmux_glx_vendor *v = glmux_glx_vendor_from_context(ctx);
 
-    if (v == NULL)
+    if (v == NULL) {
+        app_error("context", (const void *)ctx, minor);
         glmux_glx_x_error(dpy, GLXBadContext, 0, minor, false);
+    }
     return v;
 }
 
@@ -27,8 +46,10 @@ static glmux_glx_vendor *by_config(Display *dpy, GLXFBConfig config, unsigned ch
 {
     glmux_glx_vendor *v = glmux_glx_vendor_from_fbconfig(dpy, config);
 
-    if (v == NULL)
+    if (v == NULL) {
+        app_error("GLXFBConfig", (const void *)config, minor);
         glmux_glx_x_error(dpy, GLXBadFBConfig, 0, minor, false);
+    }
     return v;
 }
 
@@ -36,8 +57,10 @@ static glmux_glx_vendor *by_drawable(Display *dpy, GLXDrawable draw, unsigned ch
 {
     glmux_glx_vendor *v = glmux_glx_vendor_from_drawable(dpy, draw);
 
-    if (v == NULL)
+    if (v == NULL) {
+        app_error("drawable", (const void *)(uintptr_t)draw, minor);
         glmux_glx_x_error(dpy, GLXBadDrawable, draw, minor, false);
+    }
     return v;
 }
 
