@@ -11,17 +11,18 @@ libglvnd's; run against ours it shows our stubs use it.
 """
 import argparse
 import re
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts", "gen"))
+from glmux_registry import read_list  # noqa: E402
 
 LABEL = re.compile(r"^[0-9a-f]+ <(\w+?)(@@?\w+)?>:$")
 JUMP = re.compile(r"jmp\s+\*(0x[0-9a-f]+)?\(%r11\)")
 
 
-def read_list(path):
-    with open(path, encoding="utf-8") as f:
-        return [line.split("#", 1)[0].strip() for line in f
-                if line.split("#", 1)[0].strip()]
 
 
 def stub_slots(path):

@@ -10,8 +10,13 @@ same library) when one is given. Exit 0 pass, 1 fail, 77 skip (reference asked f
 is a failure, not a skip: CI installs it).
 """
 import argparse
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts", "gen"))
+from glmux_registry import read_list  # noqa: E402
 
 LINKER_SYMBOLS = {"_edata", "_end", "__bss_start", "_init", "_fini"}
 
@@ -36,14 +41,6 @@ def soname(path):
     return None
 
 
-def read_list(path):
-    names = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                names.append(line.split()[0])
-    return set(names)
 
 
 def main():
@@ -58,7 +55,7 @@ def main():
     have = exports(args.lib)
     want = set()
     for f in args.symbols:
-        want |= read_list(f)
+        want |= set(read_list(f))
     if soname(args.lib) != args.soname:
         print(f"FAIL: {args.lib}: soname {soname(args.lib)}, expected {args.soname}")
         ok = False
