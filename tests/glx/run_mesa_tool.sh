@@ -1,12 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # glmux tests: Debian's glxinfo / glxgears through our libraries under the fixture's Xvfb.
-# usage: run_mesa_tool.sh glxinfo|glxgears LIBDIRS (colon-separated build directories)
-# Proves the tool resolved libGL.so.1, libGLX.so.0 and libGLdispatch.so.0 from LIBDIRS (ldd)
-# and that the dynamic linker really initialised those files in the run (LD_DEBUG=files).
+# usage: run_mesa_tool.sh glxinfo|glxgears LIBDIRS [OURS]
+#   LIBDIRS  the LD_LIBRARY_PATH to run with (our build directories first)
+#   OURS     the libraries that must come from our build directories (default: libGL.so.1
+#            libGLX.so.0 libGLdispatch.so.0); the others may be Debian's libglvnd, to check
+#            that each of our libraries works next to libglvnd's.
+# Proves the tool resolved OURS from our build directories (ldd) and that the dynamic linker
+# really initialised those files in the run (LD_DEBUG=files).
 set -u
 tool=$1
 libdirs=$2
+ours=${3:-libGL.so.1 libGLX.so.0 libGLdispatch.so.0}
+system=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+ourdirs=$(echo "$libdirs" | tr ':' '\n' | grep -v "^$system\$" | tr '\n' ':')
 display=$(cat "$GLMUX_TEST_XVFB_DIR/two.display" 2>/dev/null) || { echo "no fixture"; exit 1; }
 [ "$display" = none ] && { echo "skipped: Xvfb is not installed"; exit 77; }
 path=$(command -v "$tool") || { echo "skipped: $tool is not installed (mesa-utils)"; exit 77; }
@@ -16,12 +23,19 @@ export LD_LIBRARY_PATH="$libdirs"
 export DISPLAY="$display"
 
 ldd "$path" >"$work/ldd" || exit 1
-for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+for lib in $ours; do
     found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
-    case ":$libdirs:" in
+    case ":$ourdirs:" in
     *":$(dirname "$found"):"*) echo "$lib => $found" ;;
     *) echo "FAIL: $lib resolves to '$found', not to the build tree"; exit 1 ;;
     esac
+done
+
+for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+    case " $ours " in *" $lib "*) continue ;; esac
+    found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
+    [ "$(dirname "$found")" = "$system" ] || { echo "FAIL: $lib should be libglvnd's: $found"; exit 1; }
+    echo "$lib => $found (libglvnd)"
 done
 
 case $tool in
@@ -44,10 +58,10 @@ glxgears)
     ;;
 esac
 
-for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+for lib in $ours; do
     grep -h "calling init: .*/$lib\$" "$work"/ld.* | head -n 1 >"$work/init"
     init=$(sed 's/.*calling init: //' "$work/init")
-    case ":$libdirs:" in
+    case ":$ourdirs:" in
     *":$(dirname "$init"):"*) echo "initialised $init" ;;
     *) echo "FAIL: the run initialised '$init' for $lib"; exit 1 ;;
     esac
