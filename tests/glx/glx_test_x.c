@@ -10,6 +10,7 @@
 #include "glx_test_x.h"
 
 static XErrorEvent last_error;
+static int error_count;
 
 Display *glx_test_open(const char *which)
 {
@@ -37,6 +38,7 @@ static int record(Display *dpy, XErrorEvent *ev)
 {
     (void)dpy;
     last_error = *ev;
+    error_count++;
     return 0;
 }
 
@@ -53,4 +55,14 @@ XErrorEvent glx_test_last_error(Display *dpy)
     ev = last_error;
     memset(&last_error, 0, sizeof(last_error));
     return ev;
+}
+
+int glx_test_error_count(Display *dpy)
+{
+    int n;
+
+    XSync(dpy, False);
+    n = error_count;
+    error_count = 0;
+    return n;
 }

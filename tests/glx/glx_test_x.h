@@ -15,5 +15,7 @@ Display *glx_test_open(const char *which);
 void glx_test_catch_errors(void);
 /* The last recorded error (error_code 0 when none) and clears it, after an XSync. */
 XErrorEvent glx_test_last_error(Display *dpy);
+/* How many errors were recorded since the last call (after an XSync), and resets the count. */
+int glx_test_error_count(Display *dpy);
 
 #endif

@@ -214,6 +214,20 @@ int main(void)
     CHECK(!glXMakeCurrent(dpy, glxwin[0], (GLXContext)(void *)&n));
     CHECK(glx_test_last_error(dpy).error_code == er + GLXBadContext);
     CHECK(glXGetCurrentContext() == ctx[0]); /* unchanged by the failure */
+    /* libGLX's own requests fail quietly; the application sees one error, libGLX's. */
+    glx_test_error_count(dpy);
+    glXSwapBuffers(dpy, (GLXDrawable)0x7fff0001);
+    CHECK(glx_test_error_count(dpy) == 1);
+    {
+        GLXContext (*import)(Display *, GLXContextID) = (GLXContext(*)(Display *, GLXContextID))
+            glXGetProcAddress((const GLubyte *)"glXImportContextEXT");
+
+        CHECK(import != NULL);
+        CHECK(import(dpy, (GLXContextID)0x7fff0002) == NULL);
+        CHECK(glx_test_error_count(dpy) == 1);
+        err = glx_test_last_error(dpy);
+        CHECK(err.error_code == er + GLXBadContext && err.minor_code == X_GLXQueryContext);
+    }
 
     /* Release, then BadMatch for a drawable without a context. */
     CHECK(glXMakeCurrent(dpy, None, NULL));
