@@ -13,7 +13,8 @@
  *   int glXFakeCountGLMUX(Display *dpy, int screen, int what)  counters (FAKE_COUNT_*)
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
  * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
- * makes isScreenSupported refuse screen n. Built as "mesa" too, to stand in for the vendor the
+ * makes isScreenSupported refuse screen n; FAKE_GLX_PATCH=<name> makes vendor <name> offer
+ * entry-point patching (it looks its stubs up, counts them, and writes nothing). Built as "mesa" too, to stand in for the vendor the
  * X server names.
  */
 #include <stdbool.h>
@@ -541,6 +542,27 @@ static void fake_set_dispatch_index(const GLubyte *name, int index)
         index_count = index;
 }
 
+static GLboolean fake_is_patch_supported(int type, int size)
+{
+    bump(FAKE_COUNT_PATCH_QUERIES);
+    return type == __GLDISPATCH_STUB_X86_64 && size == 32;
+}
+
+static GLboolean fake_initiate_patch(int type, int size, DispatchPatchLookupStubOffset lookup)
+{
+    void *write_ptr = NULL;
+    const void *exec_ptr = NULL;
+
+    (void)type, (void)size;
+    if (lookup("glClear", &write_ptr, &exec_ptr) && write_ptr != NULL && exec_ptr != NULL)
+        bump(FAKE_COUNT_PATCHED);
+    return GL_TRUE;
+}
+
+static void fake_release_patch(void)
+{
+}
+
 static Bool fake_is_screen_supported(Display *dpy, int screen)
 {
     const char *no = getenv("FAKE_GLX_UNSUPPORTED_SCREEN");
@@ -567,6 +589,11 @@ PUBLIC Bool __glx_Main(uint32_t version, const __GLXapiExports *exp, __GLXvendor
         imports->getProcAddress = fake_get_proc_address;
         imports->getDispatchAddress = fake_get_dispatch_address;
         imports->setDispatchIndex = fake_set_dispatch_index;
+        if (getenv("FAKE_GLX_PATCH") != NULL && strcmp(getenv("FAKE_GLX_PATCH"), FAKE_NAME) == 0) {
+            imports->isPatchSupported = fake_is_patch_supported;
+            imports->initiatePatch = fake_initiate_patch;
+            imports->releasePatch = fake_release_patch;
+        }
         init_done = true;
     }
     return True;

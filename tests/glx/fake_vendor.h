@@ -19,6 +19,8 @@ enum {
     FAKE_COUNT_WAITS,
     FAKE_COUNT_CLEARS,
     FAKE_COUNT_DESTROYED_DRAWABLES,
+    FAKE_COUNT_PATCH_QUERIES,       /* isPatchSupported calls */
+    FAKE_COUNT_PATCHED,             /* initiatePatch calls that found glClear's stub */
     FAKE_COUNT_MAX
 };
 

@@ -12,6 +12,8 @@
  *   servername        no overrides: the server's GLX_VENDOR_NAMES_EXT list ("mesa") picks a
  *                     fake vendor built as libGLX_mesa.so.0 for screen 0; it refuses screen 1
  *                     (isScreenSupported), which falls back to "indirect" (fakeb).
+ *   patch             fakea offers entry-point patching: making its context current hands it
+ *                     the stubs (x86-64 builds), and GL calls still reach it.
  *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
  *                     (Debian: Mesa) gives NULL visuals; no crash.
  */
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include <X11/Xlib.h>
+#include <GL/gl.h>
 #include <GL/glx.h>
 
 #include "fake_vendor.h"
@@ -122,6 +125,37 @@ static int servername(void)
     return 0;
 }
 
+static int patch(void)
+{
+    Display *dpy = glx_test_open("two");
+    GLXFBConfig *configs;
+    GLXContext ctx;
+    count_fn count;
+    int n = 0;
+
+    glmux_test_require_ours("libGLX.so.0");
+    glmux_test_require_ours("libOpenGL.so.0");
+    configs = glXChooseFBConfig(dpy, 0, NULL, &n);
+    CHECK(configs != NULL && n > 0);
+    ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
+    CHECK(ctx != NULL && glXMakeCurrent(dpy, None, ctx));
+    count = (count_fn)glXGetProcAddress((const GLubyte *)"glXFakeCountGLMUX");
+    CHECK(count != NULL);
+#ifdef GLMUX_HAVE_ASM_STUBS
+    CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCH_QUERIES) > 0, "isPatchSupported never asked");
+    CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCHED) > 0, "no stub set offered glClear");
+#else
+    CHECK(count(dpy, 0, FAKE_COUNT_PATCHED) == 0); /* C stubs cannot be patched */
+#endif
+    glClear(GL_COLOR_BUFFER_BIT);
+    CHECK(count(dpy, 0, FAKE_COUNT_CLEARS) == 1);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+    glXDestroyContext(dpy, ctx);
+    XFree(configs);
+    XCloseDisplay(dpy);
+    return 0;
+}
+
 static int noglx(void)
 {
     Display *dpy = glx_test_open("noglx");
@@ -144,11 +178,13 @@ int main(int argc, char **argv)
 
     if (log != NULL)
         unlink(log);
-    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | servername | noglx", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | servername | patch | noglx", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
         return fallback(argv[2]);
     if (strcmp(argv[1], "alias") == 0)
         return alias();
+    if (strcmp(argv[1], "patch") == 0)
+        return patch();
     if (strcmp(argv[1], "servername") == 0)
         return servername();
     if (strcmp(argv[1], "noglx") == 0)
