@@ -28,7 +28,9 @@ static const struct {
 
 const char *glmux_driver_default_vendor(const char *driver)
 {
-    static __thread char found[65];
+    /* initial-exec: no __tls_get_addr (and no libld NEEDED) in libEGL/libGLX, 65 bytes of
+     * static TLS, which glibc reserves for libraries that are dlopened. */
+    static __thread char found[65] __attribute__((tls_model("initial-exec")));
     const char *spec = glmux_env_get("GLMUX_DRIVER_VENDORS");
     size_t dlen = strlen(driver);
     enum { KEEP, SET, REMOVED } state = KEEP;

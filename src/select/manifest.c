@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: reading and validating one vendor manifest (see manifest.h). libglvnd's rules are kept
- * for what libglvnd defines: "file_format_version" major 1, "ICD"."library_path" as a soname, an
- * absolute path, or a path relative to the directory of the file's realpath(). Everything glmux
- * adds lives in the "vendor" object, which libglvnd ignores.
+ * for what libglvnd defines: "file_format_version" major 1 and minor 0, "ICD"."library_path" as
+ * a soname, an absolute path, or a path relative to the directory of the file's realpath().
+ * Everything glmux adds lives in the "vendor" object, which libglvnd ignores. libEGL reads its
+ * manifests with this reader too.
  */
 #define _GNU_SOURCE
 #include "manifest.h"
@@ -184,14 +185,16 @@ static void check_version(struct ctx *c, const struct glmux_json *root)
             v->string);
         return;
     }
-    if (major != 1)
+    if (major != 1) {
         say(c, GLMUX_MANIFEST_ERROR, v->line,
             "file_format_version \"%s\": only major version 1 is understood", v->string);
-    else if (strcmp(v->string, "1.0.0") != 0 && strcmp(v->string, "1.0") != 0 &&
-             strcmp(v->string, "1") != 0)
-        say(c, GLMUX_MANIFEST_WARNING, v->line,
-            "file_format_version \"%s\": libglvnd accepts only 1.0.x; glmux keys go in the "
-            "\"vendor\" object, so keep \"1.0.0\"",
+        return;
+    }
+    /* libglvnd's rule: a minor version above 0 is refused (a missing part counts as 0). */
+    if (*end == '.' && strtoul(end + 1, NULL, 10) > 0)
+        say(c, GLMUX_MANIFEST_ERROR, v->line,
+            "file_format_version \"%s\": libEGL reads only 1.0.x, as libglvnd does; glmux keys "
+            "go in the \"vendor\" object, so keep \"1.0.0\"",
             v->string);
 }
 

@@ -31,6 +31,9 @@
 #ifndef GLMUX_DATADIR
 #define GLMUX_DATADIR "/usr/share"
 #endif
+#ifndef GLMUX_EGL_VENDOR_DIRS
+#define GLMUX_EGL_VENDOR_DIRS GLMUX_SYSCONFDIR "/glvnd/egl_vendor.d:" GLMUX_DATADIR "/glvnd/egl_vendor.d"
+#endif
 
 const char *glmux_vendor_dir_default(void)
 {
@@ -44,8 +47,9 @@ static void warn_manifest(void *data, enum glmux_manifest_severity severity, con
     if (severity != GLMUX_MANIFEST_ERROR)
         glmux_log(GLMUX_LOG_VENDOR, "%s:%d: warning: %s", path, line, message);
     else
-        glmux_log(GLMUX_LOG_WARN, "%s:%d: error: %s; vendor manifest skipped (glmux check %s)",
-                  path, line, message, path);
+        glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR,
+                  "%s:%d: error: %s; vendor manifest skipped (glmux check %s)", path, line,
+                  message, path);
 }
 
 static char *xstrdup(const char *s)
@@ -67,13 +71,17 @@ static bool add_string(char ***arr, size_t *n, const char *s)
     return true;
 }
 
-/* Merges manifest m (from a directory of the given kind) into the list. */
+/*
+ * Merges manifest m (from a directory of the given kind) into the list. Under libglvnd's
+ * override variables every file is its own entry, as libglvnd loads it (by_name false): two
+ * files naming one library are then one vendor only through libEGL's dlopen-handle rule.
+ */
 static bool merge(struct glmux_vendor_list *list, struct glmux_manifest *m,
-                  enum glmux_vendor_source source, bool admin)
+                  enum glmux_vendor_source source, bool admin, bool by_name)
 {
     struct glmux_vendor *v = NULL;
 
-    for (size_t i = 0; i < list->count; i++)
+    for (size_t i = 0; by_name && i < list->count; i++)
         if (strcmp(list->vendors[i].name, m->name) == 0)
             v = &list->vendors[i];
     if (v == NULL) {
@@ -120,7 +128,7 @@ static int compare_names(const void *a, const void *b)
 
 /* Reads every *.json in dir, in strcmp order. */
 static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
-                     enum glmux_vendor_source source, bool admin)
+                     enum glmux_vendor_source source, bool admin, bool by_name)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -156,7 +164,7 @@ static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
         }
         if (glmux_manifest_load(path, &m, warn_manifest, NULL)) {
             glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" from %s", m.name, path);
-            ok = merge(list, &m, source, admin);
+            ok = merge(list, &m, source, admin, by_name);
             glmux_manifest_clear(&m);
         } else {
             list->n_rejected++;
@@ -214,16 +222,47 @@ static void sort_vendors(struct glmux_vendor_list *list)
     }
 }
 
+/* An administrator's directory: under ${sysconfdir} or /etc. */
+static bool is_admin_dir(const char *dir)
+{
+    size_t n = strlen(GLMUX_SYSCONFDIR);
+
+    return (strncmp(dir, GLMUX_SYSCONFDIR, n) == 0 && dir[n] == '/') ||
+           strncmp(dir, "/etc/", 5) == 0;
+}
+
+/*
+ * The default list: the administrator's JSON directories, the vendor directory, then the other
+ * JSON directories. The JSON directories are GLMUX_EGL_VENDOR_DIRS as configured (libglvnd's
+ * ${sysconfdir} and ${datadir} pair, plus Debian's system pair when the prefix is not /usr).
+ */
+static bool default_dirs(struct glmux_vendor_list *out)
+{
+    char **json = NULL;
+    size_t n = 0;
+    bool ok = split_list(GLMUX_EGL_VENDOR_DIRS, &json, &n);
+
+    for (size_t i = 0; ok && i < n; i++)
+        if (is_admin_dir(json[i]))
+            ok = add_string(&out->dirs, &out->n_dirs, json[i]);
+    ok = ok && add_string(&out->dirs, &out->n_dirs, GLMUX_VENDOR_DIR);
+    for (size_t i = 0; ok && i < n; i++)
+        if (!is_admin_dir(json[i]))
+            ok = add_string(&out->dirs, &out->n_dirs, json[i]);
+    for (size_t i = 0; i < n; i++)
+        free(json[i]);
+    free(json);
+    return ok;
+}
+
 static bool discover(struct glmux_vendor_list *out, bool for_glx)
 {
     const char *files = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_FILENAMES");
     const char *egl_dirs = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_DIRS");
     const char *glmux_dirs = glmux_env_get("GLMUX_VENDOR_DIRS");
-    char admin_dir[256];
     bool ok = true;
 
     memset(out, 0, sizeof(*out));
-    snprintf(admin_dir, sizeof(admin_dir), "%s/glvnd/egl_vendor.d", GLMUX_SYSCONFDIR);
     if (files != NULL && *files != '\0') {
         char **list = NULL;
         size_t n = 0;
@@ -233,7 +272,7 @@ static bool discover(struct glmux_vendor_list *out, bool for_glx)
         for (size_t i = 0; ok && i < n; i++) {
             struct glmux_manifest m;
             if (glmux_manifest_load(list[i], &m, warn_manifest, NULL)) {
-                ok = merge(out, &m, GLMUX_VENDOR_FROM_EGL_FILENAMES, false);
+                ok = merge(out, &m, GLMUX_VENDOR_FROM_EGL_FILENAMES, false, false);
                 glmux_manifest_clear(&m);
             } else {
                 out->n_rejected++;
@@ -250,22 +289,21 @@ static bool discover(struct glmux_vendor_list *out, bool for_glx)
         out->override_variable = "__EGL_VENDOR_LIBRARY_DIRS";
         ok = split_list(egl_dirs, &out->dirs, &out->n_dirs);
         for (size_t i = 0; ok && i < out->n_dirs; i++)
-            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_EGL_DIR, false);
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_EGL_DIR, false, false);
         return ok;
     }
     if (glmux_dirs != NULL && *glmux_dirs != '\0') {
         ok = split_list(glmux_dirs, &out->dirs, &out->n_dirs);
         for (size_t i = 0; ok && i < out->n_dirs; i++)
-            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_VENDOR_DIR, false);
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_VENDOR_DIR, false, true);
     } else {
-        char data_dir[256];
-        snprintf(data_dir, sizeof(data_dir), "%s/glvnd/egl_vendor.d", GLMUX_DATADIR);
-        ok = add_string(&out->dirs, &out->n_dirs, admin_dir) &&
-             add_string(&out->dirs, &out->n_dirs, GLMUX_VENDOR_DIR) &&
-             add_string(&out->dirs, &out->n_dirs, data_dir);
-        ok = ok && scan_dir(out, admin_dir, GLMUX_VENDOR_FROM_EGL_DIR, true);
-        ok = ok && scan_dir(out, GLMUX_VENDOR_DIR, GLMUX_VENDOR_FROM_VENDOR_DIR, false);
-        ok = ok && scan_dir(out, data_dir, GLMUX_VENDOR_FROM_EGL_DIR, false);
+        ok = default_dirs(out);
+        for (size_t i = 0; ok && i < out->n_dirs; i++) {
+            bool vendor_dir = strcmp(out->dirs[i], GLMUX_VENDOR_DIR) == 0;
+            ok = scan_dir(out, out->dirs[i],
+                          vendor_dir ? GLMUX_VENDOR_FROM_VENDOR_DIR : GLMUX_VENDOR_FROM_EGL_DIR,
+                          !vendor_dir && is_admin_dir(out->dirs[i]), true);
+        }
     }
     sort_vendors(out);
     return ok;
