@@ -72,9 +72,8 @@ static int load_in_order(void)
         const struct glmux_vendor *d = &discovered.vendors[index[order[k]]];
         glmux_egl_vendor *v;
 
-        if (glmux_select_apply_vendor_env(selector, &cands[order[k]]) > 0)
-            glmux_log(GLMUX_LOG_SELECT, "EGL vendor \"%s\": environment set for the chosen GPU",
-                      d->name);
+        /* Under the pthread_once, before the dlopen: docs/vendors.md §7 says why. */
+        glmux_select_apply_vendor_env(selector, &cands[order[k]]);
         v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
         if (v == NULL)
             continue;

@@ -5,10 +5,14 @@
  * implements just enough of EGL to be dispatched to: displays (default, FAKE_PLATFORM and
  * device displays), devices, contexts, make-current, errors, EGL_KHR_debug, four vendor
  * dispatch stubs and glGetString, whose answer names the vendor that served the call.
+ * With FAKE_EGL_RECORD=FILE it appends to FILE, in __egl_Main, the GPU-selection variables it
+ * saw ("main NAME VAR=value ...") and, when it returns the default display, "default NAME"
+ * (the GPU-selection tests, test_egl_select.py).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,11 +474,36 @@ static void fake_setDispatchIndex(const char *name, int index)
         idx_return_device = index;
 }
 
+/* Appends one line to $FAKE_EGL_RECORD; what follows the vendor's name is up to the caller. */
+static void record(const char *what, bool with_env)
+{
+    static const char *const vars[] = {
+        "DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
+        "__GLX_VENDOR_LIBRARY_NAME", "__VK_LAYER_NV_optimus", "GLMUX_GPU",
+    };
+    const char *path = getenv("FAKE_EGL_RECORD");
+    FILE *f = path != NULL ? fopen(path, "ae") : NULL;
+
+    if (f == NULL)
+        return;
+    fprintf(f, "%s %s", what, FAKE_NAME);
+    for (size_t i = 0; with_env && i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+
+        if (v != NULL)
+            fprintf(f, " %s=%s", vars[i], v);
+    }
+    fputc('\n', f);
+    fclose(f);
+}
+
 static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
                                           const EGLAttrib *attribs)
 {
-    if (platform == EGL_NONE)
+    if (platform == EGL_NONE) {
+        record("default", false);
         return (EGLDisplay)&displays[0];
+    }
     if (platform == FAKE_PLATFORM) {
         if (native != NULL && strcmp((const char *)native, FAKE_NAME) == 0)
             return (EGLDisplay)&displays[0];
@@ -535,6 +564,7 @@ EXPORT EGLBoolean MAIN_NAME(uint32_t version, const __EGLapiExports *ex,
         return EGL_FALSE;
     exports = ex;
     self = vendor;
+    record("main", true);
     imports->getPlatformDisplay = fake_getPlatformDisplay;
     imports->getSupportsAPI = fake_getSupportsAPI;
     imports->getVendorString = fake_getVendorString;

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux EGL tests: libEGL's GPU-aware vendor order on umockdev test beds.
+
+Two fake EGL vendors, `mesa` and `nvidia` (tests/egl/fake_vendor.c), are installed in a test-local
+GLMUX_VENDOR_DIRS directory with glmux manifests that list their kernel drivers (nvidia has the
+lower priority number, as 10_nvidia.json has today). For each bed and each variable a user can
+set, `umockdev-run -d BED -- test_egl_select` asks for eglGetDisplay(EGL_DEFAULT_DISPLAY); the
+fake vendors record the environment they saw in __egl_Main and whether they served the default
+display. Asserted: the vendor that served it, what that vendor saw, the device-list order, and
+that GPUs are enumerated only when needed. Also: plain libglvnd files (no driver list, the
+built-in table decides), one vendor found in the vendor directory and in egl_vendor.d is loaded
+once, and libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES wins.
+Usage: test_egl_select.py PROGRAM BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
+N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop)
+OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
+FILES = "@GPU@/egl_vendor.d/50_mesa.json"
+FILES_NV = "@GPU@/egl_vendor.d/10_nvidia.json"
+
+# (bed, variables, vendor serving the default display, variables that vendor saw (exactly the
+# GPU-selection ones), device-list vendor order)
+MN = ["mesa", "nvidia"]
+NM = ["nvidia", "mesa"]
+CASES = [
+    # Intel iGPU + NVIDIA dGPU laptop: Intel drives the display, so Mesa comes first although
+    # nvidia's priority number is lower; any request for the NVIDIA GPU moves NVIDIA first and
+    # gives it what render offload needs.
+    ("intel-nvidia", {}, "mesa", {}, MN),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1"), NM),
+    ("intel-nvidia", {"DRI_PRIME": N1}, "nvidia", dict(OFFLOAD, DRI_PRIME=N1), NM),
+    ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:25a2"),
+     NM),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete"), NM),
+    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("intel-nvidia", {"DRI_PRIME": "1!"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1!"), ["nvidia"]),
+    ("intel-nvidia", {"GLMUX_GPU": "integrated"}, "mesa", {"GLMUX_GPU": "integrated"}, MN),
+    # libglvnd's override wins: exactly that file, nothing reordered, nothing set.
+    ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa",
+     {"DRI_PRIME": "1"}, ["mesa"]),
+    ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES_NV + ":" + FILES}, "nvidia", {},
+     NM),
+    # NVIDIA-only desktop: NVIDIA is the default GPU; nothing to offload.
+    ("nvidia-desktop", {}, "nvidia", {}, NM),
+    ("nvidia-desktop", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
+    ("nvidia-desktop", {"DRI_PRIME": N1}, "nvidia", {"DRI_PRIME": N1}, NM),
+    ("nvidia-desktop", {"DRI_PRIME": "10de:2684"}, "nvidia", {"DRI_PRIME": "10de:2684"}, NM),
+    ("nvidia-desktop", {"GLMUX_GPU": "discrete"}, "nvidia", {"GLMUX_GPU": "discrete"}, NM),
+    ("nvidia-desktop", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("nvidia-desktop", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa", {}, ["mesa"]),
+    # No GPU at all: base order (priority), nothing set.
+    ("no-gpu", {}, "nvidia", {}, NM),
+    ("no-gpu", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
+    ("no-gpu", {"DRI_PRIME": N1}, "nvidia", {"DRI_PRIME": N1}, NM),
+    ("no-gpu", {"DRI_PRIME": "10de:25a2"}, "nvidia", {"DRI_PRIME": "10de:25a2"}, NM),
+    ("no-gpu", {"GLMUX_GPU": "discrete"}, "nvidia", {"GLMUX_GPU": "discrete"}, NM),
+    ("no-gpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("no-gpu", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa", {}, ["mesa"]),
+    # A VM with virtio-gpu: Mesa serves it whatever is asked; a DRI_PRIME that names no other
+    # GPU is replaced by the VM GPU's tag so that Mesa stays on it.
+    ("vm-virtio", {}, "mesa", {}, MN),
+    ("vm-virtio", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": I}, MN),
+    ("vm-virtio", {"DRI_PRIME": I}, "mesa", {"DRI_PRIME": I}, MN),
+    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, "mesa", {"DRI_PRIME": I}, MN),
+    ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}, MN),
+    ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD, MN),
+    ("vm-virtio", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES_NV}, "nvidia", {}, ["nvidia"]),
+]
+
+# Plain libglvnd files only (no driver lists): the built-in table maps i915 to mesa and nvidia
+# to nvidia, so the result is the same as with manifests.
+PLAIN = [
+    ("intel-nvidia", {}, "mesa", {}, MN),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1"), NM),
+    ("nvidia-desktop", {}, "nvidia", {}, NM),
+    ("vm-virtio", {}, "mesa", {}, MN),
+]
+
+SELECT_VARS = ("DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
+               "__GLX_VENDOR_LIBRARY_NAME", "__VK_LAYER_NV_optimus", "GLMUX_GPU")
+CLEAR = SELECT_VARS + ("GLMUX_VENDOR_DIRS", "GLMUX_SYSFS_ROOT", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
+                       "GLMUX_DRIVER_VENDORS", "DISPLAY", "WAYLAND_DISPLAY", "EGL_PLATFORM",
+                       "LD_LIBRARY_PATH")
+
+
+class Runner:
+    def __init__(self, program, beds, gpu, work):
+        self.program, self.beds, self.gpu, self.work = program, beds, gpu, work
+        self.count = 0
+
+    def env(self, dirs, variables):
+        env = {k: v for k, v in os.environ.items()
+               if k not in CLEAR and not k.startswith("__EGL_") and not k.startswith("__NV_")}
+        env["GLMUX_VENDOR_DIRS"] = dirs
+        env.update({k: v.replace("@GPU@", self.gpu) for k, v in variables.items()})
+        return env
+
+    def run(self, bed, dirs, variables, debug=None):
+        """Runs the program under a bed; returns (stdout lines, records, log text)."""
+        self.count += 1
+        record = os.path.join(self.work, "record-%d.txt" % self.count)
+        log = os.path.join(self.work, "log-%d.txt" % self.count)
+        for path in (record, log):
+            if os.path.exists(path):
+                os.unlink(path)
+        env = self.env(dirs, variables)
+        env["FAKE_EGL_RECORD"] = record
+        env["GLMUX_DEBUG"] = debug or "select,vendor"
+        env["GLMUX_DEBUG_FILE"] = log
+        cmd = ["umockdev-run", "-d", os.path.join(self.beds, bed + ".umockdev"), "--",
+               self.program]
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+        records = open(record).read().splitlines() if os.path.exists(record) else []
+        text = open(log).read() if os.path.exists(log) else ""
+        if r.returncode != 0:
+            raise RuntimeError("exit status %d: %s %s" % (r.returncode, r.stdout, r.stderr))
+        return r.stdout.splitlines(), records, text
+
+
+def enumerated(log):
+    """Whether the selector listed the GPUs (GLMUX_DEBUG=select says so for each)."""
+    return "default GPU:" in log or "GPU 0:" in log or "no GPU found" in log
+
+
+def parse_main(records):
+    """{vendor: {VAR: value}} from the "main NAME VAR=value ..." lines."""
+    seen = {}
+    for line in records:
+        words = line.split()
+        if words[0] == "main":
+            seen.setdefault(words[1], []).append(dict(w.split("=", 1) for w in words[2:]))
+    return seen
+
+
+def check_case(runner, dirs, case):
+    bed, variables, vendor, venv, devices = case
+    out, records, log = runner.run(bed, dirs, variables)
+    problems = []
+    got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
+    if got != vendor:
+        problems.append("default display from %s, expected %s" % (got, vendor))
+    defaults = [l.split()[1] for l in records if l.startswith("default ")]
+    if defaults != [vendor]:
+        problems.append("vendors asked for the default display: %s" % defaults)
+    seen = parse_main(records)
+    for name, envs in seen.items():
+        if len(envs) != 1:
+            problems.append("%s initialised %d times" % (name, len(envs)))
+    if seen.get(vendor, [{}])[0] != venv:
+        problems.append("%s saw %s, expected %s" % (vendor, seen.get(vendor), venv))
+    got_devices = []
+    for line in out:
+        if line.startswith("devices"):
+            for name in line.split()[1:]:
+                if not got_devices or got_devices[-1] != name:
+                    got_devices.append(name)
+    if got_devices != devices:
+        problems.append("device list from %s, expected %s" % (got_devices, devices))
+    return problems, log
+
+
+def main():
+    program, beds, gpu, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    if shutil.which("umockdev-run") is None:
+        print("skipped: umockdev-run not installed (apt-get install umockdev)")
+        return 77
+    runner = Runner(program, beds, gpu, work)
+    vendors = os.path.join(gpu, "vendors")
+    plain = os.path.join(gpu, "egl_vendor.d")
+    try:
+        runner.run("intel-nvidia", vendors, {})
+    except (RuntimeError, subprocess.SubprocessError) as e:
+        print("skipped: umockdev-run does not work here:", e)
+        return 77
+    failures = 0
+
+    def report(label, problems, log):
+        nonlocal failures
+        if problems:
+            failures += 1
+            print("FAIL %s: %s" % (label, "; ".join(problems)))
+            print("  log:\n    " + log.replace("\n", "\n    "))
+        else:
+            print("ok   %s" % label)
+
+    for dirs, cases in ((vendors, CASES), (plain, PLAIN)):
+        for case in cases:
+            label = "%s [%s] %s" % (case[0], os.path.basename(dirs),
+                                    " ".join("%s=%s" % kv for kv in case[1].items()) or "(none)")
+            try:
+                problems, log = check_case(runner, dirs, case)
+            except (RuntimeError, subprocess.SubprocessError) as e:
+                problems, log = [str(e)], ""
+            report(label, problems, log)
+
+    # Laziness: one vendor and no variable: no GPU enumeration; two vendors: enumeration.
+    out, records, log = runner.run("intel-nvidia", vendors,
+                                   {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES})
+    report("one vendor (libglvnd override), no enumeration",
+           ["GPUs enumerated"] if enumerated(log) else [], log)
+    solo = os.path.join(work, "solo")
+    os.makedirs(solo, exist_ok=True)
+    shutil.copy(os.path.join(vendors, "mesa.json"), solo)
+    link = os.path.join(solo, "mesa")
+    if not os.path.lexists(link):
+        os.symlink(os.path.join(vendors, "mesa"), link)
+    out, records, log = runner.run("intel-nvidia", solo, {})
+    report("one vendor in the vendor directory, no enumeration",
+           ["GPUs enumerated"] if enumerated(log) or
+           "1 EGL vendor(s) and no GPU asked for: no GPU enumeration" not in log else [], log)
+    out, records, log = runner.run("intel-nvidia", vendors, {})
+    report("two vendors: GPUs enumerated", [] if enumerated(log) else ["no enumeration"], log)
+
+    # One vendor found in the vendor directory and in egl_vendor.d is one vendor, loaded once,
+    # with the vendor directory's driver list.
+    out, records, log = runner.run("intel-nvidia", vendors + ":" + plain, {"DRI_PRIME": "1"})
+    seen = parse_main(records)
+    problems = []
+    if sorted(seen) != ["mesa", "nvidia"] or any(len(e) != 1 for e in seen.values()):
+        problems.append("vendors initialised: %s" % records)
+    if log.count("merged into") != 2:
+        problems.append("expected two 'merged into' lines")
+    if "already loaded" in log:
+        problems.append("a library was offered twice")
+    if next((l for l in out if l.startswith("vendor ")), None) != "vendor nvidia":
+        problems.append("default display: %s" % out)
+    report("vendor directory + egl_vendor.d: one vendor each", problems, log)
+
+    print("%d run(s), %d failure(s)" % (runner.count, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
