@@ -23,10 +23,13 @@
 static void app_error(const char *what, const void *handle, unsigned char minor)
 {
     static int checking = -1;
+    int on = __atomic_load_n(&checking, __ATOMIC_RELAXED);
 
-    if (checking < 0)
-        checking = glmux_env_get_flag("__GLVND_APP_ERROR_CHECKING");
-    glmux_log(checking ? GLMUX_LOG_ERROR : GLMUX_LOG_DISPATCH,
+    if (on < 0) {
+        on = glmux_env_get_flag("__GLVND_APP_ERROR_CHECKING");
+        __atomic_store_n(&checking, on, __ATOMIC_RELAXED);
+    }
+    glmux_log(on ? GLMUX_LOG_ERROR : GLMUX_LOG_DISPATCH,
               "GLX request %u: %s %p is not known to libGLX (destroyed, or never created)",
               minor, what, handle);
 }
