@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The main demonstration: installs what is missing, builds glmux, runs the demo programs.
+# The main demonstration: installs what is missing, builds glmux, runs the demo programs: a GL
+# call reaching in-process vendors, one frame rendered by Mesa through our libEGL + libOpenGL,
+# and one through our libGL + libGLX in a window of a private Xvfb.
 #   scripts/demo.sh [BUILD_DIR]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,8 +10,15 @@ build=${1:-$top/build}
 "$top/scripts/install-deps.sh"
 cmake -S "$top" -B "$build" -G Ninja >/dev/null
 cmake --build "$build"
+status=0
 for demo in "$build"/demo/glmux-demo*; do
     [ -x "$demo" ] || continue
     echo "== $(basename "$demo")"
-    "$demo"
+    case $demo in
+        *-glx)  # GLX needs an X server: a private Xvfb unless one is given
+            if [ -n "${DISPLAY:-}" ]; then "$demo" || status=1
+            else xvfb-run -a -s "-screen 0 640x480x24" "$demo" || status=1; fi ;;
+        *) "$demo" || status=1 ;;
+    esac
 done
+exit $status

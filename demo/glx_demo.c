@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux demo: one real frame through GLX. Opens $DISPLAY (scripts/demo.sh starts a private
+ * Xvfb), lets libGLX pick the screen's vendor as a desktop would (the server's vendor names),
+ * renders into a window through our libGL.so.1 (green clear, red scissored quadrant), reads two
+ * pixels back and prints the GLX vendor, the renderer and the libraries the process loaded.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <X11/Xlib.h>
+#include <GL/gl.h>
+#include <GL/glx.h>
+
+#define SIZE 64
+
+static int print_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+    static const char *const names[] = { "libGL.so", "libGLX", "libGLdispatch", "libOpenGL" };
+
+    (void)size;
+    (void)data;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strstr(info->dlpi_name, names[i]) != NULL)
+            printf("  loaded %s\n", info->dlpi_name);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    static const int attribs[] = {
+        GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+        GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8, None
+    };
+    Display *dpy = XOpenDisplay(NULL);
+    XSetWindowAttributes swa = { 0 };
+    unsigned char red[4], green[4];
+    GLXFBConfig *configs;
+    XVisualInfo *vis;
+    GLXContext ctx;
+    Window win;
+    int n = 0;
+    int ok;
+
+    if (dpy == NULL) {
+        fprintf(stderr, "glmux-demo-glx: cannot open display \"%s\"; run it under xvfb-run\n",
+                XDisplayName(NULL));
+        return 1;
+    }
+    configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+    if (configs == NULL || n == 0) {
+        fprintf(stderr, "glmux-demo-glx: no GLX FBConfig (GLMUX_DEBUG=vendor says why)\n");
+        return 1;
+    }
+    vis = glXGetVisualFromFBConfig(dpy, configs[0]);
+    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vis->screen), vis->visual, AllocNone);
+    win = XCreateWindow(dpy, RootWindow(dpy, vis->screen), 0, 0, SIZE, SIZE, 0, vis->depth,
+                        InputOutput, vis->visual, CWColormap | CWBorderPixel, &swa);
+    XMapWindow(dpy, win);
+    ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
+    if (ctx == NULL || !glXMakeCurrent(dpy, win, ctx)) {
+        fprintf(stderr, "glmux-demo-glx: cannot make a GLX context current\n");
+        return 1;
+    }
+    printf("GLX vendor:  %s\n", glXGetClientString(dpy, GLX_VENDOR));
+    printf("GL renderer: %s\n", (const char *)glGetString(GL_RENDERER));
+    printf("GL version:  %s\n", (const char *)glGetString(GL_VERSION));
+    glViewport(0, 0, SIZE, SIZE);
+    glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, SIZE / 2, SIZE / 2);
+    glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glFinish();
+    glReadPixels(4, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, red);
+    glReadPixels(SIZE - 4, SIZE - 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, green);
+    ok = red[0] == 255 && red[1] == 0 && green[0] == 0 && green[1] == 255;
+    printf("pixels: quadrant (%u,%u,%u) rest (%u,%u,%u): %s\n", red[0], red[1], red[2],
+           green[0], green[1], green[2], ok ? "as drawn" : "WRONG");
+    dl_iterate_phdr(print_lib, NULL);
+    glXMakeCurrent(dpy, None, NULL);
+    glXDestroyContext(dpy, ctx);
+    XDestroyWindow(dpy, win);
+    XFree(vis);
+    XFree(configs);
+    XCloseDisplay(dpy);
+    return ok ? 0 : 1;
+}
