@@ -118,11 +118,14 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     return d;
 }
 
-/* Loads the named vendor for a screen; checks isScreenSupported when asked to. */
+/*
+ * Loads the named vendor for a screen; checks isScreenSupported when asked to. override: a
+ * libglvnd variable names it (the GPU selector then sets nothing for it).
+ */
 static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, bool check,
-                                    const char *why)
+                                    bool override, const char *why)
 {
-    glmux_glx_vendor *v = glmux_glx_vendor_load(name);
+    glmux_glx_vendor *v = glmux_glx_vendor_load(name, override);
 
     if (v == NULL) {
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: vendor \"%s\" (%s) could not be loaded",
@@ -147,14 +150,14 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 
     snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
     name = glmux_env_get(var);
-    if (name != NULL && *name != '\0' && (v = try_vendor(d->dpy, screen, name, false, var)))
+    if (name != NULL && *name != '\0' && (v = try_vendor(d->dpy, screen, name, false, true, var)))
         return v;
     name = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
     if (name != NULL && *name != '\0' &&
-        (v = try_vendor(d->dpy, screen, name, false, "__GLX_VENDOR_LIBRARY_NAME")))
+        (v = try_vendor(d->dpy, screen, name, false, true, "__GLX_VENDOR_LIBRARY_NAME")))
         return v;
     name = glmux_glx_selector_vendor_name(d->dpy, screen);
-    if (name != NULL && (v = try_vendor(d->dpy, screen, name, true, "GPU selector")))
+    if (name != NULL && (v = try_vendor(d->dpy, screen, name, true, false, "GPU selector")))
         return v;
     if (d->libglvnd_ext) {
         char *names = glmux_glx_x11_query_server_string(d->dpy, d->opcode, screen,
@@ -165,14 +168,14 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
                   names ? names : "");
         for (char *tok = names ? strtok_r(names, " ", &save) : NULL; tok != NULL && v == NULL;
              tok = strtok_r(NULL, " ", &save))
-            v = try_vendor(d->dpy, screen, tok, true, "named by the X server");
+            v = try_vendor(d->dpy, screen, tok, true, false, "named by the X server");
         free(names);
         if (v != NULL)
             return v;
     }
-    if ((v = try_vendor(d->dpy, screen, "indirect", false, "fallback")))
+    if ((v = try_vendor(d->dpy, screen, "indirect", false, false, "fallback")))
         return v;
-    return try_vendor(d->dpy, screen, "system", false, "fallback");
+    return try_vendor(d->dpy, screen, "system", false, false, "fallback");
 }
 
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)

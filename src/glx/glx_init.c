@@ -76,6 +76,7 @@ __attribute__((destructor)) static void glx_fini(void)
     glmux_glx_procaddr_fini();
     glmux_glx_entry_fini();
     glmux_glx_vendor_unload_all();
+    glmux_glx_selector_fini();
     glmux_glx_lock_release();
     __glDispatchFini();
 }

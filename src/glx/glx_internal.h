@@ -107,8 +107,11 @@ void glmux_glx_entry(void);
 /* ---- vendors (glx_vendor.c) ---- */
 
 extern const __GLXapiExports glmux_glx_exports;
-/* Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once). */
-glmux_glx_vendor *glmux_glx_vendor_load(const char *name);
+/*
+ * Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once).
+ * override: a libglvnd variable named it, so the GPU selector sets nothing for it.
+ */
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override);
 /* Iterates the loaded vendors (lock held by the caller). */
 glmux_glx_vendor *glmux_glx_vendor_first(void);
 /* The vendor's function for a dispatch index (exports member fetchDispatchEntry). */
@@ -166,6 +169,13 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
  * server's GLX_VENDOR_NAMES_EXT list decide (glx_selector.c).
  */
 const char *glmux_glx_selector_vendor_name(Display *dpy, int screen);
+/* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
+const char *glmux_glx_selector_library(const char *name);
+/* Sets what vendor name needs to render on the chosen GPU; call under the lock, before
+ * dlopen'ing it. Nothing when no GPU was asked for. */
+void glmux_glx_selector_prepare(const char *name);
+/* Frees the selector and the vendor list (library destructor). */
+void glmux_glx_selector_fini(void);
 /* Raises an X error on dpy as the GLX ABI describes; does nothing without GLX. */
 void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned char minor,
                        bool core);

@@ -199,7 +199,7 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
 
             preloaded = true;
             if (forced != NULL && *forced != '\0')
-                glmux_glx_vendor_load(forced);
+                glmux_glx_vendor_load(forced, true);
         }
         if (strncmp(name, "glX", 3) == 0)
             fn = lookup_glx(name);

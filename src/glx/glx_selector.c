@@ -1,15 +1,142 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the seam where the PRIME-aware GPU selector (src/select) will decide which vendor
- * serves a GLX screen. It is consulted after the explicit libglvnd overrides
- * (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME) and before the X server's
- * GLX_VENDOR_NAMES_EXT list. Until the selector exists it has no opinion.
+ * glmux: libGLX's use of the PRIME-aware GPU selector (src/select, docs/vendors.md §6–7).
+ *
+ * Once per process, on the first vendor lookup, a pthread_once builds the selector (it reads
+ * the environment, nothing else) and the GLX vendor list of the vendor directory
+ * (glmux_vendor_list_discover_glx: GLMUX_VENDOR_DIRS, else the default directories; manifests
+ * give each vendor its GLX library and kernel drivers). Then, for each screen, after libglvnd's
+ * explicit variables (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME, tried first by
+ * glx_display.c and always winning) and before the X server's GLX_VENDOR_NAMES_EXT list, the
+ * selector names a vendor only when the user asked for a GPU other than the default one
+ * (DRI_PRIME, GLMUX_GPU, __NV_PRIME_RENDER_OFFLOAD) and the vendor list's driver lists (or the
+ * built-in driver table) say which vendor serves it. Just before a vendor library is dlopen'ed
+ * (under libGLX's lock, which serialises vendor loading), the variables it needs to render on the
+ * chosen GPU are set (DRI_PRIME=<tag>, __NV_PRIME_RENDER_OFFLOAD=1); nothing is set when no GPU
+ * was asked for or when the vendor was named by a libglvnd override. GPUs are enumerated only
+ * when a variable asks for one: an ordinary process reads a few variables and the vendor
+ * directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every step.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "glx/glx_internal.h"
+#include "select/select.h"
+#include "util/env.h"
+#include "util/log.h"
+
+static pthread_once_t selector_once = PTHREAD_ONCE_INIT;
+static struct glmux_select *selector;
+static struct glmux_vendor_list vendor_list;
+static bool have_list;
+
+static void selector_init(void)
+{
+    selector = glmux_select_new(NULL);
+    if (selector == NULL)
+        glmux_log(GLMUX_LOG_WARN, "out of memory creating the GPU selector; GLX vendors come "
+                  "from the X server only");
+    have_list = glmux_vendor_list_discover_glx(&vendor_list);
+    if (!have_list) {
+        glmux_log(GLMUX_LOG_WARN, "out of memory reading the vendor directory; GLX vendors are "
+                  "loaded as libGLX_<name>.so.0");
+        return;
+    }
+    glmux_log(GLMUX_LOG_VENDOR, "GLX vendor list: %zu vendor(s), %zu directories searched%s",
+              vendor_list.count, vendor_list.n_dirs,
+              glmux_env_get("GLMUX_VENDOR_DIRS") != NULL ? " (from GLMUX_VENDOR_DIRS)" : "");
+    for (size_t i = 0; i < vendor_list.count; i++) {
+        const struct glmux_vendor *v = &vendor_list.vendors[i];
+
+        glmux_log(GLMUX_LOG_VENDOR, "  GLX vendor \"%s\": %s%s (%s)", v->name,
+                  v->glx_library ? v->glx_library : "libGLX_", v->glx_library ? "" :
+                  "<name>.so.0 on the linker path",
+                  v->n_manifests > 0 ? v->manifests[0] : "no manifest");
+    }
+}
+
+static void ensure_init(void)
+{
+    pthread_once(&selector_once, selector_init);
+}
+
+static const struct glmux_vendor *find_vendor(const char *name)
+{
+    return have_list ? glmux_vendor_list_find(&vendor_list, name) : NULL;
+}
+
+/* True when one of libglvnd's GLX variables decides the vendor of this screen. */
+static bool libglvnd_override(int screen, const char **var)
+{
+    static char force[64];
+    const char *v;
+
+    snprintf(force, sizeof(force), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
+    if ((v = glmux_env_get(force)) != NULL && *v != '\0') {
+        *var = force;
+        return true;
+    }
+    if ((v = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME")) != NULL && *v != '\0') {
+        *var = "__GLX_VENDOR_LIBRARY_NAME";
+        return true;
+    }
+    return false;
+}
 
 const char *glmux_glx_selector_vendor_name(Display *dpy, int screen)
 {
+    const char *var = NULL;
+
     (void)dpy;
-    (void)screen;
-    return NULL;
+    if (libglvnd_override(screen, &var)) {
+        /* glx_display.c tried it already and it failed: libglvnd asks the server next. */
+        glmux_log(GLMUX_LOG_SELECT, "GLX screen %d: %s is set, so the GPU selector has no "
+                  "say; asking the X server", screen, var);
+        return NULL;
+    }
+    ensure_init();
+    if (selector == NULL)
+        return NULL;
+    /* No manifest at all (libGLX_<name>.so.0 only): the built-in driver table names vendors. */
+    return glmux_select_glx_vendor_for_screen(selector, screen,
+                                              have_list && vendor_list.count > 0 ? &vendor_list
+                                                                                 : NULL);
+}
+
+const char *glmux_glx_selector_library(const char *name)
+{
+    const struct glmux_vendor *v;
+
+    ensure_init();
+    v = find_vendor(name);
+    return v != NULL ? v->glx_library : NULL;
+}
+
+void glmux_glx_selector_prepare(const char *name)
+{
+    const struct glmux_vendor *v;
+    struct glmux_select_candidate cand = { .name = name };
+    size_t n;
+
+    ensure_init();
+    if (selector == NULL)
+        return;
+    if ((v = find_vendor(name)) != NULL)
+        cand = glmux_select_candidate_of(v);
+    n = glmux_select_apply_vendor_env(selector, &cand);
+    if (n > 0)
+        glmux_log(GLMUX_LOG_SELECT, "GLX vendor \"%s\": set %zu variable(s) so that it renders "
+                  "on the chosen GPU, before loading it", name, n);
+}
+
+void glmux_glx_selector_fini(void)
+{
+    if (have_list)
+        glmux_vendor_list_clear(&vendor_list);
+    have_list = false;
+    glmux_select_free(selector);
+    selector = NULL;
 }

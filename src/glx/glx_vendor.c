@@ -2,12 +2,16 @@
 /*
  * glmux: loading GLX vendor libraries (GLX vendor ABI 1.0) and the exports table they call.
  *
- * A vendor called NAME is the library libGLX_NAME.so.0, found through the dynamic linker's
- * search path. Loading it: dlopen, find __glx_Main, give it a vendor id and a GL dispatch
- * table, call __glx_Main, check the four required imports and the 32 required GLX functions,
- * then tell it every dispatch index handed out so far. Vendors are unique by dlopen handle, so
- * one library reached under two names (Debian's libGLX_indirect.so.0 -> libGLX_mesa.so.0) is
- * one vendor and __glx_Main runs once. A name that failed to load is remembered and reported
+ * A vendor called NAME is the GLX library its manifest in the vendor directory names (an
+ * absolute path, possibly inside the vendor directory; glx_selector.c), else libGLX_NAME.so.0,
+ * found through the dynamic linker's search path. A NAME itself, which may come from the X
+ * server or an environment variable, never contains '/'. Unless a libglvnd override named it,
+ * the GPU selector first sets what the vendor needs to render on the chosen GPU. Loading it:
+ * dlopen, find __glx_Main, give it a vendor id and a GL dispatch table, call __glx_Main, check
+ * the four required imports and the 32 required GLX functions, then tell it every dispatch index
+ * handed out so far. Vendors are unique by dlopen handle, so one library reached under two names
+ * (Debian's libGLX_indirect.so.0 -> libGLX_mesa.so.0, or a manifest path and a soname) is one
+ * vendor and __glx_Main runs once. A name that failed to load is remembered and reported
  * once; later lookups fail at once without another dlopen.
  */
 #define _GNU_SOURCE
@@ -79,10 +83,42 @@ static void unload(glmux_glx_vendor *v)
     free(v);
 }
 
-/* Loads libGLX_<name>.so.0; on failure sets *why (static or dlerror text). */
-static glmux_glx_vendor *load(const char *name, char *why, size_t why_size)
+/* dlopen's the vendor's library: its manifest's GLX library, else libGLX_<name>.so.0. */
+static void *open_library(const char *name, const char **file, char *soname, size_t soname_size,
+                          char *why, size_t why_size)
 {
-    char file[256];
+    const char *manifest_lib = glmux_glx_selector_library(name);
+    void *handle;
+    const char *err;
+
+    snprintf(soname, soname_size, "libGLX_%s.so.0", name);
+    if (manifest_lib != NULL) {
+        *file = manifest_lib;
+        handle = dlopen(manifest_lib, RTLD_LAZY | RTLD_LOCAL);
+        if (handle != NULL)
+            return handle;
+        err = dlerror();
+        glmux_log(GLMUX_LOG_WARN, "GLX vendor \"%s\": its manifest's library %s cannot be "
+                  "loaded (%s); trying %s (check the manifest with `glmux check`)", name,
+                  manifest_lib, err ? err : "dlopen failed", soname);
+    }
+    *file = soname;
+    handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+    if (handle == NULL) {
+        err = dlerror();
+        snprintf(why, why_size, "%s", err ? err : "dlopen failed");
+    }
+    return handle;
+}
+
+/*
+ * Loads the vendor called name; on failure sets *why (static or dlerror text). Unless a libglvnd
+ * override named it, the selector first sets what it needs for the chosen GPU.
+ */
+static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t why_size)
+{
+    char soname[256];
+    const char *file = soname;
     void *handle;
     __PFNGLXMAINPROC main_fn;
     glmux_glx_vendor *v;
@@ -92,14 +128,12 @@ static glmux_glx_vendor *load(const char *name, char *why, size_t why_size)
         snprintf(why, why_size, "a vendor name may not contain '/' (or exceed 200 bytes)");
         return NULL;
     }
-    snprintf(file, sizeof(file), "libGLX_%s.so.0", name);
-    handle = dlopen(file, RTLD_LAZY | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *err = dlerror();
-
-        snprintf(why, why_size, "%s", err ? err : "dlopen failed");
+    /* Under glmux_glx_lock, before the vendor exists: docs/vendors.md §7 says why. */
+    if (!override)
+        glmux_glx_selector_prepare(name);
+    handle = open_library(name, &file, soname, sizeof(soname), why, why_size);
+    if (handle == NULL)
         return NULL;
-    }
     for (v = vendors; v != NULL; v = v->next) {
         if (v->handle == handle) {
             dlclose(handle);
@@ -162,7 +196,7 @@ static glmux_glx_vendor *load(const char *name, char *why, size_t why_size)
     return v;
 }
 
-glmux_glx_vendor *glmux_glx_vendor_load(const char *name)
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override)
 {
     glmux_glx_vendor *v = NULL;
     struct vendor_name *n;
@@ -179,7 +213,7 @@ glmux_glx_vendor *glmux_glx_vendor_load(const char *name)
         v = n->vendor;
     } else {
         why[0] = '\0';
-        v = load(name, why, sizeof(why));
+        v = load(name, override, why, sizeof(why));
         remember(name, v);
         if (v == NULL)
             glmux_log(strcmp(name, "system") == 0 ? GLMUX_LOG_VENDOR : GLMUX_LOG_WARN,
