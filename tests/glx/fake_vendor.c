@@ -14,8 +14,12 @@
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
  * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
  * makes isScreenSupported refuse screen n; FAKE_GLX_PATCH=<name> makes vendor <name> offer
- * entry-point patching (it looks its stubs up, counts them, and writes nothing). Built as "mesa" too, to stand in for the vendor the
- * X server names.
+ * entry-point patching (it looks its stubs up, counts them, and writes nothing). Built as
+ * "mesa" too, to stand in for the vendor the X server names, and as "mesa" and "nvidia" in a
+ * test-local vendor directory for the GPU selection tests: with FAKE_GLX_RECORD=FILE it appends
+ * to FILE, in __glx_Main, the GPU-selection variables it saw ("main NAME VAR=value ...") and,
+ * when glXMakeCurrent or glXMakeContextCurrent makes one of its contexts current,
+ * "makecurrent NAME".
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,6 +69,29 @@ static bool hidden(const char *name)
 
     return h != NULL && strncmp(h, FAKE_NAME, n) == 0 && h[n] == ':' &&
            strcmp(h + n + 1, name) == 0;
+}
+
+/* Appends "what NAME[ VAR=value...]" to $FAKE_GLX_RECORD (test_glx_select.py reads it). */
+static void record(const char *what, bool with_env)
+{
+    static const char *const vars[] = {
+        "DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
+        "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU",
+    };
+    const char *path = getenv("FAKE_GLX_RECORD");
+    FILE *f = path != NULL ? fopen(path, "ae") : NULL;
+
+    if (f == NULL)
+        return;
+    fprintf(f, "%s %s", what, FAKE_NAME);
+    for (size_t i = 0; with_env && i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+
+        if (v != NULL)
+            fprintf(f, " %s=%s", vars[i], v);
+    }
+    fputc('\n', f);
+    fclose(f);
 }
 
 static void bump(int what)
@@ -187,6 +214,7 @@ static Bool make_current(GLXContext ctx)
     if (current != NULL && current != c)
         __atomic_store_n(&current->owner, 0, __ATOMIC_RELEASE);
     current = c;
+    record("makecurrent", false);
     return True;
 }
 
@@ -582,6 +610,7 @@ PUBLIC Bool __glx_Main(uint32_t version, const __GLXapiExports *exp, __GLXvendor
     if (GLX_VENDOR_ABI_GET_MAJOR_VERSION(version) != 1)
         return False;
     bump(FAKE_COUNT_MAIN_CALLS);
+    record("main", true);
     /* Like Mesa: the imports are filled in only by the first call. */
     if (!init_done) {
         exports = exp;

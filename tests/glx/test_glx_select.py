@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux GLX tests: libGLX's GPU-aware vendor choice on umockdev test beds.
+
+Two fake GLX vendors, `mesa` and `nvidia` (tests/glx/fake_vendor.c), live in folders of a
+test-local GLMUX_VENDOR_DIRS directory whose manifests name their GLX libraries by relative path
+and list their kernel drivers; nothing is on LD_LIBRARY_PATH. For each bed and each variable a
+user can set, `umockdev-run -d BED -- glx_select` makes a context of screen 0 of the fixture's
+Xvfb current with glXMakeCurrent; the fake vendors record the environment they saw in
+__glx_Main and which of them served glXMakeCurrent. The Xvfb's GLX names "mesa" as its vendor,
+as an X server on an Intel (or virtio-gpu) display does; on the NVIDIA-only desktop bed the
+server is still this Xvfb, so without a request the server's "mesa" serves there too.
+Asserted: the vendor that served glXMakeCurrent, what it saw, that each vendor loaded once,
+that GPUs are enumerated only when a variable asks, manifests naming absolute paths, and
+libGLX_<name>.so.0 on the linker path without any manifest (built-in driver table).
+Usage: test_glx_select.py PROGRAM BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
+N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop)
+OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
+NAME = "__GLX_VENDOR_LIBRARY_NAME"
+
+# (bed, variables, vendor serving glXMakeCurrent, variables that vendor saw (exactly the
+# GPU-selection ones))
+CASES = [
+    # Intel iGPU + NVIDIA dGPU laptop: the server (on Intel) names mesa; any request for the
+    # NVIDIA GPU moves the app to nvidia and gives it what render offload needs.
+    ("intel-nvidia", {}, "mesa", {}),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
+    ("intel-nvidia", {"DRI_PRIME": N1}, "nvidia", dict(OFFLOAD, DRI_PRIME=N1)),
+    ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:25a2")),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete")),
+    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD),
+    ("intel-nvidia", {"GLMUX_GPU": "integrated"}, "mesa", {"GLMUX_GPU": "integrated"}),
+    ("intel-nvidia", {"DRI_PRIME": I}, "mesa", {"DRI_PRIME": I}),
+    # libglvnd's override wins, and glmux sets nothing for the vendor it names.
+    ("intel-nvidia", {"DRI_PRIME": "1", NAME: "mesa"}, "mesa", {"DRI_PRIME": "1", NAME: "mesa"}),
+    ("intel-nvidia", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
+    # NVIDIA-only desktop: the NVIDIA GPU is the default one, so no request moves anything;
+    # the (Xvfb) server's vendor serves, and nothing is set for it.
+    ("nvidia-desktop", {}, "mesa", {}),
+    ("nvidia-desktop", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
+    ("nvidia-desktop", {"DRI_PRIME": N1}, "mesa", {"DRI_PRIME": N1}),
+    ("nvidia-desktop", {"DRI_PRIME": "10de:2684"}, "mesa", {"DRI_PRIME": "10de:2684"}),
+    ("nvidia-desktop", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("nvidia-desktop", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+    ("nvidia-desktop", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
+    # No GPU at all: the server's vendor, nothing set.
+    ("no-gpu", {}, "mesa", {}),
+    ("no-gpu", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
+    ("no-gpu", {"DRI_PRIME": N1}, "mesa", {"DRI_PRIME": N1}),
+    ("no-gpu", {"DRI_PRIME": "10de:25a2"}, "mesa", {"DRI_PRIME": "10de:25a2"}),
+    ("no-gpu", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("no-gpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+    ("no-gpu", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
+    # A VM with virtio-gpu: Mesa serves it whatever is asked; a DRI_PRIME that names no other
+    # GPU is replaced by the VM GPU's tag so that Mesa stays on it.
+    ("vm-virtio", {}, "mesa", {}),
+    ("vm-virtio", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": I}),
+    ("vm-virtio", {"DRI_PRIME": I}, "mesa", {"DRI_PRIME": I}),
+    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, "mesa", {"DRI_PRIME": I}),
+    ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+    ("vm-virtio", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
+]
+
+# A manifest naming its library by absolute path (abs/nvidia.json), the other by a path
+# relative to another folder (abs/mesa.json).
+ABS = [
+    ("intel-nvidia", {}, "mesa", {}),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
+]
+
+# No manifest at all, the libraries on the linker path as libGLX_<name>.so.0: the built-in
+# table maps i915 to mesa and nvidia to nvidia.
+PLAIN = [
+    ("intel-nvidia", {}, "mesa", {}),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
+    ("nvidia-desktop", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
+]
+
+SELECT_VARS = ("DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
+               "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU")
+CLEAR = SELECT_VARS + ("GLMUX_VENDOR_DIRS", "GLMUX_SYSFS_ROOT", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
+                       "GLMUX_DRIVER_VENDORS", "LD_LIBRARY_PATH")
+
+
+class Runner:
+    def __init__(self, program, beds, work):
+        self.program, self.beds, self.work = program, beds, work
+        self.count = 0
+
+    def run(self, bed, dirs, variables, libpath=None):
+        """Runs the program under a bed; returns (stdout lines, records, log text)."""
+        self.count += 1
+        record = os.path.join(self.work, "record-%d.txt" % self.count)
+        log = os.path.join(self.work, "log-%d.txt" % self.count)
+        for path in (record, log):
+            if os.path.exists(path):
+                os.unlink(path)
+        env = {k: v for k, v in os.environ.items()
+               if k not in CLEAR and not k.startswith(("__GLX_", "__NV_", "FAKE_GLX_"))}
+        env["GLMUX_VENDOR_DIRS"] = dirs
+        if libpath:
+            env["LD_LIBRARY_PATH"] = libpath
+        env.update(variables)
+        env["FAKE_GLX_RECORD"] = record
+        env["GLMUX_DEBUG"] = "select,vendor"
+        env["GLMUX_DEBUG_FILE"] = log
+        cmd = ["umockdev-run", "-d", os.path.join(self.beds, bed + ".umockdev"), "--",
+               self.program]
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+        records = open(record).read().splitlines() if os.path.exists(record) else []
+        text = open(log).read() if os.path.exists(log) else ""
+        if r.returncode == 77:
+            raise SkipTest(r.stdout + r.stderr)
+        if r.returncode != 0:
+            raise RuntimeError("exit status %d: %s %s" % (r.returncode, r.stdout, r.stderr))
+        return r.stdout.splitlines(), records, text
+
+
+class SkipTest(Exception):
+    pass
+
+
+def enumerated(log):
+    """Whether the selector listed the GPUs (GLMUX_DEBUG=select says so for each)."""
+    return "default GPU:" in log or "GPU 0:" in log or "no GPU found" in log
+
+
+def parse_main(records):
+    """{vendor: [{VAR: value}, ...]} from the "main NAME VAR=value ..." lines."""
+    seen = {}
+    for line in records:
+        words = line.split()
+        if words and words[0] == "main":
+            seen.setdefault(words[1], []).append(dict(w.split("=", 1) for w in words[2:]))
+    return seen
+
+
+def check_case(runner, dirs, case, libpath=None):
+    bed, variables, vendor, venv = case
+    out, records, log = runner.run(bed, dirs, variables, libpath)
+    problems = []
+    got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
+    if got != vendor:
+        problems.append("GL_VENDOR after glXMakeCurrent is %s, expected %s" % (got, vendor))
+    served = sorted(set(l.split()[1] for l in records if l.startswith("makecurrent ")))
+    if served != [vendor]:
+        problems.append("vendors that served glXMakeCurrent: %s" % served)
+    seen = parse_main(records)
+    for name, envs in seen.items():
+        if len(envs) != 1:
+            problems.append("%s initialised %d times" % (name, len(envs)))
+    if seen.get(vendor, [{}])[0] != venv:
+        problems.append("%s saw %s, expected %s" % (vendor, seen.get(vendor), venv))
+    if not any(k in variables for k in ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD")) \
+            and enumerated(log):
+        problems.append("GPUs enumerated although no variable asks for one")
+    return problems, log
+
+
+def main():
+    program, beds, gpu, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    if shutil.which("umockdev-run") is None:
+        print("skipped: umockdev-run not installed (apt-get install umockdev)")
+        return 77
+    runner = Runner(program, beds, work)
+    vendors = os.path.join(gpu, "vendors")
+    try:
+        runner.run("intel-nvidia", vendors, {})
+    except SkipTest as e:
+        print("skipped:", e)
+        return 77
+    except (RuntimeError, subprocess.SubprocessError) as e:
+        # Skip only when the program works without umockdev (e.g. a sanitizer build, whose
+        # runtime must come before umockdev's preload); a failing program is a failure.
+        env = dict(os.environ, GLMUX_VENDOR_DIRS=vendors)
+        alone = subprocess.run([program], env=env, capture_output=True, text=True, timeout=60)
+        if alone.returncode == 0:
+            print("skipped: umockdev-run does not work with this build:", e)
+            return 77
+        print("FAIL: the program fails even without umockdev:", alone.stdout, alone.stderr)
+        return 1
+    failures = 0
+
+    def report(label, problems, log):
+        nonlocal failures
+        if problems:
+            failures += 1
+            print("FAIL %s: %s" % (label, "; ".join(problems)))
+            print("  log:\n    " + log.replace("\n", "\n    "))
+        else:
+            print("ok   %s" % label)
+
+    libpath = os.path.join(vendors, "mesa") + ":" + os.path.join(vendors, "nvidia")
+    for dirs, cases, lp in ((vendors, CASES, None), (os.path.join(gpu, "abs"), ABS, None),
+                            (os.path.join(gpu, "empty"), PLAIN, libpath)):
+        for case in cases:
+            label = "%s [%s] %s" % (case[0], os.path.basename(dirs),
+                                    " ".join("%s=%s" % kv for kv in case[1].items()) or "(none)")
+            try:
+                problems, log = check_case(runner, dirs, case, lp)
+            except (RuntimeError, SkipTest, subprocess.SubprocessError) as e:
+                problems, log = [str(e)], ""
+            report(label, problems, log)
+
+    # The vendor directory's library, not a soname, was loaded; a request enumerates GPUs.
+    out, records, log = runner.run("intel-nvidia", vendors, {"DRI_PRIME": "1"})
+    problems = []
+    lib = os.path.join(vendors, "nvidia", "libGLX_nvidia.so.0")
+    if "(%s," % lib not in log:
+        problems.append("nvidia not loaded from %s" % lib)
+    if not enumerated(log):
+        problems.append("DRI_PRIME=1 did not enumerate the GPUs")
+    if "GPU selector" not in log:
+        problems.append("GLMUX_DEBUG=vendor does not name the GPU selector")
+    report("manifest library path; DRI_PRIME=1 explained by GLMUX_DEBUG", problems, log)
+
+    print("%d run(s), %d failure(s)" % (runner.count, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
