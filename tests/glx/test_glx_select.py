@@ -76,6 +76,14 @@ ABS = [
     ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
 ]
 
+# Mesa alone (gpu/solo): a request for the NVIDIA GPU finds no vendor for it; one warning, the
+# default GPU, and Mesa is kept there.
+SOLO = [
+    ("intel-nvidia", {}, "mesa", {}),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": I}),
+    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+]
+
 # No manifest at all, the libraries on the linker path as libGLX_<name>.so.0: the built-in
 # table maps i915 to mesa and nvidia to nvidia.
 PLAIN = [
@@ -110,7 +118,7 @@ class Runner:
             env["LD_LIBRARY_PATH"] = libpath
         env.update(variables)
         env["FAKE_GLX_RECORD"] = record
-        env["GLMUX_DEBUG"] = "select,vendor"
+        env["GLMUX_DEBUG"] = "warn,select,vendor"
         env["GLMUX_DEBUG_FILE"] = log
         cmd = ["umockdev-run", "-d", os.path.join(self.beds, bed + ".umockdev"), "--",
                self.program]
@@ -201,6 +209,7 @@ def main():
 
     libpath = os.path.join(vendors, "mesa") + ":" + os.path.join(vendors, "nvidia")
     for dirs, cases, lp in ((vendors, CASES, None), (os.path.join(gpu, "abs"), ABS, None),
+                            (os.path.join(gpu, "solo"), SOLO, None),
                             (os.path.join(gpu, "empty"), PLAIN, libpath)):
         for case in cases:
             label = "%s [%s] %s" % (case[0], os.path.basename(dirs),
@@ -222,6 +231,12 @@ def main():
     if "GPU selector" not in log:
         problems.append("GLMUX_DEBUG=vendor does not name the GPU selector")
     report("manifest library path; DRI_PRIME=1 explained by GLMUX_DEBUG", problems, log)
+
+    # A GPU whose vendor is not installed: one warning that says so, then the default GPU.
+    out, records, log = runner.run("intel-nvidia", os.path.join(gpu, "solo"), {"DRI_PRIME": "1"})
+    n = log.count("no installed GLX vendor serves GPU %s (driver nvidia)" % N1)
+    report("no vendor for the chosen GPU: one warning", [] if n == 1 else
+           ["%d warnings" % n], log)
 
     print("%d run(s), %d failure(s)" % (runner.count, failures))
     return 1 if failures else 0
