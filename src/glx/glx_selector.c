@@ -68,30 +68,24 @@ static const struct glmux_vendor *find_vendor(const char *name)
     return have_list ? glmux_vendor_list_find(&vendor_list, name) : NULL;
 }
 
-/* True when one of libglvnd's GLX variables decides the vendor of this screen. */
-static bool libglvnd_override(int screen, const char **var)
+/* True when one of libglvnd's GLX variables decides the vendor of this screen; its name in var. */
+static bool libglvnd_override(int screen, char *var, size_t var_size)
 {
-    static char force[64];
     const char *v;
 
-    snprintf(force, sizeof(force), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
-    if ((v = glmux_env_get(force)) != NULL && *v != '\0') {
-        *var = force;
+    snprintf(var, var_size, "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
+    if ((v = glmux_env_get(var)) != NULL && *v != '\0')
         return true;
-    }
-    if ((v = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME")) != NULL && *v != '\0') {
-        *var = "__GLX_VENDOR_LIBRARY_NAME";
-        return true;
-    }
-    return false;
+    snprintf(var, var_size, "__GLX_VENDOR_LIBRARY_NAME");
+    return (v = glmux_env_get(var)) != NULL && *v != '\0';
 }
 
 const char *glmux_glx_selector_vendor_name(Display *dpy, int screen)
 {
-    const char *var = NULL;
+    char var[64];
 
     (void)dpy;
-    if (libglvnd_override(screen, &var)) {
+    if (libglvnd_override(screen, var, sizeof(var))) {
         /* glx_display.c tried it already and it failed: libglvnd asks the server next. */
         glmux_log(GLMUX_LOG_SELECT, "GLX screen %d: %s is set, so the GPU selector has no "
                   "say; asking the X server", screen, var);

@@ -41,6 +41,9 @@ CASES = [
     # libglvnd's override wins, and glmux sets nothing for the vendor it names.
     ("intel-nvidia", {"DRI_PRIME": "1", NAME: "mesa"}, "mesa", {"DRI_PRIME": "1", NAME: "mesa"}),
     ("intel-nvidia", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
+    # An override that fails to load still keeps the selector out: the server decides, as
+    # libglvnd does.
+    ("intel-nvidia", {"DRI_PRIME": "1", NAME: "nosuch"}, "mesa", {"DRI_PRIME": "1", NAME: "nosuch"}),
     # NVIDIA-only desktop: the NVIDIA GPU is the default one, so no request moves anything;
     # the (Xvfb) server's vendor serves, and nothing is set for it.
     ("nvidia-desktop", {}, "mesa", {}),
