@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
 # and the pure-C configurations and runs ctest in both, then runs the unit tests (label
-# "unit") in an ASan+UBSan build. With CI=true it also runs the packaging tests (label
+# "unit") in an ASan+UBSan Debug build. With CI=true it also runs the packaging tests (label
 # "packaging": builds the .deb and .rpm packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
@@ -16,7 +16,8 @@ for config in default pure-c sanitize; do
     labels="-LE packaging"
     case $config in
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF" ;;
-        sanitize) build="$top/build-sanitize"; opts="-DGLMUX_SANITIZE=address,undefined"
+        sanitize) build="$top/build-sanitize"
+                  opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit" ;;
     esac
     echo "== configuration: $config ($build)"

@@ -269,7 +269,8 @@ static bool scan_platform(struct glmux_gpu_list *list, const char *root, size_t 
         if (!link_base(node, "device", name, sizeof(name)))
             continue;
         memset(&gpu, 0, sizeof(gpu));
-        snprintf(gpu.tag, sizeof(gpu.tag), "%s-%s", bus, name);
+        if (snprintf(gpu.tag, sizeof(gpu.tag), "%s-%s", bus, name) >= (int)sizeof(gpu.tag))
+            continue;   /* a tag that does not fit could not be matched exactly anyway */
         for (size_t i = 0; i < list->count; i++)
             dup |= strcmp(list->gpus[i].tag, gpu.tag) == 0;
         if (dup)

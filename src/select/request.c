@@ -134,7 +134,8 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
             ok = false;
         if (ok && n < sizeof(out->tag)) {
             out->kind = GLMUX_REQUEST_TAG;
-            snprintf(out->tag, sizeof(out->tag), "%s", v);
+            memcpy(out->tag, v, n);
+            out->tag[n] = '\0';
             return true;
         }
     }
