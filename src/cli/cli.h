@@ -13,6 +13,15 @@
 #define GLMUX_EXIT_FAIL 1
 #define GLMUX_EXIT_USAGE 2
 
+struct glmux_jw;
+struct glmux_gpu;
+struct glmux_vendor_list;
+
+/* The name of the first vendor in vl that drives gpu, or NULL (gpu may be NULL). */
+const char *glmux_cli_gpu_vendor(const struct glmux_vendor_list *vl, const struct glmux_gpu *gpu);
+/* Writes the GPU fields `gpus` and `explain` share (pci ... default) into an open object. */
+void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, const char *vendor);
+
 int glmux_cli_gpus(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);

@@ -62,34 +62,13 @@ static int x_screens(void)
 static void json_gpu_brief(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
                            const char *vendor)
 {
-    char id[8];
-
     if (g == NULL) {
         glmux_jw_string(w, key, NULL);
         return;
     }
     glmux_jw_object(w, key);
-    glmux_jw_string(w, "pci", g->pci[0] ? g->pci : NULL);
-    glmux_jw_string(w, "tag", g->tag);
-    snprintf(id, sizeof(id), "%04x", g->vendor_id);
-    glmux_jw_string(w, "vendor_id", id);
-    snprintf(id, sizeof(id), "%04x", g->device_id);
-    glmux_jw_string(w, "device_id", id);
-    glmux_jw_string(w, "driver", g->driver[0] ? g->driver : NULL);
-    glmux_jw_string(w, "vendor", vendor);
-    glmux_jw_string(w, "kind", glmux_gpu_kind_name(g->kind));
-    glmux_jw_bool(w, "default", g->is_default);
+    glmux_cli_json_gpu_fields(w, g, vendor);
     glmux_jw_end(w, '}');
-}
-
-static const char *serving_vendor(const struct glmux_vendor_list *vl, const struct glmux_gpu *g)
-{
-    for (size_t i = 0; g != NULL && i < vl->count; i++) {
-        struct glmux_select_candidate c = glmux_select_candidate_of(&vl->vendors[i]);
-        if (glmux_select_candidate_serves(&c, g))
-            return vl->vendors[i].name;
-    }
-    return NULL;
 }
 
 int glmux_cli_explain(bool json)
@@ -167,11 +146,11 @@ int glmux_cli_explain(bool json)
             glmux_jw_bool(&w, "matched", !glmux_select_request_unmet(sel));
             glmux_jw_end(&w, '}');
         }
-        json_gpu_brief(&w, "gpu", gpu, serving_vendor(&vl, gpu));
+        json_gpu_brief(&w, "gpu", gpu, glmux_cli_gpu_vendor(&vl, gpu));
         json_gpu_brief(&w, "default_gpu",
                        gl->default_index >= 0 ? &gl->gpus[gl->default_index] : NULL,
                        gl->default_index >= 0
-                           ? serving_vendor(&vl, &gl->gpus[gl->default_index]) : NULL);
+                           ? glmux_cli_gpu_vendor(&vl, &gl->gpus[gl->default_index]) : NULL);
         glmux_jw_int(&w, "gpu_count", (long)gl->count);
         glmux_jw_bool(&w, "enumerated_for_egl", enumerated_for_egl);
         glmux_jw_string(&w, "egl_override", vl.override_variable);

@@ -16,9 +16,9 @@
 #include "select/select.h"
 
 /* The first vendor (base order) that serves gpu, or NULL. */
-static const char *vendor_for(const struct glmux_vendor_list *vl, const struct glmux_gpu *gpu)
+const char *glmux_cli_gpu_vendor(const struct glmux_vendor_list *vl, const struct glmux_gpu *gpu)
 {
-    for (size_t i = 0; i < vl->count; i++) {
+    for (size_t i = 0; gpu != NULL && i < vl->count; i++) {
         struct glmux_select_candidate c = glmux_select_candidate_of(&vl->vendors[i]);
         if (glmux_select_candidate_serves(&c, gpu))
             return vl->vendors[i].name;
@@ -26,16 +26,10 @@ static const char *vendor_for(const struct glmux_vendor_list *vl, const struct g
     return NULL;
 }
 
-static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
-                     const struct glmux_vendor_list *vl)
+void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, const char *vendor)
 {
     char id[8];
 
-    if (g == NULL) {
-        glmux_jw_string(w, key, NULL);
-        return;
-    }
-    glmux_jw_object(w, key);
     glmux_jw_string(w, "pci", g->pci[0] ? g->pci : NULL);
     glmux_jw_string(w, "tag", g->tag);
     snprintf(id, sizeof(id), "%04x", g->vendor_id);
@@ -43,9 +37,20 @@ static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu
     snprintf(id, sizeof(id), "%04x", g->device_id);
     glmux_jw_string(w, "device_id", id);
     glmux_jw_string(w, "driver", g->driver[0] ? g->driver : NULL);
-    glmux_jw_string(w, "vendor", vendor_for(vl, g));
+    glmux_jw_string(w, "vendor", vendor);
     glmux_jw_string(w, "kind", glmux_gpu_kind_name(g->kind));
     glmux_jw_bool(w, "default", g->is_default);
+}
+
+static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
+                     const struct glmux_vendor_list *vl)
+{
+    if (g == NULL) {
+        glmux_jw_string(w, key, NULL);
+        return;
+    }
+    glmux_jw_object(w, key);
+    glmux_cli_json_gpu_fields(w, g, glmux_cli_gpu_vendor(vl, g));
     glmux_jw_bool(w, "discrete", g->kind == GLMUX_GPU_DISCRETE);
     glmux_jw_bool(w, "boot_vga", g->boot_vga);
     glmux_jw_bool(w, "boot_display", g->boot_display);
@@ -57,7 +62,7 @@ static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu
 
 static void text_gpu(const struct glmux_gpu *g, size_t i, const struct glmux_vendor_list *vl)
 {
-    const char *v = vendor_for(vl, g);
+    const char *v = glmux_cli_gpu_vendor(vl, g);
 
     printf("GPU %zu: %s  %04x:%04x  driver %s  %s%s\n", i, g->tag, g->vendor_id, g->device_id,
            g->driver[0] ? g->driver : "(none)", glmux_gpu_kind_name(g->kind),
