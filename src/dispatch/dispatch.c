@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dispatch_internal.h"
+#include "util/env.h"
 #include "util/log.h"
 
 __thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec"))) = {
@@ -28,6 +29,11 @@ static int next_vendor_id = 1;
 static pthread_key_t thread_key;
 static bool thread_key_valid;
 static __GLdispatchTable *current_tables;
+#ifdef GLMUX_HAVE_ASM_STUBS
+static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
+#else
+static const bool eager_tables = true;
+#endif
 
 static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv);
 static void free_entries(const void **entries);
@@ -57,6 +63,9 @@ void __glDispatchInit(void)
     pthread_mutex_lock(&glmux_dispatch_lock);
     if (init_count++ == 0) {
         glmux_patch_read_env();
+#ifdef GLMUX_HAVE_ASM_STUBS
+        eager_tables = glmux_env_get_flag("GLMUX_EAGER_TABLES");
+#endif
         if (!thread_key_valid && pthread_key_create(&thread_key, thread_destroyed) == 0)
             thread_key_valid = true;
         if (!thread_key_valid)
@@ -173,6 +182,7 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
  * Assembly builds fill tables lazily: every slot starts as its resolver trampoline
  * (glmux_lazy.S), and the first call through it asks the vendor once. A process pays only for
  * the functions it calls, not for all 3352 lookups at the first make-current.
+ * GLMUX_EAGER_TABLES=1 fills every slot in use at make-current instead, as libglvnd does.
  */
 extern const char glmux_lazy_start[];
 
@@ -191,20 +201,20 @@ const void *glmux_lazy_resolve(unsigned slot)
     return proc;
 }
 
-bool glmux_table_fixup(__GLdispatchTable *table)
+static void init_entries(const void **entries)
 {
-    if (table->entries == NULL) {
-        table->entries = alloc_entries(table);
-        if (table->entries == NULL)
-            return false;
-        for (unsigned i = 0; i < GLMUX_TOTAL_SLOTS; i++)
-            table->entries[i] = glmux_lazy_start + (size_t)i * GLMUX_LAZY_SIZE;
-    }
-    /* Dynamic slots handed out later already hold their trampoline. */
-    return true;
+    for (unsigned i = 0; i < GLMUX_TOTAL_SLOTS; i++)
+        entries[i] = glmux_lazy_start + (size_t)i * GLMUX_LAZY_SIZE;
 }
 #else
-/* Pure-C builds fill every slot in use at make-current, as libglvnd does. */
+/* Pure-C builds always fill every slot in use at make-current, as libglvnd does. */
+static void init_entries(const void **entries)
+{
+    /* Slots not handed out yet stay harmless until they are. */
+    memcpy(entries, glmux_noop_table, sizeof(*entries) * GLMUX_TOTAL_SLOTS);
+}
+#endif
+
 bool glmux_table_fixup(__GLdispatchTable *table)
 {
     unsigned used = glmux_slots_used();
@@ -213,16 +223,16 @@ bool glmux_table_fixup(__GLdispatchTable *table)
         table->entries = alloc_entries(table);
         if (table->entries == NULL)
             return false;
-        /* Slots not handed out yet stay harmless until they are. */
-        memcpy(table->entries, glmux_noop_table, sizeof(*table->entries) * GLMUX_TOTAL_SLOTS);
+        init_entries(table->entries);
         table->filled = 0;
     }
+    if (!eager_tables)
+        return true;    /* new dynamic slots already hold their trampoline */
     for (; table->filled < used; table->filled++)
         __atomic_store_n(&table->entries[table->filled], resolve_slot(table, table->filled),
                          __ATOMIC_RELEASE);
     return true;
 }
-#endif
 
 void glmux_tables_fixup_current(void)
 {

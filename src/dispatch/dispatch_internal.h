@@ -19,7 +19,7 @@ struct __GLdispatchTableRec {
     void *param;
     const void **entries;   /* GLMUX_TOTAL_SLOTS pointers, allocated at first make-current;
                                entries[-1] points back to this record */
-    unsigned filled;        /* pure-C builds: slots [0, filled) hold their final value */
+    unsigned filled;        /* eager fill: slots [0, filled) hold their final value */
     int current_threads;    /* threads on which this table is current */
     bool destroyed;         /* __glDispatchDestroyTable ran while it was still current */
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
