@@ -111,7 +111,15 @@ static int test_static(void)
 static int test_libs(void)
 {
     /* Full paths: the test binary's RUNPATH covers only what it links. */
-    static const char *const libs[] = { GLMUX_TEST_OPENGL, GLMUX_TEST_GLESV2, GLMUX_TEST_GLESV1 };
+    static const char *const libs[] = {
+        GLMUX_TEST_OPENGL,
+#ifdef GLMUX_TEST_GLESV2
+        GLMUX_TEST_GLESV2,
+#endif
+#ifdef GLMUX_TEST_GLESV1
+        GLMUX_TEST_GLESV1,
+#endif
+    };
     struct fake_thread_state s;
 
     fake_thread_state_init(&s, 2);
