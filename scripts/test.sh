@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
 # and the pure-C configurations and runs ctest in both, then runs the unit tests (label
-# "unit") in an ASan+UBSan Debug build. With CI=true it also runs the packaging tests (label
+# "unit") in an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES off. With CI=true it also runs the packaging tests (label
 # "packaging": builds the .deb and .rpm packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/install-deps.sh"
 status=0
-for config in default pure-c sanitize; do
+for config in default pure-c sanitize minimal; do
     build="$top/build"
     opts=""
     labels="-LE packaging"
@@ -19,6 +19,9 @@ for config in default pure-c sanitize; do
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit" ;;
+        minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
+                 opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
+                 labels="-LE packaging" ;;
     esac
     echo "== configuration: $config ($build)"
     # shellcheck disable=SC2086
