@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
-# and the pure-C configurations and runs ctest in both, then runs the unit tests (label
-# "unit") in an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES off. With CI=true it also runs the packaging tests (label
-# "packaging": builds the .deb and .rpm packages). Extra arguments go to ctest.
+# and the pure-C configurations and runs ctest in both, runs the unit tests (label "unit") in
+# an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES switched off.
+# With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
+# packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
