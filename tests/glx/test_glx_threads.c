@@ -3,8 +3,10 @@
  * glmux tests: several threads making GLX contexts of two vendors current in a loop. Each
  * thread owns one context on screen 0 (fakea) and one on screen 1 (fakeb) and alternates
  * between them; after every switch glGetString must come from the right vendor and context.
- * Some threads exit with a context still current. Then fork: the child starts with no current
- * context and can make one current; the parent keeps its own.
+ * Some threads exit with a context still current. Then a failed switch of vendors: while
+ * another thread holds a fakeb context, making it current here fails in fakeb, and libGLX puts
+ * this thread's fakea context back (GL calls reach it again). Then fork: the child starts with
+ * no current context and can make one current; the parent keeps its own.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,6 +31,68 @@ struct job {
     int id[2];
     int failures;
 };
+
+/* Holds a context current on a thread of its own until told to let go. */
+struct holder {
+    Display *dpy;
+    GLXContext ctx;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int state;                  /* 0 starting, 1 holding (or 2 failed), 3 told to release */
+};
+
+static void *hold(void *data)
+{
+    struct holder *h = data;
+    int got = glXMakeCurrent(h->dpy, None, h->ctx) ? 1 : 2;
+
+    pthread_mutex_lock(&h->lock);
+    h->state = got;
+    pthread_cond_broadcast(&h->cond);
+    while (h->state != 3)
+        pthread_cond_wait(&h->cond, &h->lock);
+    pthread_mutex_unlock(&h->lock);
+    if (got == 1)
+        glXMakeCurrent(h->dpy, None, NULL);
+    return NULL;
+}
+
+/* Switching from this thread's fakea context to a fakeb context that fakeb refuses (current
+ * on another thread): glXMakeCurrent fails and the fakea context is current again. */
+static void check_restore_after_failed_switch(Display *dpy, GLXContext mine, int my_id,
+                                              GLXContext theirs)
+{
+    struct holder h = {.dpy = dpy, .ctx = theirs, .lock = PTHREAD_MUTEX_INITIALIZER,
+                       .cond = PTHREAD_COND_INITIALIZER};
+    pthread_t thread;
+    char want[64];
+    const char *r;
+
+    CHECK(glXMakeCurrent(dpy, None, mine));
+    CHECK(pthread_create(&thread, NULL, hold, &h) == 0);
+    pthread_mutex_lock(&h.lock);
+    while (h.state == 0)
+        pthread_cond_wait(&h.cond, &h.lock);
+    pthread_mutex_unlock(&h.lock);
+    CHECK_MSG(h.state == 1, "the holder thread could not make its context current");
+
+    CHECK(!glXMakeCurrent(dpy, None, theirs));
+    CHECK(glXGetCurrentContext() == mine);
+    snprintf(want, sizeof(want), "fakea ctx %d", my_id);
+    r = (const char *)glGetString(GL_RENDERER);
+    CHECK_MSG(r != NULL && strcmp(r, want) == 0, "after the failed switch: \"%s\"",
+              r ? r : "(null)");
+
+    pthread_mutex_lock(&h.lock);
+    h.state = 3;
+    pthread_cond_broadcast(&h.cond);
+    pthread_mutex_unlock(&h.lock);
+    CHECK(pthread_join(thread, NULL) == 0);
+    /* Once released there, it can be made current here. */
+    CHECK(glXMakeCurrent(dpy, None, theirs));
+    CHECK(strcmp((const char *)glGetString(GL_VENDOR), "fakeb") == 0);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+}
 
 static void *run(void *data)
 {
@@ -87,6 +151,7 @@ int main(void)
         pthread_join(threads[t], NULL);
         CHECK_MSG(jobs[t].failures == 0, "thread %d: %d failures", t, jobs[t].failures);
     }
+    check_restore_after_failed_switch(dpy, jobs[0].ctx[0], jobs[0].id[0], jobs[1].ctx[1]);
     {
         pid_t pid;
         int status = -1;
