@@ -6,13 +6,13 @@
  * which libraries were loaded.
  */
 #define _GNU_SOURCE
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <GL/gl.h>
 
 #include "GLdispatch.h"
+#include "demo_libs.h"
 
 static const GLubyte *alpha_get_string(GLenum name)
 {
@@ -34,15 +34,6 @@ static void *beta_proc(const char *name, void *param)
 {
     (void)param;
     return strcmp(name, "glGetString") == 0 ? (void *)beta_get_string : NULL;
-}
-
-static int print_lib(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (strstr(info->dlpi_name, "libOpenGL") || strstr(info->dlpi_name, "libGLdispatch"))
-        printf("  loaded %s\n", info->dlpi_name);
-    return 0;
 }
 
 int main(void)
@@ -68,7 +59,7 @@ int main(void)
         __glDispatchLoseCurrent();
         __glDispatchDestroyTable(table);
     }
-    dl_iterate_phdr(print_lib, NULL);
+    demo_print_loaded((const char *const[]){ "libOpenGL", "libGLdispatch", NULL });
     __glDispatchFini();
     return 0;
 }

@@ -6,27 +6,13 @@
  * library the process loaded: ours, not Debian's libglvnd.
  */
 #define _GNU_SOURCE
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <GL/gl.h>
 
+#include "demo_libs.h"
 #include "egl_render.h"
-
-static int print_lib(struct dl_phdr_info *info, size_t size, void *data)
-{
-    static const char *const names[] = { "libEGL", "libOpenGL", "libGLdispatch", "libGLX",
-                                         "libGLES" };
-
-    (void)size;
-    (void)data;
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (strstr(info->dlpi_name, names[i]) != NULL)
-            printf("  loaded %s\n", info->dlpi_name);
-    }
-    return 0;
-}
 
 int main(void)
 {
@@ -49,7 +35,7 @@ int main(void)
     ok = egl_render_pixel_is(inside, 0, 255, 0, 255) && egl_render_pixel_is(outside, 255, 0, 0, 255);
     printf("pixels: box (%u,%u,%u) border (%u,%u,%u): %s\n", inside[0], inside[1], inside[2],
            outside[0], outside[1], outside[2], ok ? "as drawn" : "WRONG");
-    dl_iterate_phdr(print_lib, NULL);
+    demo_print_loaded((const char *const[]){ "libEGL", "libOpenGL", "libGLdispatch", "libGLX", "libGLES", NULL });
     egl_render_close(&r);
     return ok ? 0 : 1;
 }

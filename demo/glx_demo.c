@@ -6,7 +6,6 @@
  * pixels back and prints the GLX vendor, the renderer and the libraries the process loaded.
  */
 #define _GNU_SOURCE
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,20 +13,9 @@
 #include <GL/gl.h>
 #include <GL/glx.h>
 
+#include "demo_libs.h"
+
 #define SIZE 64
-
-static int print_lib(struct dl_phdr_info *info, size_t size, void *data)
-{
-    static const char *const names[] = { "libGL.so", "libGLX", "libGLdispatch", "libOpenGL" };
-
-    (void)size;
-    (void)data;
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (strstr(info->dlpi_name, names[i]) != NULL)
-            printf("  loaded %s\n", info->dlpi_name);
-    }
-    return 0;
-}
 
 int main(void)
 {
@@ -82,7 +70,7 @@ int main(void)
     ok = red[0] == 255 && red[1] == 0 && green[0] == 0 && green[1] == 255;
     printf("pixels: quadrant (%u,%u,%u) rest (%u,%u,%u): %s\n", red[0], red[1], red[2],
            green[0], green[1], green[2], ok ? "as drawn" : "WRONG");
-    dl_iterate_phdr(print_lib, NULL);
+    demo_print_loaded((const char *const[]){ "libGL.so", "libGLX", "libGLdispatch", "libOpenGL", NULL });
     glXMakeCurrent(dpy, None, NULL);
     glXDestroyContext(dpy, ctx);
     XDestroyWindow(dpy, win);
