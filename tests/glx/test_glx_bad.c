@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tests: bad vendors and bad servers. Modes (argv[1]):
- *   fallback MESSAGE  on the fixture's server without GLX, the forced vendor of screen 0 is
+ *   fallback MESSAGE [VENDOR]
+ *                     on the fixture's server without GLX, the forced vendor of screen 0 is
  *                     broken (unknown name, '/', no __glx_Main, rejected ABI version, missing
  *                     required function: set by the ctest ENVIRONMENT); libGLX reports MESSAGE
  *                     once, even for a second connection, and falls back to "indirect" (a
- *                     fake vendor in this test's library path). GLX queries answer False,
- *                     libGLX's errors are not sent (no GLX opcode) and nothing crashes.
+ *                     fake vendor in this test's library path), or, when VENDOR is given, to
+ *                     the vendor of that name (glx_bad_system: "indirect" rejects the ABI and
+ *                     Fedora's "system" serves). GLX queries answer False, libGLX's errors
+ *                     are not sent (no GLX opcode) and nothing crashes.
  *   alias             screens 0 and 1 forced to fakea and to fakealias, a symlink to the same
  *                     file: one vendor, __glx_Main called once.
  *   servername        no overrides: the server's GLX_VENDOR_NAMES_EXT list ("mesa") picks a
@@ -48,7 +51,7 @@ static int occurrences(const char *path, const char *needle)
     return n;
 }
 
-static int fallback(const char *message)
+static int fallback(const char *message, const char *vendor)
 {
     const char *log = getenv("GLMUX_DEBUG_FILE");
     Display *dpy, *dpy2;
@@ -61,7 +64,8 @@ static int fallback(const char *message)
     glmux_test_require_ours("libGLX.so.0");
     CHECK(!glXQueryExtension(dpy, NULL, NULL));
     CHECK(!glXQueryVersion(dpy, &major, &minor));
-    CHECK(strcmp(glXGetClientString(dpy, GLX_VENDOR), "fakeb") == 0);
+    CHECK_MSG(strcmp(glXGetClientString(dpy, GLX_VENDOR), vendor) == 0, "vendor \"%s\"",
+              glXGetClientString(dpy, GLX_VENDOR));
     configs = glXChooseFBConfig(dpy, 0, NULL, &n);
     CHECK(configs != NULL && n == 2);
     XFree(configs);
@@ -70,7 +74,7 @@ static int fallback(const char *message)
 
     dpy2 = XOpenDisplay(DisplayString(dpy));
     CHECK(dpy2 != NULL);
-    CHECK(strcmp(glXGetClientString(dpy2, GLX_VENDOR), "fakeb") == 0);
+    CHECK(strcmp(glXGetClientString(dpy2, GLX_VENDOR), vendor) == 0);
     XCloseDisplay(dpy2);
     XCloseDisplay(dpy);
     CHECK_MSG(occurrences(log, message) == 1, "\"%s\" reported %d times in %s", message,
@@ -178,9 +182,9 @@ int main(int argc, char **argv)
 
     if (log != NULL)
         unlink(log);
-    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE | alias | servername | patch | noglx", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | noglx", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
-        return fallback(argv[2]);
+        return fallback(argv[2], argc >= 4 ? argv[3] : "fakeb");
     if (strcmp(argv[1], "alias") == 0)
         return alias();
     if (strcmp(argv[1], "patch") == 0)
