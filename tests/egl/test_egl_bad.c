@@ -4,7 +4,9 @@
  * manifest (malformed JSON, wrong version, missing or broken library, ...) followed by a
  * good one; the broken one must be skipped with the GLMUX_DEBUG=vendor explanation given as
  * argument, and the good vendor (fake1) must still serve the default display. With --empty
- * there is no vendor at all: EGL must fail cleanly with its documented errors.
+ * there is no vendor at all: EGL must fail cleanly with its documented errors. With
+ * --empty EXPECTED-LOG-TEXT the only manifest is a broken one: the same errors, and the log
+ * says why that vendor was skipped.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -39,7 +41,7 @@ static void truncate_log(void)
         fclose(f);
 }
 
-static int empty_list(void)
+static int empty_list(const char *expected)
 {
     EGLint n = -1;
     PFNEGLQUERYDEVICESEXTPROC query;
@@ -57,6 +59,9 @@ static int empty_list(void)
     CHECK(eglReleaseThread());
     CHECK_MSG(strstr(read_log(), "no EGL vendor library loaded") != NULL, "log:\n%s",
               read_log());
+    CHECK_MSG(expected == NULL || strstr(read_log(), expected) != NULL, "\"%s\" not in the "
+              "log:\n%s", expected, read_log());
+    printf("%s", read_log());
     return 0;
 }
 
@@ -86,11 +91,12 @@ int main(int argc, char **argv)
     EGLDisplay dpy;
     const char *log;
 
-    CHECK_MSG(argc == 2, "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty | --secure");
+    CHECK_MSG(argc == 2 || (argc == 3 && strcmp(argv[1], "--empty") == 0),
+              "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty [EXPECTED-LOG-TEXT] | --secure");
     if (strcmp(argv[1], "--secure") == 0) {
         secure();
     } else if (truncate_log(), strcmp(argv[1], "--empty") == 0) {
-        empty_list();
+        empty_list(argc == 3 ? argv[2] : NULL);
     } else {
         dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
         CHECK_MSG(dpy != EGL_NO_DISPLAY, "error 0x%x", eglGetError());
