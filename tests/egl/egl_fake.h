@@ -20,7 +20,7 @@
 #define FAKE_CREATE_CONTEXT_FAIL 0x10001
 /* eglCreateContext attribute: eglMakeCurrent with this context fails with EGL_BAD_ACCESS. */
 #define FAKE_MAKE_CURRENT_FAIL 0x10002
-/* eglGetPlatformDisplay attribute: the device index of a device display. */
+/* eglGetPlatformDisplay(FAKE_PLATFORM) attribute: the display of device i of that vendor. */
 #define FAKE_DEVICE_INDEX 0x10003
 
 /* Vendor extension functions (vendor dispatch stubs) and what they return. */

@@ -505,8 +505,14 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
         return (EGLDisplay)&displays[0];
     }
     if (platform == FAKE_PLATFORM) {
-        if (native != NULL && strcmp((const char *)native, FAKE_NAME) == 0)
+        if (native != NULL && strcmp((const char *)native, FAKE_NAME) == 0) {
+            /* FAKE_DEVICE_INDEX i: the display of device i instead of the default one. */
+            for (const EGLAttrib *a = attribs; a != NULL && a[0] != EGL_NONE; a += 2) {
+                if (a[0] == FAKE_DEVICE_INDEX && a[1] >= 0 && a[1] < device_count)
+                    return (EGLDisplay)&displays[1 + a[1]];
+            }
             return (EGLDisplay)&displays[0];
+        }
         /* Not ours: no error, so that libEGL reports EGL_SUCCESS if nobody claims it. */
         return EGL_NO_DISPLAY;
     }
@@ -527,7 +533,6 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
         set_error(EGL_BAD_PARAMETER);
         return EGL_NO_DISPLAY;
     }
-    (void)attribs;
     set_error(EGL_BAD_PARAMETER);
     return EGL_NO_DISPLAY;
 }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "test_egl_fake.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool has_word(const char *list, const char *word)
@@ -56,6 +57,16 @@ int mode_display(void)
 
     get_ext = (PFNEGLGETPLATFORMDISPLAYEXTPROC)fake_proc("eglGetPlatformDisplayEXT");
     CHECK(get_ext(FAKE_PLATFORM, "fake1", none_attribs) == d1);
+    /* Attributes reach the vendor; the EXT entry point converts its EGLint list. */
+    {
+        static const EGLAttrib index_attrib[] = { FAKE_DEVICE_INDEX, 1, EGL_NONE };
+        static const EGLint index_int[] = { FAKE_DEVICE_INDEX, 1, EGL_NONE };
+        EGLDisplay on_device = eglGetPlatformDisplay(FAKE_PLATFORM, "fake1", index_attrib);
+
+        CHECK(on_device != EGL_NO_DISPLAY && on_device != d1);
+        CHECK(strcmp(fake_vendor_of(on_device), "fake1") == 0);
+        CHECK(get_ext(FAKE_PLATFORM, "fake1", index_int) == on_device);
+    }
     CHECK(get_ext(EGL_NONE, NULL, NULL) == EGL_NO_DISPLAY);
     CHECK(eglGetError() == EGL_BAD_PARAMETER);
 
@@ -113,10 +124,28 @@ int mode_filenames(void)
     return 0;
 }
 
-/* EGL_PLATFORM=0x10000 (a number): eglGetDisplay uses FAKE_PLATFORM for any handle. */
+/*
+ * EGL_PLATFORM=0x10000 (a number): eglGetDisplay uses FAKE_PLATFORM for any handle.
+ * EGL_PLATFORM=gbm (a name): any handle is passed on as a GBM device, even one whose first
+ * word would never be recognised as a gbm_device.
+ */
 int mode_platform_env(void)
 {
-    EGLDisplay dpy = eglGetDisplay((EGLNativeDisplayType)"fake1");
+    const char *env = getenv("EGL_PLATFORM");
+    EGLDisplay dpy;
+
+    if (env != NULL && strcmp(env, "gbm") == 0) {
+        static const struct fake_native plain = { "not a gbm_device", "fake1" };
+
+        dpy = eglGetDisplay((EGLNativeDisplayType)&plain);
+        CHECK_MSG(dpy != EGL_NO_DISPLAY, "error 0x%x", eglGetError());
+        CHECK(strcmp(fake_vendor_of(dpy), "fake1") == 0);
+        /* EGL_DEFAULT_DISPLAY too goes to the GBM platform, which no fake vendor serves. */
+        CHECK(eglGetDisplay(EGL_DEFAULT_DISPLAY) == EGL_NO_DISPLAY);
+        CHECK(eglGetError() == EGL_BAD_PARAMETER);
+        return 0;
+    }
+    dpy = eglGetDisplay((EGLNativeDisplayType)"fake1");
 
     CHECK(dpy != EGL_NO_DISPLAY);
     CHECK(strcmp(fake_vendor_of(dpy), "fake1") == 0);
@@ -206,6 +235,18 @@ int mode_device_later(void)
         CHECK(eglGetError() == EGL_BAD_ATTRIBUTE);
         CHECK(!query_attrib(EGL_NO_DISPLAY, EGL_DEVICE_EXT, &value));
         CHECK(eglGetError() == EGL_BAD_DISPLAY);
+        /* The KHR and NV names reach the same vendor function (it has only the EXT one). */
+        for (int i = 0; i < 2; i++) {
+            PFNEGLQUERYDISPLAYATTRIBEXTPROC other = (PFNEGLQUERYDISPLAYATTRIBEXTPROC)
+                fake_proc(i == 0 ? "eglQueryDisplayAttribKHR" : "eglQueryDisplayAttribNV");
+            EGLAttrib same = 0;
+
+            CHECK(other(d0, EGL_DEVICE_EXT, &same) && same == value);
+            CHECK(!other(d0, EGL_DEVICE_EXT, NULL));
+            CHECK(eglGetError() == EGL_BAD_PARAMETER);
+            CHECK(!other(d0, EGL_NONE, &same));
+            CHECK(eglGetError() == EGL_BAD_ATTRIBUTE);
+        }
     }
 
     /* 3. eglQueryDevicesEXT finds it and dispatches on it. */
