@@ -14,13 +14,16 @@
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
  * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
  * makes isScreenSupported refuse screen n; FAKE_GLX_PATCH=<name> makes vendor <name> offer
- * entry-point patching (it looks its stubs up, counts them, and writes nothing). Built as
+ * entry-point patching (it looks its stubs up, counts them and those in libGL.so.1, and
+ * writes nothing). Built as
  * "mesa" too, to stand in for the vendor the X server names, and as "mesa" and "nvidia" in a
  * test-local vendor directory for the GPU selection tests: with FAKE_GLX_RECORD=FILE it appends
  * to FILE, in __glx_Main, the GPU-selection variables it saw ("main NAME VAR=value ...") and,
  * when glXMakeCurrent or glXMakeContextCurrent makes one of its contexts current,
  * "makecurrent NAME".
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,8 +585,17 @@ static GLboolean fake_initiate_patch(int type, int size, DispatchPatchLookupStub
     const void *exec_ptr = NULL;
 
     (void)type, (void)size;
-    if (lookup("glClear", &write_ptr, &exec_ptr) && write_ptr != NULL && exec_ptr != NULL)
+    if (lookup("glClear", &write_ptr, &exec_ptr) && write_ptr != NULL && exec_ptr != NULL) {
+        Dl_info info;
+        const char *base;
+
         bump(FAKE_COUNT_PATCHED);
+        if (dladdr(exec_ptr, &info) && info.dli_fname != NULL) {
+            base = strrchr(info.dli_fname, '/');
+            if (strcmp(base ? base + 1 : info.dli_fname, "libGL.so.1") == 0)
+                bump(FAKE_COUNT_PATCHED_LIBGL);
+        }
+    }
     return GL_TRUE;
 }
 

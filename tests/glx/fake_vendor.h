@@ -21,6 +21,7 @@ enum {
     FAKE_COUNT_DESTROYED_DRAWABLES,
     FAKE_COUNT_PATCH_QUERIES,       /* isPatchSupported calls */
     FAKE_COUNT_PATCHED,             /* initiatePatch calls that found glClear's stub */
+    FAKE_COUNT_PATCHED_LIBGL,       /* ... whose glClear stub lies in libGL.so.1 */
     FAKE_COUNT_MAX
 };
 

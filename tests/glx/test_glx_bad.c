@@ -16,7 +16,9 @@
  *                     fake vendor built as libGLX_mesa.so.0 for screen 0; it refuses screen 1
  *                     (isScreenSupported), which falls back to "indirect" (fakeb).
  *   patch             fakea offers entry-point patching: making its context current hands it
- *                     the stubs (x86-64 builds), and GL calls still reach it.
+ *                     the stubs (x86-64 builds), and GL calls still reach it. Built again
+ *                     linked with libGL.so.1 alone (gl_patch_vendor, GLMUX_TEST_LIBGL): libGL's
+ *                     own stubs are among those offered.
  *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
  *                     (Debian: Mesa) gives NULL visuals; no crash.
  */
@@ -138,7 +140,11 @@ static int patch(void)
     int n = 0;
 
     glmux_test_require_ours("libGLX.so.0");
+#ifdef GLMUX_TEST_LIBGL
+    glmux_test_require_ours("libGL.so.1");
+#else
     glmux_test_require_ours("libOpenGL.so.0");
+#endif
     configs = glXChooseFBConfig(dpy, 0, NULL, &n);
     CHECK(configs != NULL && n > 0);
     ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
@@ -148,6 +154,11 @@ static int patch(void)
 #ifdef GLMUX_HAVE_ASM_STUBS
     CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCH_QUERIES) > 0, "isPatchSupported never asked");
     CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCHED) > 0, "no stub set offered glClear");
+#ifdef GLMUX_TEST_LIBGL
+    CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCHED_LIBGL) > 0, "libGL.so.1's stubs were not offered");
+#else
+    CHECK(count(dpy, 0, FAKE_COUNT_PATCHED_LIBGL) == 0); /* libGL.so.1 is not loaded */
+#endif
 #else
     CHECK(count(dpy, 0, FAKE_COUNT_PATCHED) == 0); /* C stubs cannot be patched */
 #endif
@@ -182,7 +193,8 @@ int main(int argc, char **argv)
 
     if (log != NULL)
         unlink(log);
-    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | noglx", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | "
+              "noglx", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
         return fallback(argv[2], argc >= 4 ? argv[3] : "fakeb");
     if (strcmp(argv[1], "alias") == 0)

@@ -6,7 +6,7 @@
  * the server; vendor extension functions dispatch through glXGetProcAddress; client strings
  * merge; libGLX's own X errors carry the GLX opcode; a thread with a current EGL context gets
  * BadAccess. Built twice: linked with libGLX + libOpenGL, and with libGL.so.1 alone
- * (GLMUX_TEST_LIBGL).
+ * (GLMUX_TEST_LIBGL), where libGL's lazy glX wrappers are called too.
  */
 #include <string.h>
 
@@ -15,6 +15,14 @@
 #include <GL/glx.h>
 #include <X11/Xproto.h>
 #include <GL/glxproto.h>
+
+#ifdef GLMUX_TEST_LIBGL
+/* libGL.so.1 exports these (lazy wrappers); <GL/glx.h> declares them only as pointers. */
+GLXContext glXCreateContextAttribsARB(Display *, GLXFBConfig, GLXContext, Bool, const int *);
+Display *glXGetCurrentDisplayEXT(void);
+int glXSwapIntervalSGI(int);
+void glXSwapIntervalEXT(Display *, GLXDrawable, int);
+#endif
 
 #include "GLdispatch.h"
 #include "fake_vendor.h"
@@ -190,6 +198,22 @@ int main(void)
         CHECK(glXQueryContext(dpy, c, FAKE_ATTRIB_VENDOR, &value) == Success && value == 'b');
         glXDestroyContext(dpy, c);
     }
+
+#ifdef GLMUX_TEST_LIBGL
+    /* libGL.so.1's lazy wrappers: one resolves to libGLX's function through
+     * __glXGLLoadGLXFunction; names no vendor implements give the default return. */
+    {
+        const int attribs[] = {GLX_SCREEN, 1, None};
+        GLXContext c = glXCreateContextAttribsARB(dpy, NULL, NULL, True, attribs);
+
+        CHECK(c != NULL);
+        CHECK(glXQueryContext(dpy, c, FAKE_ATTRIB_VENDOR, &value) == Success && value == 'b');
+        glXDestroyContext(dpy, c);
+        CHECK(glXGetCurrentDisplayEXT() == NULL);
+        CHECK(glXSwapIntervalSGI(1) == 0);
+        glXSwapIntervalEXT(dpy, glxwin[0], 1);
+    }
+#endif
 
     /* A glX name nobody knows: a generated stub returning NULL (none in pure-C builds). */
     {
