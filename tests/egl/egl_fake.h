@@ -38,7 +38,10 @@ struct fake_native {
 
 /* Exported by each fake library for tests (dlsym with RTLD_NOLOAD): device count 1..3. */
 typedef void (*PFN_FAKE_SET_DEVICE_COUNT)(int count);
-/* Counts of calls into the fake vendor's eglReleaseThread and eglDebugMessageControlKHR. */
+/* Counts of calls into the fake vendor's eglReleaseThread, eglDebugMessageControlKHR and
+ * setDispatchIndex import. */
 typedef int (*PFN_FAKE_COUNTER)(const char *what);
+/* fake_dispatch_index: the winsys index libEGL gave a vendor extension function, or -1. */
+typedef int (*PFN_FAKE_DISPATCH_INDEX)(const char *name);
 
 #endif

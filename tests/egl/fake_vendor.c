@@ -60,7 +60,7 @@ static struct fake_display displays[1 + MAX_DEVICES] = {
 };
 static __thread EGLint fake_error = EGL_SUCCESS;
 static __thread struct fake_context *current_context;
-static int counters[2];
+static int counters[3];
 static int idx_display = -1, idx_device = -1, idx_current = -1, idx_return_device = -1;
 
 static EGLBoolean set_error(EGLint error)
@@ -98,6 +98,22 @@ EXPORT int fake_counter(const char *what)
         return counters[0];
     if (strcmp(what, "eglDebugMessageControlKHR") == 0)
         return counters[1];
+    if (strcmp(what, "setDispatchIndex") == 0)
+        return counters[2];
+    return -1;
+}
+
+/* The winsys dispatch index libEGL gave a vendor extension function (-1: none yet). */
+EXPORT int fake_dispatch_index(const char *name)
+{
+    if (strcmp(name, "eglFakeDisplayFAKE") == 0)
+        return idx_display;
+    if (strcmp(name, "eglFakeDeviceFAKE") == 0)
+        return idx_device;
+    if (strcmp(name, "eglFakeCurrentFAKE") == 0)
+        return idx_current;
+    if (strcmp(name, "eglFakeReturnDeviceFAKE") == 0)
+        return idx_return_device;
     return -1;
 }
 
@@ -464,6 +480,7 @@ static void *fake_getDispatchAddress(const char *name)
 
 static void fake_setDispatchIndex(const char *name, int index)
 {
+    __atomic_add_fetch(&counters[2], 1, __ATOMIC_RELAXED);
     if (strcmp(name, "eglFakeDisplayFAKE") == 0)
         idx_display = index;
     else if (strcmp(name, "eglFakeDeviceFAKE") == 0)

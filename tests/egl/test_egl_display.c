@@ -258,8 +258,29 @@ int mode_device_later(void)
 
 int mode_procaddr(void)
 {
-    PFN_FAKE_DISPLAY display_vendor = (PFN_FAKE_DISPLAY)fake_proc("eglFakeDisplayFAKE");
+    PFN_FAKE_DISPLAY display_vendor;
     EGLDisplay d0 = fake_display("fake0"), d1 = fake_display("fake1");
+    PFN_FAKE_DISPATCH_INDEX index0 =
+        (PFN_FAKE_DISPATCH_INDEX)fake_symbol("fake0", "fake_dispatch_index");
+    PFN_FAKE_DISPATCH_INDEX index1 =
+        (PFN_FAKE_DISPATCH_INDEX)fake_symbol("fake1", "fake_dispatch_index");
+    PFN_FAKE_COUNTER count1 = (PFN_FAKE_COUNTER)fake_symbol("fake1", "fake_counter");
+
+    /* At load every vendor was told the indices of libEGL's 54 own functions, and nothing
+     * else yet. */
+    CHECK_MSG(count1("setDispatchIndex") == 54, "%d", count1("setDispatchIndex"));
+    CHECK(index0("eglFakeDisplayFAKE") == -1 && index1("eglFakeDisplayFAKE") == -1);
+    /* fake0 supplies the stub; the new index is broadcast to every vendor, fake1 included. */
+    display_vendor = (PFN_FAKE_DISPLAY)fake_proc("eglFakeDisplayFAKE");
+    CHECK(index0("eglFakeDisplayFAKE") >= 54);
+    CHECK(index1("eglFakeDisplayFAKE") == index0("eglFakeDisplayFAKE"));
+    CHECK(count1("setDispatchIndex") == 55);
+    /* A second lookup is cached: no new index. */
+    CHECK((void *)eglGetProcAddress("eglFakeDisplayFAKE") == (void *)display_vendor);
+    CHECK(count1("setDispatchIndex") == 55);
+    CHECK(fake_proc("eglFakeDeviceFAKE") != NULL);
+    CHECK(index1("eglFakeDeviceFAKE") == index0("eglFakeDeviceFAKE"));
+    CHECK(index0("eglFakeDeviceFAKE") != index0("eglFakeDisplayFAKE"));
 
     CHECK(eglGetProcAddress("eglNoSuchFunctionFAKE") == NULL);
     CHECK(eglGetProcAddress("notGLorEGL") == NULL);
