@@ -21,7 +21,14 @@
  *                     own stubs are among those offered.
  *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
  *                     (Debian: Mesa) gives NULL visuals; no crash.
+ *   secure forced|ignored FAKEA
+ *                     __GLX_FORCE_VENDOR_LIBRARY_0 and __GLX_VENDOR_LIBRARY_NAME name fakea,
+ *                     loaded first from the path FAKEA so that its soname resolves even where
+ *                     the dynamic linker ignores LD_LIBRARY_PATH. "forced": fakea serves both
+ *                     screens; "ignored" (run with AT_SECURE by test_glx_secure.py): libGLX
+ *                     ignores both variables and the server's vendor (Mesa) serves.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,6 +194,25 @@ static int noglx(void)
     return 0;
 }
 
+static int secure(const char *expect, const char *fakea)
+{
+    Display *dpy = glx_test_open("two");
+    const char *v;
+
+    CHECK_MSG(dlopen(fakea, RTLD_NOW | RTLD_LOCAL) != NULL, "%s", dlerror());
+    glmux_test_require_ours("libGLX.so.0");
+    v = glXGetClientString(dpy, GLX_VENDOR);
+    if (strcmp(expect, "forced") == 0) {
+        CHECK_MSG(v != NULL && strcmp(v, "fakea") == 0, "vendor \"%s\"", v ? v : "(null)");
+    } else {
+        CHECK_MSG(v != NULL && *v != '\0' && strstr(v, "fakea") == NULL,
+                  "vendor \"%s\": the overrides were not ignored", v ? v : "(null)");
+        printf("client GLX vendor with AT_SECURE: %s\n", v);
+    }
+    XCloseDisplay(dpy);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *log = getenv("GLMUX_DEBUG_FILE");
@@ -194,7 +220,7 @@ int main(int argc, char **argv)
     if (log != NULL)
         unlink(log);
     CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | "
-              "noglx", argv[0]);
+              "noglx | secure forced|ignored FAKEA", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
         return fallback(argv[2], argc >= 4 ? argv[3] : "fakeb");
     if (strcmp(argv[1], "alias") == 0)
@@ -205,6 +231,8 @@ int main(int argc, char **argv)
         return servername();
     if (strcmp(argv[1], "noglx") == 0)
         return noglx();
+    if (strcmp(argv[1], "secure") == 0 && argc >= 4)
+        return secure(argv[2], argv[3]);
     CHECK_MSG(0, "unknown mode %s", argv[1]);
     return 1;
 }
