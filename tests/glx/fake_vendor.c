@@ -10,6 +10,8 @@
  *   const char *glXFakeWhichVendorGLMUX(Display *dpy, int screen)  the serving vendor's name
  *   int glXFakeClaimContextGLMUX(Display *dpy, int screen, GLXContext ctx)
  *       the result of addVendorContextMapping(ctx) for the vendor of screen
+ *   int glXFakeClaimGLMUX(Display *dpy, int screen, int kind, void *handle)
+ *       the same for an FBConfig (kind 1) or a drawable (kind 2, the XID in handle)
  *   int glXFakeCountGLMUX(Display *dpy, int screen, int what)  counters (FAKE_COUNT_*)
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
  * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
@@ -25,6 +27,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +63,7 @@ static const __GLXapiExports *exports;
 static struct fake_config configs[8][2];
 static int next_context_id = 1;
 static int counts[FAKE_COUNT_MAX];
-static int index_which = -1, index_claim = -1, index_count = -1;
+static int index_which = -1, index_claim = -1, index_count = -1, index_claim_any = -1;
 static bool init_done;
 static __thread struct fake_context *current;
 static __thread char renderer[64];
@@ -462,6 +465,15 @@ static int claim_impl(Display *dpy, int screen, GLXContext ctx)
     return exports->addVendorContextMapping(dpy, ctx, exports->getDynDispatch(dpy, screen));
 }
 
+static int claim_any_impl(Display *dpy, int screen, int kind, void *handle)
+{
+    __GLXvendorInfo *v = exports->getDynDispatch(dpy, screen);
+
+    if (kind == 1)
+        return exports->addVendorFBConfigMapping(dpy, (GLXFBConfig)handle, v);
+    return exports->addVendorDrawableMapping(dpy, (GLXDrawable)(uintptr_t)handle, v);
+}
+
 static int count_impl(Display *dpy, int screen, int what)
 {
     (void)dpy, (void)screen;
@@ -486,6 +498,16 @@ static int claim_dispatch(Display *dpy, int screen, GLXContext ctx)
           : NULL;
 
     return fn ? fn(dpy, screen, ctx) : -2;
+}
+
+static int claim_any_dispatch(Display *dpy, int screen, int kind, void *handle)
+{
+    __GLXvendorInfo *v = exports->getDynDispatch(dpy, screen);
+    int (*fn)(Display *, int, int, void *) =
+        v ? (int (*)(Display *, int, int, void *))exports->fetchDispatchEntry(v, index_claim_any)
+          : NULL;
+
+    return fn ? fn(dpy, screen, kind, handle) : -2;
 }
 
 static int count_dispatch(Display *dpy, int screen, int what)
@@ -536,6 +558,7 @@ static const struct {
     {"glXCreateContextAttribsARB", (void *)fake_create_context_attribs},
     {"glXFakeWhichVendorGLMUX", (void *)which_impl},
     {"glXFakeClaimContextGLMUX", (void *)claim_impl},
+    {"glXFakeClaimGLMUX", (void *)claim_any_impl},
     {"glXFakeCountGLMUX", (void *)count_impl},
     {"glGetString", (void *)fake_gl_get_string},
     {"glClear", (void *)fake_gl_clear},
@@ -558,6 +581,8 @@ static void *fake_get_dispatch_address(const GLubyte *name)
         return (void *)which_dispatch;
     if (strcmp((const char *)name, "glXFakeClaimContextGLMUX") == 0)
         return (void *)claim_dispatch;
+    if (strcmp((const char *)name, "glXFakeClaimGLMUX") == 0)
+        return (void *)claim_any_dispatch;
     if (strcmp((const char *)name, "glXFakeCountGLMUX") == 0)
         return (void *)count_dispatch;
     return NULL;
@@ -571,6 +596,8 @@ static void fake_set_dispatch_index(const GLubyte *name, int index)
         index_claim = index;
     else if (strcmp((const char *)name, "glXFakeCountGLMUX") == 0)
         index_count = index;
+    else if (strcmp((const char *)name, "glXFakeClaimGLMUX") == 0)
+        index_claim_any = index;
 }
 
 static GLboolean fake_is_patch_supported(int type, int size)

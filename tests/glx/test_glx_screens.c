@@ -3,11 +3,13 @@
  * glmux tests: per-screen GLX dispatch with two fake vendors on a two-screen Xvfb
  * (__GLX_FORCE_VENDOR_LIBRARY_0=fakea, _1=fakeb). Contexts, FBConfigs and drawables reach
  * the vendor that made them; a window libGLX never saw reaches its screen's vendor through
- * the server; vendor extension functions dispatch through glXGetProcAddress; client strings
+ * the server; vendor extension functions dispatch through glXGetProcAddress; another vendor
+ * may not claim a context, FBConfig or drawable that one owns; client strings
  * merge; libGLX's own X errors carry the GLX opcode; a thread with a current EGL context gets
  * BadAccess. Built twice: linked with libGLX + libOpenGL, and with libGL.so.1 alone
  * (GLMUX_TEST_LIBGL), where libGL's lazy glX wrappers are called too.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include <X11/Xlib.h>
@@ -32,6 +34,7 @@ void glXSwapIntervalEXT(Display *, GLXDrawable, int);
 typedef const char *(*which_fn)(Display *, int);
 typedef int (*claim_fn)(Display *, int, GLXContext);
 typedef int (*count_fn)(Display *, int, int);
+typedef int (*claim_any_fn)(Display *, int, int, void *);
 typedef GLXContext (*attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
 
 static int count(Display *dpy, int screen, int what)
@@ -178,6 +181,20 @@ int main(void)
     CHECK(claim != NULL);
     CHECK(claim(dpy, 1, ctx[0]) != 0); /* owned by fakea: fakeb may not take it */
     CHECK(claim(dpy, 0, ctx[0]) == 0);
+    {
+        /* The same rule for FBConfigs and drawables: the owner may map them again, another
+         * vendor may not. */
+        claim_any_fn claim_any =
+            (claim_any_fn)glXGetProcAddress((const GLubyte *)"glXFakeClaimGLMUX");
+
+        CHECK(claim_any != NULL);
+        CHECK(claim_any(dpy, 1, 1, (void *)configs[0][0]) != 0);
+        CHECK(claim_any(dpy, 0, 1, (void *)configs[0][0]) == 0);
+        CHECK(claim_any(dpy, 0, 1, (void *)configs[1][1]) != 0);
+        CHECK(claim_any(dpy, 1, 2, (void *)(uintptr_t)glxwin[0]) != 0);
+        CHECK(claim_any(dpy, 0, 2, (void *)(uintptr_t)glxwin[0]) == 0);
+        CHECK(claim_any(dpy, 0, 2, (void *)(uintptr_t)win[1]) != 0); /* learnt from the server */
+    }
     CHECK(glXGetProcAddress((const GLubyte *)"glClear") != NULL);
     {
         GLXContext (*get_current)(void) =
