@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
-N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop)
+N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop, dgpu-first, boot-display)
+D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
 OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
 FILES = "@GPU@/egl_vendor.d/50_mesa.json"
 FILES_NV = "@GPU@/egl_vendor.d/10_nvidia.json"
@@ -84,6 +85,53 @@ CASES = [
     ("boot-display", {}, "mesa", {}, MN),
     ("boot-display", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete"),
      NM),
+    # The rest of issue 5's matrix (every bed under every variable): AMD APU + AMD dGPU, where
+    # the NVIDIA variable finds no NVIDIA GPU and Mesa stays on the APU.
+    ("amd-amd", {"DRI_PRIME": D3}, "mesa", {"DRI_PRIME": D3}, MN),
+    ("amd-amd", {"DRI_PRIME": "1002:73ef"}, "mesa", {"DRI_PRIME": D3}, MN),
+    ("amd-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD, MN),
+    ("amd-amd", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": FILES_NV}, "nvidia",
+     {"DRI_PRIME": "1"}, ["nvidia"]),
+    # Intel iGPU + AMD dGPU.
+    ("intel-amd", {}, "mesa", {}, MN),
+    ("intel-amd", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": D3}, MN),
+    ("intel-amd", {"DRI_PRIME": D3}, "mesa", {"DRI_PRIME": D3}, MN),
+    ("intel-amd", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete", "DRI_PRIME": D3},
+     MN),
+    ("intel-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD, MN),
+    ("intel-amd", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": FILES_NV}, "nvidia",
+     {"DRI_PRIME": "1"}, ["nvidia"]),
+    # NVIDIA dGPU at a lower PCI address than the AMD iGPU (the default).
+    ("dgpu-first", {"DRI_PRIME": N1}, "nvidia", dict(OFFLOAD, DRI_PRIME=N1), NM),
+    ("dgpu-first", {"DRI_PRIME": "10de:2860"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:2860"),
+     NM),
+    ("dgpu-first", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete"), NM),
+    ("dgpu-first", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("dgpu-first", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa",
+     {"DRI_PRIME": "1"}, ["mesa"]),
+    # boot_display without boot_vga.
+    ("boot-display", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1"), NM),
+    ("boot-display", {"DRI_PRIME": N1}, "nvidia", dict(OFFLOAD, DRI_PRIME=N1), NM),
+    ("boot-display", {"DRI_PRIME": "10de:28a0"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:28a0"),
+     NM),
+    ("boot-display", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("boot-display", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa",
+     {"DRI_PRIME": "1"}, ["mesa"]),
+    # libglvnd's override alone on the AMD bed.
+    ("amd-amd", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa", {}, ["mesa"]),
+]
+
+# Bad input (issue 5): one clear warning on stderr, the default GPU, never a crash. The vendor
+# of the default GPU serves, and a DRI_PRIME Mesa would misread is replaced by its tag.
+BAD = [
+    ("intel-nvidia", {"DRI_PRIME": "0"}, "mesa", {"DRI_PRIME": I}, MN),
+    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, "mesa", {"DRI_PRIME": I}, MN),
+    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, "mesa", {"DRI_PRIME": I}, MN),
+    ("intel-nvidia", {"GLMUX_GPU": "fastest"}, "mesa", {"GLMUX_GPU": "fastest"}, MN),
+    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER": "x"},
+     "nvidia", dict(OFFLOAD, __NV_PRIME_RENDER_OFFLOAD_PROVIDER="x"), NM),
+    ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}, MN),
+    ("no-gpu", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
 ]
 
 # Plain libglvnd files only (no driver lists): the built-in table maps i915 to mesa and nvidia
@@ -151,9 +199,9 @@ def parse_main(records):
     return seen
 
 
-def check_case(runner, dirs, case):
+def check_case(runner, dirs, case, debug=None):
     bed, variables, vendor, venv, devices = case
-    out, records, log = runner.run(bed, dirs, variables)
+    out, records, log = runner.run(bed, dirs, variables, debug)
     problems = []
     got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
     if got != vendor:
@@ -214,6 +262,18 @@ def main():
             except (RuntimeError, subprocess.SubprocessError) as e:
                 problems, log = [str(e)], ""
             report(label, problems, log)
+
+    # Bad input: the cases above, and exactly one warning (GLMUX_DEBUG=warn: only warnings).
+    for case in BAD:
+        label = "bad input: %s %s" % (case[0], " ".join("%s=%s" % kv for kv in case[1].items()))
+        try:
+            problems, log = check_case(runner, vendors, case, debug="warn")
+        except (RuntimeError, subprocess.SubprocessError) as e:
+            problems, log = [str(e)], ""
+        warnings = [l for l in log.splitlines() if l.startswith("glmux:")]
+        if len(warnings) != 1:
+            problems.append("expected one warning, got %s" % warnings)
+        report(label, problems, log)
 
     # Laziness: one vendor and no variable: no GPU enumeration; two vendors: enumeration.
     out, records, log = runner.run("intel-nvidia", vendors,
