@@ -21,6 +21,9 @@
  *                     own stubs are among those offered.
  *   noglx             no overrides, server without GLX: whatever "indirect" is on this system
  *                     (Debian: Mesa) gives NULL visuals; no crash.
+ *   stubs             before any vendor is loaded, 4097 distinct unknown glX names: the first
+ *                     4096 get distinct generated entry stubs (each asked twice gives the same
+ *                     one; calling one returns NULL), the 4097th gets NULL. Pure-C builds: NULL.
  *   secure forced|ignored FAKEA
  *                     __GLX_FORCE_VENDOR_LIBRARY_0 and __GLX_VENDOR_LIBRARY_NAME name fakea,
  *                     loaded first from the path FAKEA so that its soname resolves even where
@@ -194,6 +197,38 @@ static int noglx(void)
     return 0;
 }
 
+static int stubs(void)
+{
+    enum { STUBS = 4096 };
+    char name[64];
+    __GLXextFuncPtr fn;
+#ifdef GLMUX_HAVE_ASM_STUBS
+    __GLXextFuncPtr prev = NULL;
+#endif
+
+    glmux_test_require_ours("libGLX.so.0");
+    for (int i = 0; i <= STUBS; i++) {
+        snprintf(name, sizeof(name), "glXStubProbe%dGLMUX", i);
+        fn = glXGetProcAddress((const GLubyte *)name);
+#ifdef GLMUX_HAVE_ASM_STUBS
+        if (i < STUBS) {
+            CHECK_MSG(fn != NULL, "no stub for unknown name %d", i);
+            CHECK_MSG(fn != prev, "name %d got the stub of name %d", i, i - 1);
+            CHECK(glXGetProcAddressARB((const GLubyte *)name) == fn);
+            prev = fn;
+        } else {
+            CHECK_MSG(fn == NULL, "a stub beyond the %d generated ones", STUBS);
+        }
+#else
+        CHECK(fn == NULL);
+#endif
+    }
+#ifdef GLMUX_HAVE_ASM_STUBS
+    CHECK(((void *(*)(void))prev)() == NULL);
+#endif
+    return 0;
+}
+
 static int secure(const char *expect, const char *fakea)
 {
     Display *dpy = glx_test_open("two");
@@ -220,7 +255,7 @@ int main(int argc, char **argv)
     if (log != NULL)
         unlink(log);
     CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | "
-              "noglx | secure forced|ignored FAKEA", argv[0]);
+              "noglx | stubs | secure forced|ignored FAKEA", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)
         return fallback(argv[2], argc >= 4 ? argv[3] : "fakeb");
     if (strcmp(argv[1], "alias") == 0)
@@ -231,6 +266,8 @@ int main(int argc, char **argv)
         return servername();
     if (strcmp(argv[1], "noglx") == 0)
         return noglx();
+    if (strcmp(argv[1], "stubs") == 0)
+        return stubs();
     if (strcmp(argv[1], "secure") == 0 && argc >= 4)
         return secure(argv[2], argv[3]);
     CHECK_MSG(0, "unknown mode %s", argv[1]);
