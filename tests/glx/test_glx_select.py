@@ -21,7 +21,8 @@ import subprocess
 import sys
 
 I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
-N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop)
+N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop, dgpu-first, boot-display)
+D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
 OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
 NAME = "__GLX_VENDOR_LIBRARY_NAME"
 
@@ -72,6 +73,49 @@ CASES = [
     ("vm-virtio", {NAME: "nvidia"}, "nvidia", {NAME: "nvidia"}),
 ]
 
+# The rest of issue 5's matrix: every bed under every variable. Two Mesa GPUs (AMD APU + AMD
+# dGPU, Intel + AMD dGPU): Mesa serves either way and is handed the dGPU's PCI tag; the NVIDIA
+# variable finds no NVIDIA GPU and leaves Mesa on the default GPU.
+def _two_mesa(bed, pci_id):
+    return [
+        (bed, {}, "mesa", {}),
+        (bed, {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": D3}),
+        (bed, {"DRI_PRIME": D3}, "mesa", {"DRI_PRIME": D3}),
+        (bed, {"DRI_PRIME": pci_id}, "mesa", {"DRI_PRIME": D3}),
+        (bed, {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete", "DRI_PRIME": D3}),
+        (bed, {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+        (bed, {"DRI_PRIME": "1", NAME: "nvidia"}, "nvidia", {"DRI_PRIME": "1", NAME: "nvidia"}),
+    ]
+
+
+# An NVIDIA dGPU next to an AMD iGPU that drives the display: at a lower PCI address than the
+# iGPU (dgpu-first), or with boot_display on the APU and no boot_vga anywhere (boot-display).
+def _nvidia_dgpu(bed, pci_id):
+    return [
+        (bed, {}, "mesa", {}),
+        (bed, {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
+        (bed, {"DRI_PRIME": N1}, "nvidia", dict(OFFLOAD, DRI_PRIME=N1)),
+        (bed, {"DRI_PRIME": pci_id}, "nvidia", dict(OFFLOAD, DRI_PRIME=pci_id)),
+        (bed, {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete")),
+        (bed, {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD),
+        (bed, {"DRI_PRIME": "1", NAME: "mesa"}, "mesa", {"DRI_PRIME": "1", NAME: "mesa"}),
+    ]
+
+
+CASES += (_two_mesa("amd-amd", "1002:73ef") + _two_mesa("intel-amd", "1002:7340") +
+          _nvidia_dgpu("dgpu-first", "10de:2860") + _nvidia_dgpu("boot-display", "10de:28a0"))
+
+# Bad input (issue 5): the X server's vendor on the default GPU, a DRI_PRIME Mesa would misread
+# replaced by the default GPU's tag, and exactly one warning.
+BAD = [
+    ("intel-nvidia", {"DRI_PRIME": "0"}, "mesa", {"DRI_PRIME": I}),
+    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, "mesa", {"DRI_PRIME": I}),
+    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, "mesa", {"DRI_PRIME": I}),
+    ("intel-nvidia", {"GLMUX_GPU": "fastest"}, "mesa", {"GLMUX_GPU": "fastest"}),
+    ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("no-gpu", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
+]
+
 # A manifest naming its library by absolute path (abs/nvidia.json), the other by a path
 # relative to another folder (abs/mesa.json).
 ABS = [
@@ -106,7 +150,7 @@ class Runner:
         self.program, self.beds, self.work = program, beds, work
         self.count = 0
 
-    def run(self, bed, dirs, variables, libpath=None):
+    def run(self, bed, dirs, variables, libpath=None, debug="warn,select,vendor"):
         """Runs the program under a bed; returns (stdout lines, records, log text)."""
         self.count += 1
         record = os.path.join(self.work, "record-%d.txt" % self.count)
@@ -121,7 +165,7 @@ class Runner:
             env["LD_LIBRARY_PATH"] = libpath
         env.update(variables)
         env["FAKE_GLX_RECORD"] = record
-        env["GLMUX_DEBUG"] = "warn,select,vendor"
+        env["GLMUX_DEBUG"] = debug
         env["GLMUX_DEBUG_FILE"] = log
         cmd = ["umockdev-run", "-d", os.path.join(self.beds, bed + ".umockdev"), "--",
                self.program]
@@ -154,9 +198,9 @@ def parse_main(records):
     return seen
 
 
-def check_case(runner, dirs, case, libpath=None):
+def check_case(runner, dirs, case, libpath=None, debug="warn,select,vendor"):
     bed, variables, vendor, venv = case
-    out, records, log = runner.run(bed, dirs, variables, libpath)
+    out, records, log = runner.run(bed, dirs, variables, libpath, debug)
     problems = []
     got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
     if got != vendor:
@@ -222,6 +266,17 @@ def main():
             except (RuntimeError, SkipTest, subprocess.SubprocessError) as e:
                 problems, log = [str(e)], ""
             report(label, problems, log)
+
+    for case in BAD:
+        label = "bad input: %s %s" % (case[0], " ".join("%s=%s" % kv for kv in case[1].items()))
+        try:
+            problems, log = check_case(runner, vendors, case, debug="warn")
+        except (RuntimeError, SkipTest, subprocess.SubprocessError) as e:
+            problems, log = [str(e)], ""
+        warnings = [l for l in log.splitlines() if l.startswith("glmux:")]
+        if len(warnings) != 1:
+            problems.append("expected one warning, got %s" % warnings)
+        report(label, problems, log)
 
     # The vendor directory's library, not a soname, was loaded; a request enumerates GPUs.
     out, records, log = runner.run("intel-nvidia", vendors, {"DRI_PRIME": "1"})
