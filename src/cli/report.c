@@ -36,6 +36,12 @@ void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, co
     glmux_jw_string(w, "vendor_id", id);
     snprintf(id, sizeof(id), "%04x", g->device_id);
     glmux_jw_string(w, "device_id", id);
+    if (g->class_code != 0) {
+        snprintf(id, sizeof(id), "%06x", (unsigned)(g->class_code & 0xffffff));
+        glmux_jw_string(w, "class", id);
+    } else {
+        glmux_jw_string(w, "class", NULL);
+    }
     glmux_jw_string(w, "driver", g->driver[0] ? g->driver : NULL);
     glmux_jw_string(w, "vendor", vendor);
     glmux_jw_string(w, "kind", glmux_gpu_kind_name(g->kind));

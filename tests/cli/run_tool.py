@@ -145,6 +145,15 @@ def test_beds(glmux, tests):
     check([g["tag"] for g in gpus] == ["pci-0000_00_02_0", "pci-0000_01_00_0"], "gpus sorted")
     check(gpus[0]["default"] and not gpus[0]["discrete"] and gpus[0]["vendor"] == "mesa"
           and gpus[0]["driver"] == "i915", "iGPU: default, integrated, mesa")
+    keys = {"pci", "tag", "vendor_id", "device_id", "class", "driver", "vendor", "kind",
+            "default", "discrete", "boot_vga", "boot_display", "power", "render_node",
+            "card_node"}
+    check(all(keys <= set(g) for g in gpus), "gpus --json: every field of issue 5 (%s)"
+          % sorted(keys - set(gpus[0])))
+    check(gpus[0]["pci"] == "0000:00:02.0" and gpus[0]["class"] == "030000"
+          and gpus[1]["class"] == "030200" and gpus[1]["vendor_id"] == "10de"
+          and gpus[1]["device_id"] == "25a2" and gpus[0]["boot_vga"]
+          and not gpus[0]["boot_display"], "gpus --json: PCI address, class, ids, boot flags")
     check(not gpus[1]["default"] and gpus[1]["discrete"] and gpus[1]["vendor"] == "nvidia"
           and gpus[1]["power"] == "suspended" and gpus[1]["render_node"] == "renderD129",
           "dGPU: discrete, nvidia, suspended, renderD129")
