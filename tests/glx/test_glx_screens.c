@@ -3,13 +3,15 @@
  * glmux tests: per-screen GLX dispatch with two fake vendors on a two-screen Xvfb
  * (__GLX_FORCE_VENDOR_LIBRARY_0=fakea, _1=fakeb). Contexts, FBConfigs and drawables reach
  * the vendor that made them; a window libGLX never saw reaches its screen's vendor through
- * the server; vendor extension functions dispatch through glXGetProcAddress; another vendor
+ * the server; switching between two contexts of one vendor calls only that vendor, once;
+ * vendor extension functions dispatch through glXGetProcAddress; another vendor
  * may not claim a context, FBConfig or drawable that one owns; client strings
  * merge; libGLX's own X errors carry the GLX opcode; a thread with a current EGL context gets
  * BadAccess. Built twice: linked with libGLX + libOpenGL, and with libGL.so.1 alone
  * (GLMUX_TEST_LIBGL), where libGL's lazy glX wrappers are called too.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <X11/Xlib.h>
@@ -165,6 +167,24 @@ int main(void)
     CHECK(glXMakeCurrent(dpy, glxwin[0], ctx[0]));
     CHECK(strcmp(gl_string(GL_VENDOR), "fakea") == 0);
     CHECK(glXGetCurrentContext() == ctx[0]);
+    {
+        /* Between two contexts of one vendor: one call to that vendor, no release. */
+        GLXContext other = glXCreateNewContext(dpy, configs[0][1], GLX_RGBA_TYPE, NULL, True);
+        int before = count(dpy, 0, FAKE_COUNT_MAKE_CURRENT), id = 0;
+        char want[64];
+
+        CHECK(other != NULL);
+        CHECK(glXQueryContext(dpy, other, FAKE_ATTRIB_ID, &id) == Success);
+        CHECK(glXMakeContextCurrent(dpy, glxwin[0], glxwin[0], other));
+        CHECK(count(dpy, 0, FAKE_COUNT_MAKE_CURRENT) == before + 1);
+        snprintf(want, sizeof(want), "fakea ctx %d", id);
+        CHECK_MSG(strcmp(gl_string(GL_RENDERER), want) == 0, "GL_RENDERER %s",
+                  gl_string(GL_RENDERER));
+        CHECK(glXMakeCurrent(dpy, glxwin[0], ctx[0]));
+        CHECK(count(dpy, 0, FAKE_COUNT_MAKE_CURRENT) == before + 2);
+        CHECK(glXGetCurrentContext() == ctx[0]);
+        glXDestroyContext(dpy, other);
+    }
     /* Plain X windows libGLX never saw: the server says which screen they are on. */
     glXSwapBuffers(dpy, win[1]);
     CHECK(count(dpy, 1, FAKE_COUNT_SWAPS) == 2);
