@@ -271,6 +271,7 @@ static bool scan_platform(struct glmux_gpu_list *list, const char *root, size_t 
         memset(&gpu, 0, sizeof(gpu));
         if (snprintf(gpu.tag, sizeof(gpu.tag), "%s-%s", bus, name) >= (int)sizeof(gpu.tag))
             continue;   /* a tag that does not fit could not be matched exactly anyway */
+        glmux_gpu_tag_normalize(gpu.tag);
         for (size_t i = 0; i < list->count; i++)
             dup |= strcmp(list->gpus[i].tag, gpu.tag) == 0;
         if (dup)
@@ -391,6 +392,21 @@ void glmux_gpu_list_clear(struct glmux_gpu_list *list)
     free(list->gpus);
     memset(list, 0, sizeof(*list));
     list->default_index = -1;
+}
+
+void glmux_gpu_tag_normalize(char *tag)
+{
+    size_t n = 0;
+
+    for (const char *p = tag; *p != '\0'; p++) {
+        if (isalnum((unsigned char)*p) || *p == '-')
+            tag[n++] = *p;
+        else if (n > 0 && tag[n - 1] != '_')
+            tag[n++] = '_';
+    }
+    while (n > 0 && tag[n - 1] == '_')
+        n--;
+    tag[n] = '\0';
 }
 
 const char *glmux_gpu_kind_name(enum glmux_gpu_kind kind)

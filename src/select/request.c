@@ -136,6 +136,7 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
             out->kind = GLMUX_REQUEST_TAG;
             memcpy(out->tag, v, n);
             out->tag[n] = '\0';
+            glmux_gpu_tag_normalize(out->tag);   /* "platform-x.gpu" is "platform-x_gpu" */
             return true;
         }
     }

@@ -89,6 +89,13 @@ void glmux_gpu_list_clear(struct glmux_gpu_list *list);
 
 const char *glmux_gpu_kind_name(enum glmux_gpu_kind kind);
 
+/*
+ * Rewrites a device path ("platform-fd00000.gpu") in place into udev's ID_PATH_TAG form, which
+ * is also Mesa's DRI_PRIME tag: every run of characters other than A-Z a-z 0-9 '-' becomes one
+ * '_', with none at either end ("platform-fd00000_gpu").
+ */
+void glmux_gpu_tag_normalize(char *tag);
+
 /* ---- vendors ---------------------------------------------------------------------------- */
 
 enum glmux_vendor_source {

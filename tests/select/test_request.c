@@ -47,7 +47,9 @@ int main(void)
     r = ok("1002:73ef!", false);
     CHECK(r.kind == GLMUX_REQUEST_PCI_ID && r.exclusive);
     r = ok("platform-fd00000.gpu", false);
-    CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "platform-fd00000.gpu") == 0);
+    CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "platform-fd00000_gpu") == 0);
+    r = ok("platform-fd00000_gpu", true);
+    CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "platform-fd00000_gpu") == 0);
     r = ok("discrete", true);
     CHECK(r.kind == GLMUX_REQUEST_DISCRETE);
     r = ok("Integrated", true);
