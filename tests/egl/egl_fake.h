@@ -38,10 +38,12 @@ struct fake_native {
 
 /* Exported by each fake library for tests (dlsym with RTLD_NOLOAD): device count 1..3. */
 typedef void (*PFN_FAKE_SET_DEVICE_COUNT)(int count);
-/* Counts of calls into the fake vendor's eglReleaseThread, eglDebugMessageControlKHR and
- * setDispatchIndex import. */
+/* Counts of calls into the fake vendor's eglReleaseThread, eglDebugMessageControlKHR,
+ * setDispatchIndex import and eglLabelObjectKHR for objects other than threads. */
 typedef int (*PFN_FAKE_COUNTER)(const char *what);
 /* fake_dispatch_index: the winsys index libEGL gave a vendor extension function, or -1. */
 typedef int (*PFN_FAKE_DISPATCH_INDEX)(const char *name);
+/* fake_thread_label: the calling thread's label as the vendor was told it. */
+typedef void *(*PFN_FAKE_THREAD_LABEL)(void);
 
 #endif

@@ -60,7 +60,8 @@ static struct fake_display displays[1 + MAX_DEVICES] = {
 };
 static __thread EGLint fake_error = EGL_SUCCESS;
 static __thread struct fake_context *current_context;
-static int counters[3];
+static __thread EGLLabelKHR thread_label;
+static int counters[4];
 static int idx_display = -1, idx_device = -1, idx_current = -1, idx_return_device = -1;
 
 static EGLBoolean set_error(EGLint error)
@@ -100,7 +101,15 @@ EXPORT int fake_counter(const char *what)
         return counters[1];
     if (strcmp(what, "setDispatchIndex") == 0)
         return counters[2];
+    if (strcmp(what, "eglLabelObjectKHR") == 0)   /* object labels, not thread labels */
+        return counters[3];
     return -1;
+}
+
+/* The label this thread was given with eglLabelObjectKHR(EGL_OBJECT_THREAD_KHR). */
+EXPORT void *fake_thread_label(void)
+{
+    return thread_label;
 }
 
 /* The winsys dispatch index libEGL gave a vendor extension function (-1: none yet). */
@@ -302,10 +311,10 @@ static EGLint fake_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAtt
 static EGLint fake_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
                                   EGLLabelKHR label)
 {
-    (void)dpy;
-    (void)type;
-    (void)obj;
-    (void)label;
+    if (type == EGL_OBJECT_THREAD_KHR && dpy == EGL_NO_DISPLAY && obj == NULL)
+        thread_label = label;
+    else
+        __atomic_add_fetch(&counters[3], 1, __ATOMIC_RELAXED);
     return EGL_SUCCESS;
 }
 

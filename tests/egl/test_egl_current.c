@@ -190,6 +190,13 @@ int mode_debug(void)
     CHECK(query(EGL_DEBUG_CALLBACK_KHR, &value) && value == (EGLAttrib)debug_cb);
     CHECK(label(EGL_NO_DISPLAY, EGL_OBJECT_THREAD_KHR, NULL, (EGLLabelKHR)0x1234) ==
           EGL_SUCCESS);
+    /* The thread label is forwarded to every vendor. */
+    for (int i = 0; i < 2; i++) {
+        PFN_FAKE_THREAD_LABEL vendor_label =
+            (PFN_FAKE_THREAD_LABEL)fake_symbol(i ? "fake1" : "fake0", "fake_thread_label");
+
+        CHECK(vendor_label() == (void *)0x1234);
+    }
 
     CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
     CHECK(rec.calls == 1 && rec.error == EGL_BAD_DISPLAY && rec.type == EGL_DEBUG_MSG_ERROR_KHR);
@@ -212,8 +219,10 @@ int mode_debug(void)
     CHECK(query(EGL_DEBUG_MSG_ERROR_KHR, &value) && value == EGL_TRUE);
     CHECK(query(EGL_DEBUG_CALLBACK_KHR, &value) && value == 0);
 
-    /* Object labels go to the display's vendor. */
+    /* Object labels go to the display's vendor, and only to it. */
     CHECK(label(d0, EGL_OBJECT_DISPLAY_KHR, (EGLObjectKHR)d0, (EGLLabelKHR)1) == EGL_SUCCESS);
+    CHECK(((PFN_FAKE_COUNTER)fake_symbol("fake0", "fake_counter"))("eglLabelObjectKHR") == 1);
+    CHECK(counter("eglLabelObjectKHR") == 0);
     CHECK(label(d0, EGL_OBJECT_DISPLAY_KHR, (EGLObjectKHR)&d0, (EGLLabelKHR)1) ==
           EGL_BAD_PARAMETER);
     CHECK(label((EGLDisplay)&d0, EGL_OBJECT_CONTEXT_KHR, NULL, NULL) == EGL_BAD_DISPLAY);
