@@ -33,6 +33,7 @@
 #define VARIANT_NO_API 3
 #define VARIANT_NO_MAIN 4
 #define VARIANT_MISSING_IMPORT 5
+#define VARIANT_GLES_ONLY 6
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_DEVICES 3
@@ -573,6 +574,8 @@ static EGLBoolean fake_getSupportsAPI(EGLenum api)
 {
     if (FAKE_VARIANT == VARIANT_NO_API)
         return EGL_FALSE;
+    if (FAKE_VARIANT == VARIANT_GLES_ONLY)
+        return api == EGL_OPENGL_ES_API;
     return api == EGL_OPENGL_API || api == EGL_OPENGL_ES_API;
 }
 

@@ -6,7 +6,8 @@
  * argument, and the good vendor (fake1) must still serve the default display. With --empty
  * there is no vendor at all: EGL must fail cleanly with its documented errors. With
  * --empty EXPECTED-LOG-TEXT the only manifest is a broken one: the same errors, and the log
- * says why that vendor was skipped.
+ * says why that vendor was skipped. With --gles-only the one vendor supports only OpenGL ES:
+ * eglBindAPI(EGL_OPENGL_API) must fail, OpenGL ES stays usable.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -65,6 +66,21 @@ static int empty_list(const char *expected)
     return 0;
 }
 
+static int gles_only(void)
+{
+    EGLDisplay dpy;
+
+    CHECK(!eglBindAPI(EGL_OPENGL_API));
+    CHECK(eglGetError() == EGL_BAD_PARAMETER);
+    CHECK(eglQueryAPI() == EGL_OPENGL_ES_API);
+    CHECK(eglBindAPI(EGL_OPENGL_ES_API));
+    dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    CHECK(dpy != EGL_NO_DISPLAY && eglInitialize(dpy, NULL, NULL));
+    CHECK(strcmp(eglQueryString(dpy, EGL_VENDOR), "fakegles") == 0);
+    CHECK_MSG(strstr(read_log(), "GL no, GLES yes") != NULL, "log:\n%s", read_log());
+    return 0;
+}
+
 /*
  * Run with a file capability (AT_SECURE): the environment names fake1 only, but libEGL must
  * ignore it and search the built-in directories (Mesa, or nothing).
@@ -92,10 +108,13 @@ int main(int argc, char **argv)
     const char *log;
 
     CHECK_MSG(argc == 2 || (argc == 3 && strcmp(argv[1], "--empty") == 0),
-              "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty [EXPECTED-LOG-TEXT] | --secure");
+              "usage: egl_bad_input EXPECTED-LOG-TEXT | --empty [EXPECTED-LOG-TEXT] | "
+              "--gles-only | --secure");
     if (strcmp(argv[1], "--secure") == 0) {
         secure();
-    } else if (truncate_log(), strcmp(argv[1], "--empty") == 0) {
+    } else if (truncate_log(), strcmp(argv[1], "--gles-only") == 0) {
+        gles_only();
+    } else if (strcmp(argv[1], "--empty") == 0) {
         empty_list(argc == 3 ? argv[2] : NULL);
     } else {
         dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
