@@ -315,6 +315,57 @@ static void test_default_rules(void)
     tree_remove(root);
 }
 
+/*
+ * "Discrete" is not "non-default": on a laptop whose firmware made the NVIDIA GPU the boot
+ * display (MUX switch in dGPU mode), DRI_PRIME=1 means the other GPU, the integrated one, while
+ * GLMUX_GPU=discrete means the NVIDIA GPU, which is the default and needs no offload.
+ */
+static void test_discrete_default(void)
+{
+    static const struct tree_gpu igpu = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
+                                          "i915", 0, -1, "renderD128", "active\n", NULL };
+    static const struct tree_gpu dgpu = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030000\n",
+                                          "nvidia", 1, -1, "renderD129", "active\n", NULL };
+    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
+    struct glmux_select *sel;
+    char root[256];
+
+    snprintf(root, sizeof(root), "%s", tree_new("select-mux"));
+    tree_add_gpu(root, &igpu);
+    tree_add_gpu(root, &dgpu);
+
+    set_vars(NULL, NULL, NULL, NULL);
+    sel = new_sel(root, NULL);
+    expect_order(sel, "nvidia", "mesa");
+    CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
+    glmux_select_free(sel);
+
+    set_vars("DRI_PRIME", "1", NULL, NULL);
+    sel = new_sel(root, NULL);
+    CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:00:02.0") == 0);
+    expect_order(sel, "mesa", "nvidia");
+    CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "mesa") == 0);
+    CHECK(glmux_select_vendor_env(sel, &nv_mesa[1], env) == 1);
+    CHECK(strcmp(env[0].name, "DRI_PRIME") == 0 && strcmp(env[0].value, "pci-0000_00_02_0") == 0);
+    glmux_select_free(sel);
+
+    set_vars("GLMUX_GPU", "discrete", NULL, NULL);
+    sel = new_sel(root, NULL);
+    CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
+    CHECK(!glmux_select_request_unmet(sel));
+    expect_order(sel, "nvidia", "mesa");
+    CHECK(glmux_select_glx_vendor_for_screen(sel, 0, NULL) == NULL);  /* the server's: NVIDIA */
+    CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 0);        /* no offload needed */
+    glmux_select_free(sel);
+
+    set_vars("GLMUX_GPU", "integrated", NULL, NULL);
+    sel = new_sel(root, NULL);
+    CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:00:02.0") == 0);
+    expect_order(sel, "mesa", "nvidia");
+    glmux_select_free(sel);
+    tree_remove(root);
+}
+
 static void test_missing_sysfs(void)
 {
     struct glmux_select *sel;
@@ -344,6 +395,7 @@ int main(void)
 {
     test_hybrid();
     test_default_rules();
+    test_discrete_default();
     test_missing_sysfs();
     CHECK_MSG(opened_dev == 0, "a device node was opened %d time(s)", opened_dev);
     return 0;
