@@ -43,6 +43,8 @@ typedef void (*PFN_FAKE_SET_DEVICE_COUNT)(int count);
 typedef int (*PFN_FAKE_COUNTER)(const char *what);
 /* fake_dispatch_index: the winsys index libEGL gave a vendor extension function, or -1. */
 typedef int (*PFN_FAKE_DISPATCH_INDEX)(const char *name);
+/* fake_bound_api: the API libEGL last bound in this vendor on the calling thread (0: none). */
+typedef EGLenum (*PFN_FAKE_BOUND_API)(void);
 /* fake_thread_label: the calling thread's label as the vendor was told it. */
 typedef void *(*PFN_FAKE_THREAD_LABEL)(void);
 

@@ -62,6 +62,7 @@ static struct fake_display displays[1 + MAX_DEVICES] = {
 static __thread EGLint fake_error = EGL_SUCCESS;
 static __thread struct fake_context *current_context;
 static __thread EGLLabelKHR thread_label;
+static __thread EGLenum bound_api;
 static int counters[4];
 static int idx_display = -1, idx_device = -1, idx_current = -1, idx_return_device = -1;
 
@@ -105,6 +106,12 @@ EXPORT int fake_counter(const char *what)
     if (strcmp(what, "eglLabelObjectKHR") == 0)   /* object labels, not thread labels */
         return counters[3];
     return -1;
+}
+
+/* The client API libEGL last passed to this vendor's eglBindAPI on this thread (0: none). */
+EXPORT EGLenum fake_bound_api(void)
+{
+    return bound_api;
 }
 
 /* The label this thread was given with eglLabelObjectKHR(EGL_OBJECT_THREAD_KHR). */
@@ -301,6 +308,13 @@ static EGLBoolean fake_QueryDisplayAttribEXT(EGLDisplay dpy, EGLint name, EGLAtt
     return EGL_TRUE;
 }
 
+/* libEGL tells every vendor each eglBindAPI; the vendor keeps it per thread. */
+static EGLBoolean fake_BindAPI(EGLenum api)
+{
+    bound_api = api;
+    return EGL_TRUE;
+}
+
 static EGLint fake_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAttrib *attribs)
 {
     (void)callback;
@@ -444,6 +458,7 @@ static const struct {
     { "eglDestroyContext", (void *)fake_DestroyContext, NULL },
     { "eglMakeCurrent", (void *)fake_MakeCurrent, NULL },
     { "eglReleaseThread", (void *)fake_ReleaseThread, NULL },
+    { "eglBindAPI", (void *)fake_BindAPI, NULL },
     { "eglQueryDevicesEXT", (void *)fake_QueryDevicesEXT, NULL },
     { "eglQueryDisplayAttribEXT", (void *)fake_QueryDisplayAttribEXT, NULL },
     { "eglDebugMessageControlKHR", (void *)fake_DebugMessageControlKHR, NULL },

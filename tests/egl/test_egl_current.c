@@ -104,11 +104,17 @@ int mode_makecurrent(void)
         __glDispatchDestroyTable(table);
     }
 
-    /* Client API per thread. */
+    /* Client API per thread, passed on to every vendor's eglBindAPI. */
     CHECK(eglQueryAPI() == EGL_OPENGL_ES_API);
     CHECK(!eglBindAPI(EGL_OPENVG_API));
     CHECK(eglGetError() == EGL_BAD_PARAMETER);
     CHECK(eglBindAPI(EGL_OPENGL_API) && eglQueryAPI() == EGL_OPENGL_API);
+    for (int i = 0; i < 2; i++) {
+        PFN_FAKE_BOUND_API bound =
+            (PFN_FAKE_BOUND_API)fake_symbol(i ? "fake1" : "fake0", "fake_bound_api");
+
+        CHECK(bound() == EGL_OPENGL_API);
+    }
 
     CHECK(eglMakeCurrent(d0, EGL_NO_SURFACE, EGL_NO_SURFACE, c0));
     CHECK(eglDestroyContext(d1, c1) && eglDestroyContext(d0, c0b) && eglDestroyContext(d0, bad));
