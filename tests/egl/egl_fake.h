@@ -22,6 +22,8 @@
 #define FAKE_MAKE_CURRENT_FAIL 0x10002
 /* eglGetPlatformDisplay(FAKE_PLATFORM) attribute: the display of device i of that vendor. */
 #define FAKE_DEVICE_INDEX 0x10003
+/* eglGetPlatformDisplay(FAKE_PLATFORM) attribute: return this handle (another vendor's). */
+#define FAKE_RETURN_DISPLAY 0x10004
 
 /* Vendor extension functions (vendor dispatch stubs) and what they return. */
 typedef const char *(*PFN_FAKE_DISPLAY)(EGLDisplay dpy);          /* eglFakeDisplayFAKE */

@@ -552,6 +552,8 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
             for (const EGLAttrib *a = attribs; a != NULL && a[0] != EGL_NONE; a += 2) {
                 if (a[0] == FAKE_DEVICE_INDEX && a[1] >= 0 && a[1] < device_count)
                     return (EGLDisplay)&displays[1 + a[1]];
+                if (a[0] == FAKE_RETURN_DISPLAY)
+                    return (EGLDisplay)a[1];
             }
             return (EGLDisplay)&displays[0];
         }

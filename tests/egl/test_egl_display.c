@@ -67,6 +67,14 @@ int mode_display(void)
         CHECK(strcmp(fake_vendor_of(on_device), "fake1") == 0);
         CHECK(get_ext(FAKE_PLATFORM, "fake1", index_int) == on_device);
     }
+    /* A vendor that answers with another vendor's display has failed; the map is unchanged. */
+    {
+        const EGLAttrib steal[] = { FAKE_RETURN_DISPLAY, (EGLAttrib)d0, EGL_NONE };
+
+        CHECK(eglGetPlatformDisplay(FAKE_PLATFORM, "fake1", steal) == EGL_NO_DISPLAY);
+        CHECK(eglGetError() == EGL_SUCCESS);
+        CHECK(strcmp(fake_vendor_of(d0), "fake0") == 0);
+    }
     CHECK(get_ext(EGL_NONE, NULL, NULL) == EGL_NO_DISPLAY);
     CHECK(eglGetError() == EGL_BAD_PARAMETER);
 
