@@ -293,6 +293,15 @@ def main():
     out, records, log = runner.run("intel-nvidia", vendors, {})
     report("two vendors: GPUs enumerated", [] if enumerated(log) else ["no enumeration"], log)
 
+    # A GPU with no vendor installed (Mesa alone, DRI_PRIME=1 names the NVIDIA GPU): one
+    # warning, and Mesa serves on the default GPU, told so by its tag.
+    problems, log = check_case(runner, solo, ("intel-nvidia", {"DRI_PRIME": "1"}, "mesa",
+                                              {"DRI_PRIME": I}, ["mesa"]), debug="warn")
+    warnings = [l for l in log.splitlines() if l.startswith("glmux:")]
+    if len(warnings) != 1 or "no installed EGL vendor serves GPU %s" % N1 not in log:
+        problems.append("expected one 'no installed EGL vendor' warning, got %s" % warnings)
+    report("no vendor for the chosen GPU: the default GPU, one warning", problems, log)
+
     # One vendor found in the vendor directory and in egl_vendor.d is one vendor, loaded once,
     # with the vendor directory's driver list.
     out, records, log = runner.run("intel-nvidia", vendors + ":" + plain, {"DRI_PRIME": "1"})
