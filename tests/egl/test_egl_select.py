@@ -132,6 +132,9 @@ BAD = [
      "nvidia", dict(OFFLOAD, __NV_PRIME_RENDER_OFFLOAD_PROVIDER="x"), NM),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}, MN),
     ("no-gpu", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
+    # sysfs missing (a container without /sys): the vendors' own order.
+    ("intel-nvidia", {"DRI_PRIME": "1", "GLMUX_SYSFS_ROOT": "/nonexistent-glmux-root"}, "nvidia",
+     {"DRI_PRIME": "1"}, NM),
 ]
 
 # Plain libglvnd files only (no driver lists): the built-in table maps i915 to mesa and nvidia

@@ -114,6 +114,9 @@ BAD = [
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, "mesa", {"GLMUX_GPU": "fastest"}),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
     ("no-gpu", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
+    # sysfs missing (a container without /sys): the X server's vendor.
+    ("intel-nvidia", {"DRI_PRIME": "1", "GLMUX_SYSFS_ROOT": "/nonexistent-glmux-root"}, "mesa",
+     {"DRI_PRIME": "1"}),
 ]
 
 # A manifest naming its library by absolute path (abs/nvidia.json), the other by a path
