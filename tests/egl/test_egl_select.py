@@ -47,6 +47,9 @@ CASES = [
      {"DRI_PRIME": "1"}, ["mesa"]),
     ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES_NV + ":" + FILES}, "nvidia", {},
      NM),
+    # __EGL_VENDOR_LIBRARY_DIRS too: libglvnd's order (10_nvidia.json first) although the
+    # default GPU is Intel's.
+    ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_DIRS": "@GPU@/egl_vendor.d"}, "nvidia", {}, NM),
     # NVIDIA-only desktop: NVIDIA is the default GPU; nothing to offload.
     ("nvidia-desktop", {}, "nvidia", {}, NM),
     ("nvidia-desktop", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
