@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
-# and the pure-C configurations and runs ctest in both, runs the unit tests (label "unit") in
-# an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES switched off.
+# and the pure-C configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX,
+# selector and tool tests (not those that run Mesa's own programs) in an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -19,7 +19,7 @@ for config in default pure-c sanitize minimal; do
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
-                  labels="-L unit" ;;
+                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging" ;;
