@@ -117,7 +117,8 @@ endif()
 # (cmake/GlmuxInstallPaths.cmake).
 # A libEGL that compiles in its JSON search path may set GLMUX_EGL_VENDOR_DIRS (':'-separated,
 # absolute) so that egl_vendor_dirs states exactly what it searches. vendordir is the compiled-in
-# GLMUX_VENDOR_DIR (src/select); written as ${libdir}/glvnd/vendors while it is the default.
+# GLMUX_VENDOR_DIR (src/select); written as ${libdir}/glvnd/vendors when the install's libdir is
+# the configured one.
 set(glmux_pc_templates)
 foreach(pc IN LISTS glmux_pc_files)
   list(APPEND glmux_pc_templates "${PROJECT_SOURCE_DIR}/pkgconfig/${pc}.pc.in")

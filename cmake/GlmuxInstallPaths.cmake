@@ -42,10 +42,17 @@ else()
   glmux_paths_resolve(GLMUX_PC_DATADIR datadir_fs "${GLMUX_DATADIR}")
 endif()
 set(GLMUX_PC_PREFIX "${prefix}")
-# The vendor directory follows libdir unless the build compiled in another one.
+# The vendor directory is compiled into the libraries (GLMUX_VENDOR_DIR, src/select), so the
+# .pc files state that path: as ${libdir}/glvnd/vendors when the install puts libdir where the
+# build was configured for (every package build), verbatim otherwise (`--prefix X` moves the
+# files, not the path the libraries search).
 set(vendordir_fs "${libdir_fs}/glvnd/vendors")
-set(GLMUX_PC_VENDORDIR "\${libdir}/glvnd/vendors")
-if(GLMUX_VENDOR_DIR AND NOT GLMUX_VENDOR_DIR STREQUAL "${GLMUX_CONFIGURED_FULL_LIBDIR}/glvnd/vendors")
+if(NOT GLMUX_VENDOR_DIR)
+  set(GLMUX_VENDOR_DIR "${GLMUX_CONFIGURED_FULL_LIBDIR}/glvnd/vendors")
+endif()
+if(GLMUX_VENDOR_DIR STREQUAL vendordir_fs)
+  set(GLMUX_PC_VENDORDIR "\${libdir}/glvnd/vendors")
+else()
   set(vendordir_fs "${GLMUX_VENDOR_DIR}")
   set(GLMUX_PC_VENDORDIR "${GLMUX_VENDOR_DIR}")
 endif()

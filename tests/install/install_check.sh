@@ -4,7 +4,7 @@
 # every built library with its soname link and dev link, the vendor-ABI and Khronos headers
 # (identical to the build-time copies), every .pc file valid (`pkg-config --validate`), with
 # Debian's names and versions, pointing into PREFIX, libglvnd.pc/glmux.pc variables, and the
-# vendor directories. A second install with DESTDIR and --prefix /usr checks relocation.
+# vendor directories. Installs with DESTDIR and --prefix /usr, then /opt/glmux, check relocation.
 # Usage: install_check.sh BUILD_DIR SOURCE_DIR PREFIX WORK_DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,8 +13,8 @@ build=$1 src=$2 prefix=$3 work=$4
 rm -rf "$prefix" "$work"
 mkdir -p "$work"
 [ -f "$build/glmux_install_paths.cmake" ] ||
-    glmux_skip "cmake/GlmuxInstall.cmake is not included by the top-level CMakeLists.txt," \
-        "so the build installs no headers or .pc files"
+    glmux_fail "cmake/GlmuxInstall.cmake did not run: the top-level CMakeLists.txt must include" \
+        "it, or the build installs no headers or .pc files"
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
     { cat "$work/install.log" >&2; glmux_fail "cmake --install --prefix $prefix failed"; }
@@ -27,11 +27,8 @@ glmux_pkgconfig_only "$libdir"
 [ -e "$libdir/libGLdispatch.so.0" ] || glmux_fail "libGLdispatch.so.0 not installed"
 built=""
 while read -r name soname pc version; do
-    if [ ! -e "$libdir/$soname" ]; then
-        [ ! -e "$pcdir/$pc.pc" ] || glmux_fail "$pc.pc installed but $soname is not"
-        echo "not built: $soname (no $pc.pc expected)"
-        continue
-    fi
+    # Every API library is built now (libEGL, libGLX, libGL included): none may be missing.
+    [ -e "$libdir/$soname" ] || glmux_fail "$soname not installed"
     built="$built $pc"
     [ -L "$libdir/lib$name.so" ] || glmux_fail "dev link lib$name.so missing"
     [ "$(readlink -f "$libdir/lib$name.so")" = "$(readlink -f "$libdir/$soname")" ] ||
@@ -43,7 +40,19 @@ while read -r name soname pc version; do
     [ "$libs" = "-L$libdir -l$name" ] || glmux_fail "$pc --libs gives '$libs'"
     cflags=$(echo $(pkg-config --cflags "$pc"))
     [ "$cflags" = "-I$prefix/include" ] || glmux_fail "$pc --cflags gives '$cflags'"
-    echo "ok: $soname, $pc.pc $version, dev link"
+    # Name, Version, Libs, Cflags and Requires lines as in Debian's file, where Debian's
+    # libglvnd (not glmux's package) is installed on this machine.
+    deb=/usr/lib/$(gcc -dumpmachine 2>/dev/null)/pkgconfig/$pc.pc
+    owner=$(dpkg-query -S "$deb" 2>/dev/null | cut -d: -f1) || owner=""
+    if [ -f "$deb" ] && [ -n "$owner" ] &&
+       ! dpkg-query -W -f '${Version}' "$owner" 2>/dev/null | grep -q glmux; then
+        fields() { grep -E '^(Name|Version|Libs|Libs.private|Cflags|Requires|Requires.private):' "$1"; }
+        diff <(fields "$deb") <(fields "$pcdir/$pc.pc") > "$work/$pc.diff" ||
+            { cat "$work/$pc.diff" >&2; glmux_fail "$pc.pc fields differ from Debian's $deb"; }
+        echo "ok: $soname, $pc.pc fields identical to Debian's ($owner), dev link"
+    else
+        echo "ok: $soname, $pc.pc $version, dev link (no Debian $pc.pc here to compare with)"
+    fi
 done <<< "$GLMUX_APIS"
 
 # Every .pc validates and names no other prefix (an absolute sysconfdir only when configured so,
@@ -80,12 +89,13 @@ want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_
 [ -n "$want_dirs" ] || want_dirs="$sysconfdir/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
 [ "$(pkg-config --variable=egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
     glmux_fail "libglvnd egl_vendor_dirs is $(pkg-config --variable=egl_vendor_dirs libglvnd)"
-# vendordir: ${libdir}/glvnd/vendors unless the build compiled in another GLMUX_VENDOR_DIR.
+# vendordir: the GLMUX_VENDOR_DIR compiled into the libraries, which is the install's
+# ${libdir}/glvnd/vendors only when the install prefix is the configured one.
 conf() { sed -n "s/^set($1 \"\\(.*\\)\")\$/\\1/p" "$build/glmux_install_paths.cmake"; }
-want_vd="$libdir/glvnd/vendors"
-conf_vd=$(conf GLMUX_VENDOR_DIR)
-[ -z "$conf_vd" ] || [ "$conf_vd" = "$(conf GLMUX_CONFIGURED_FULL_LIBDIR)/glvnd/vendors" ] ||
-    want_vd=$conf_vd
+want_vd=$(conf GLMUX_VENDOR_DIR)
+[ -n "$want_vd" ] || want_vd="$(conf GLMUX_CONFIGURED_FULL_LIBDIR)/glvnd/vendors"
+strings "$libdir/libEGL.so.1" | grep -qxF "$want_vd" ||
+    glmux_fail "libEGL.so.1 does not search the vendordir the .pc files name ($want_vd)"
 for m in libglvnd glmux; do
     vd=$(pkg-config --variable=vendordir $m)
     [ "$vd" = "$want_vd" ] || glmux_fail "$m vendordir is '$vd', expected '$want_vd'"
@@ -132,4 +142,19 @@ grep -q '^prefix=/usr$' "$f" || glmux_fail "DESTDIR install: $f prefix is not /u
 ! grep -q "$work" "$f" || glmux_fail "DESTDIR leaked into $f"
 grep -q '^sysconfdir=/etc$' "$f" || glmux_fail "prefix /usr: sysconfdir must be /etc"
 echo "ok: DESTDIR + --prefix /usr gives prefix=/usr, sysconfdir=/etc"
+# An /opt prefix: GNU's /etc/opt/<x> sysconfdir, valid files, the compiled-in vendordir.
+DESTDIR="$work/destdir-opt" cmake --install "$build" --prefix /opt/glmux > "$work/install-opt.log" 2>&1 ||
+    glmux_fail "DESTDIR install with --prefix /opt/glmux failed"
+while read -r f; do
+    pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f (prefix /opt/glmux)"
+    grep -q '^prefix=/opt/glmux$' "$f" || glmux_fail "$f: prefix is not /opt/glmux"
+done < <(find "$work/destdir-opt" -name '*.pc')
+[ "$(find "$work/destdir-opt" -name '*.pc' | wc -l)" -ge 8 ] || glmux_fail "the /opt install lacks .pc files"
+f=$(find "$work/destdir-opt" -name libglvnd.pc -print -quit)
+want_etc=/etc/opt/glmux
+case $conf_sysconfdir in /*) want_etc=$conf_sysconfdir ;; esac
+grep -qx "sysconfdir=$want_etc" "$f" || glmux_fail "prefix /opt/glmux: sysconfdir must be $want_etc"
+grep -q "^vendordir=$want_vd\$" "$f" || [ "$want_vd" = "$libdir/glvnd/vendors" ] ||
+    glmux_fail "prefix /opt/glmux: vendordir must stay the compiled-in $want_vd"
+echo "ok: DESTDIR + --prefix /opt/glmux gives sysconfdir=$want_etc, valid .pc files"
 echo "install test passed: $prefix"

@@ -28,12 +28,13 @@ glmux_pkgconfig_only() {
     unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR || true
 }
 
-# glmux_require_libs LIBDIR NAME...: skip unless lib<NAME>.so (the dev link) is installed.
+# glmux_require_libs LIBDIR NAME...: fail unless lib<NAME>.so (the dev link) is installed;
+# every API library is built, so a missing one is a broken install, not a reason to skip.
 glmux_require_libs() {
     local libdir=$1 name
     shift
     for name in "$@"; do
-        [ -e "$libdir/lib$name.so" ] || glmux_skip "the install has no lib$name.so: glmux's" \
-            "lib$name is not built yet (or disabled), so this consumer cannot link"
+        [ -e "$libdir/lib$name.so" ] || glmux_fail "the install has no lib$name.so, so this" \
+            "consumer cannot link"
     done
 }
