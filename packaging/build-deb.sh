@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Builds glmux's Debian binary packages: copies the source tree (tracked and untracked,
 # not ignored, files) into a scratch directory, puts packaging/debian in place as debian/,
-# writes debian/changelog for this version, and runs dpkg-buildpackage -b -us -uc. Parts the
-# tree does not have yet (libEGL, libGLX, libGL, the tool) are left out through the build
-# profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
+# writes debian/changelog for this version, and runs dpkg-buildpackage -b -us -uc. Parts a
+# tree does not build (libEGL, libGLX, libGL, the tool: all built now) are left out through the
+# build profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
 # The tree is HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
 #   GLMUX_DEB_PROFILES="..." overrides the detected profiles.
@@ -16,6 +16,9 @@ out=$(mkdir -p "${1:-$top/out/deb}" && cd "${1:-$top/out/deb}" && pwd)
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/glmux-deb.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+# mktemp -d makes it 0700; the secure-execution tests run a test binary as nobody, which must
+# reach the build tree's libraries through their absolute RUNPATH.
+chmod 0755 "$scratch"
 src="$scratch/glmux-$GLMUX_PKG_VERSION"
 mkdir -p "$src"
 glmux_copy_tree "$top" "$src"

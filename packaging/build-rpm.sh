@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Builds glmux's RPMs with rpmbuild -bb (works on Debian: apt-get install rpm): makes the
 # source tarball from the tree (tracked and untracked, not ignored, files), then builds in a
-# scratch _topdir with --nodeps (Debian has no RPM database of build dependencies). Parts the
-# tree does not build yet are left out with --without egl|glx|gl|tools; set
+# scratch _topdir with --nodeps (Debian has no RPM database of build dependencies). Parts a
+# tree does not build are left out with --without egl|glx|gl|tools (none now); set
 # GLMUX_RPM_ARGS="--without check" to skip %check. The RPMs land in OUTDIR. The tree is
 # HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-rpm.sh [OUTDIR]      (default: out/rpm)
@@ -16,6 +16,9 @@ command -v rpmbuild > /dev/null || { echo "build-rpm.sh: rpmbuild missing (apt-g
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/glmux-rpm.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+# mktemp -d makes it 0700; the secure-execution tests run a test binary as nobody, which must
+# reach the build tree's libraries through their absolute RUNPATH.
+chmod 0755 "$scratch"
 mkdir -p "$scratch"/{SOURCES,SPECS,BUILD,RPMS,SRPMS,tree}
 name="glmux-$GLMUX_PKG_VERSION"
 mkdir -p "$scratch/tree/$name"
