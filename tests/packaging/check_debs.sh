@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test: builds the .debs with packaging/build-deb.sh (DEB_BUILD_OPTIONS=nocheck: the
-# suite already ran in this build) and checks the split: the package set (Debian's names), what
-# each package ships, Multi-Arch, vendor dependencies through the virtual packages, the vendor
-# directories, symbols files and ldconfig triggers, no file in two packages, and lintian with
-# no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
+# Packaging test: builds the .debs with packaging/build-deb.sh (dh_auto_test runs the suite,
+# which must pass inside the package build) and checks the split: the package set (Debian's
+# names; every part of glmux is built now, so none may be left out), what each package ships,
+# each package's paths against Debian's package of the same name where that is installed here,
+# Multi-Arch, vendor dependencies through the virtual packages, the vendor directories (the
+# ones the packaged libraries search), symbols files and ldconfig triggers, no file in two
+# packages, and lintian with no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
 # Usage: check_debs.sh SOURCE_DIR WORK_DIR
 set -eu
 top=$1 work=$2
@@ -15,17 +17,17 @@ done
 . "$top/packaging/version.sh"
 rm -rf "$work"
 mkdir -p "$work"
-DEB_BUILD_OPTIONS=nocheck "$top/packaging/build-deb.sh" "$work/debs" > "$work/build.log" 2>&1 ||
+"$top/packaging/build-deb.sh" "$work/debs" > "$work/build.log" 2>&1 ||
     { tail -50 "$work/build.log" >&2; fail "build-deb.sh failed (log: $work/build.log)"; }
+# dh_auto_test ran the suite (ctest -LE packaging) inside the package build, and it passed.
+grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/build.log" ||
+    fail "the package build did not run the test suite to a pass (log: $work/build.log)"
 cd "$work/debs"
 M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
-missing=" $(sed 's/^pkg.glmux.no//' glmux-left-out | tr '\n' ' ') "
-want="libglvnd0 libopengl0 libgles1 libgles2 libglvnd-core-dev libglvnd-dev libgl-dev libopengl-dev libgles-dev"
-case $missing in *" egl "*) ;; *) want="$want libegl1 libegl-dev" ;; esac
-case $missing in *" glx "*) ;; *) want="$want libglx0 libglx-dev" ;; esac
-case $missing in *" gl "*) ;; *) want="$want libgl1" ;; esac
-case $missing in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
+[ ! -s glmux-left-out ] || fail "build-deb.sh left parts out: $(cat glmux-left-out | tr '\n' ' ')"
+want="libglvnd0 libgl1 libglx0 libopengl0 libegl1 libgles1 libgles2 libglvnd-core-dev libglvnd-dev
+      libgl-dev libglx-dev libopengl-dev libegl-dev libgles-dev glmux-tools"
 got=$(ls *.deb | grep -v -- '-dbgsym_' | sed 's/_.*//' | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
     fail "package set is '$got', expected '$want'"
@@ -79,9 +81,49 @@ if has libglx0; then
         fail "libglx0 must depend on libglx-mesa0 | libglx-vendor"
 fi
 has libgl1 && expect libgl1 "$M/libGL\.so\.1(\.[0-9.]+)?"
-has glmux-tools && { files glmux-tools | grep -qx 'usr/bin/glmux' || fail "glmux-tools lacks usr/bin/glmux"; }
+expect glmux-tools "usr/bin/glmux" "usr/share/man/man1/glmux\.1\.gz"
+[ "$(field glmux-tools Multi-Arch)" = foreign ] || fail "glmux-tools is not Multi-Arch: foreign"
 dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$M/glvnd/vendors/" ||
     fail "libglvnd0 does not own $M/glvnd/vendors"
+
+# The directories the packages own are the ones the packaged libraries search, and the ones
+# glmux.pc and libglvnd.pc name.
+rm -rf root && mkdir root
+for p in libglvnd0 libegl1 libglvnd-core-dev; do dpkg-deb -x "$(deb $p)" root; done
+pcv() { PKG_CONFIG_LIBDIR="root/$M/pkgconfig" pkg-config --variable="$2" "$1"; }
+[ "$(pcv glmux vendordir)" = "/$M/glvnd/vendors" ] || fail "glmux.pc vendordir is $(pcv glmux vendordir)"
+grep -qx "vendordir=\${libdir}/glvnd/vendors" "root/$M/pkgconfig/glmux.pc" ||
+    fail "glmux.pc vendordir is not \${libdir}/glvnd/vendors"
+[ "$(pcv libglvnd egl_vendor_dirs)" = /etc/glvnd/egl_vendor.d:/usr/share/glvnd/egl_vendor.d ] ||
+    fail "libglvnd.pc egl_vendor_dirs is $(pcv libglvnd egl_vendor_dirs)"
+[ "$(pcv libglvnd datadir)" = /usr/share ] && [ "$(pcv libglvnd sysconfdir)" = /etc ] ||
+    fail "libglvnd.pc datadir/sysconfdir are $(pcv libglvnd datadir) $(pcv libglvnd sysconfdir)"
+for d in "/$M/glvnd/vendors" /etc/glvnd/egl_vendor.d /usr/share/glvnd/egl_vendor.d; do
+    [ -d "root$d" ] || fail "no package owns $d"
+done
+strings "root/$M/libEGL.so.1" | grep -qxF "/$M/glvnd/vendors" ||
+    fail "the packaged libEGL.so.1 does not search /$M/glvnd/vendors"
+strings "root/$M/libEGL.so.1" | grep -qxF /etc/glvnd/egl_vendor.d:/usr/share/glvnd/egl_vendor.d ||
+    fail "the packaged libEGL.so.1 does not search /etc and /usr/share glvnd/egl_vendor.d"
+rm -rf root
+echo "ok: the owned vendor directories are the ones libEGL searches and the .pc files name"
+
+# Each package ships the paths of Debian's package of the same name (where Debian's, not
+# glmux's, is installed here), plus only glmux's additions: glmux.pc and the vendor directory.
+paths() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\.||; s|/$||' |
+          grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^$' | sort; }
+compared=""
+for p in $got; do
+    v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p" 2>/dev/null) || continue
+    case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
+    dpkg -L "$p" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
+    paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
+        > "glmux-$p.txt"
+    diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
+        { cat "diff-$p.txt" >&2; fail "$p's paths differ from Debian's $p (< Debian, > glmux)"; }
+    compared="$compared $p"
+done
+echo "ok: same paths as Debian's package of the same name:${compared:- none (no Debian libglvnd package installed here)}"
 
 # Control data: Multi-Arch, symbols, triggers, version above Debian's libglvnd.
 for p in $got; do

@@ -4,9 +4,11 @@
 # libEGL_mesa/libGLX_mesa under its own name, with a libglvnd EGL JSON and a glmux manifest)
 # built with dpkg-deb, laid out as docs/packaging.md tells a vendor packager. Checks that they
 # and glmux's packages (from packaging_deb) own no file twice, then extracts everything into
-# one scratch root (dpkg-deb -x; nothing is installed on the machine) and runs the install-test
-# consumer there: it renders through the first vendor and must have loaded both vendors and
-# glmux's libraries from the root.
+# one scratch root (dpkg-deb -x; nothing is installed on the machine). There, with the default
+# vendor directory list rebased into the root (GLMUX_VENDOR_DIRS), the packaged glmux tool
+# validates both manifests and lists both vendors, each merged from its manifest and its EGL
+# JSON, and the install-test consumer renders through the first vendor and must have loaded
+# both vendors and glmux's libraries from the root.
 # Usage: check_vendor_debs.sh SOURCE_DIR DEBS_DIR WORK_DIR
 set -eu
 top=$1 debs=$2 work=$3
@@ -98,17 +100,42 @@ vd=${vd#"$root"}    # pkgconf prefixes variables with the sysroot too
     fail "the vendor manifests are not in the vendordir glmux.pc names"
 echo "ok: both vendor manifests in $vd (pkg-config --variable=vendordir glmux)"
 
-# Discovery: our libEGL from the root loads both vendors; the first renders.
+# Discovery by the packaged tool: the default directory list (libglvnd's two JSON directories
+# and the vendor directory, as compiled into the packages), rebased into the root.
 for so in libEGL.so.1 libGLX.so.0 libOpenGL.so.0; do
-    [ -e "$root/usr/lib/$ma/$so" ] || skip "co-install checked; glmux's packages have no $so yet, so discovery cannot run"
+    [ -e "$root/usr/lib/$ma/$so" ] || fail "glmux's packages have no $so"
 done
-[ $have_mesa = 1 ] || skip "co-install checked; Mesa's libEGL_mesa/libGLX_mesa are not installed to copy"
+[ -x "$root/usr/bin/glmux" ] || fail "glmux-tools did not install /usr/bin/glmux"
+dirs="$root/etc/glvnd/egl_vendor.d:$root$vd:$root/usr/share/glvnd/egl_vendor.d"
+"$root/usr/bin/glmux" check "$root$vd/10_alpha.json" "$root$vd/20_beta.json" ||
+    fail "glmux check rejects the vendor manifests docs/packaging.md describes"
+GLMUX_VENDOR_DIRS="$dirs" "$root/usr/bin/glmux" vendors --json --no-load > "$work/vendors.json"
+python3 - "$work/vendors.json" "$root$vd" <<'EOP' || fail "glmux vendors does not list both vendors"
+import json, sys
+data, vd = json.load(open(sys.argv[1])), sys.argv[2]
+got = {v["name"]: v for v in data["vendors"]}
+assert data["rejected"] == 0, data
+for name, prio in (("alpha", 10), ("beta", 20)):
+    v = got[name]
+    assert v["source"] == "vendor-dir" and v["priority"] == prio, v
+    assert v["manifests"][0] == f"{vd}/{prio}_{name}.json" and len(v["manifests"]) == 2, v
+    assert v["egl_library"] == f"libEGL_{name}.so.0" and v["glx_library"] == f"libGLX_{name}.so.0", v
+print("ok: glmux vendors lists alpha and beta, each from its manifest and its EGL JSON")
+EOP
+[ $have_mesa = 1 ] || skip "co-install and tool discovery checked; Mesa's libEGL_mesa/libGLX_mesa are not installed to copy"
+# With real (copied Mesa) libraries, the tool loads both vendors' EGL and GLX libraries.
+GLMUX_VENDOR_DIRS="$dirs" LD_LIBRARY_PATH="$root/usr/lib/$ma" "$root/usr/bin/glmux" vendors \
+    > "$work/vendors.txt" || { cat "$work/vendors.txt" >&2; fail "glmux vendors failed"; }
+cat "$work/vendors.txt"
+[ "$(grep -cE 'lib(EGL|GLX)_(alpha|beta)\.so\.0: loads' "$work/vendors.txt")" = 4 ] ||
+    fail "glmux vendors does not load both vendors' EGL and GLX libraries"
 mkdir -p "$work/consumer"
 cp "$top/tests/install/consumer-make/Makefile" "$top/tests/install/consumer/render.c" "$work/consumer/"
 PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" \
     make -C "$work/consumer" > "$work/make.log" 2>&1 || { cat "$work/make.log" >&2; fail "consumer build failed"; }
+# Discovery by libEGL: the same rebased directory list; the first vendor renders.
 env -u DISPLAY -u WAYLAND_DISPLAY LD_LIBRARY_PATH="$root/usr/lib/$ma" \
-    __EGL_VENDOR_LIBRARY_DIRS="$root/usr/share/glvnd/egl_vendor.d" EGL_PLATFORM=surfaceless \
+    GLMUX_VENDOR_DIRS="$dirs" EGL_PLATFORM=surfaceless \
     LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe \
     "$work/consumer/glmux_consumer" "$root" libEGL.so.1 libOpenGL.so.0 libGLdispatch.so.0 \
     libEGL_alpha.so.0 libEGL_beta.so.0 || fail "co-installed vendors were not both discovered"
