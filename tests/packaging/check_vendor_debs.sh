@@ -133,10 +133,14 @@ mkdir -p "$work/consumer"
 cp "$top/tests/install/consumer-make/Makefile" "$top/tests/install/consumer/render.c" "$work/consumer/"
 PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" \
     make -C "$work/consumer" > "$work/make.log" 2>&1 || { cat "$work/make.log" >&2; fail "consumer build failed"; }
-# Discovery by libEGL: the same rebased directory list; the first vendor renders.
+# Discovery by libEGL: the same rebased directory list; the first vendor (alpha, priority 10)
+# serves the display and renders, and both were loaded.
 env -u DISPLAY -u WAYLAND_DISPLAY LD_LIBRARY_PATH="$root/usr/lib/$ma" \
     GLMUX_VENDOR_DIRS="$dirs" EGL_PLATFORM=surfaceless \
+    GLMUX_DEBUG=vendor GLMUX_DEBUG_FILE="$work/egl-vendor.log" \
     LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe \
     "$work/consumer/glmux_consumer" "$root" libEGL.so.1 libOpenGL.so.0 libGLdispatch.so.0 \
     libEGL_alpha.so.0 libEGL_beta.so.0 || fail "co-installed vendors were not both discovered"
+grep -E 'display .* from libEGL_alpha\.so\.0' "$work/egl-vendor.log" ||
+    { cat "$work/egl-vendor.log" >&2; fail "the display did not come from the first vendor (alpha)"; }
 echo "packaging_vendor_debs passed"
