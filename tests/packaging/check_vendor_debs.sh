@@ -3,8 +3,9 @@
 # Packaging test: two fake vendor packages ("alpha" and "beta", each a copy of Mesa's
 # libEGL_mesa/libGLX_mesa under its own name, with a libglvnd EGL JSON and a glmux manifest)
 # built with dpkg-deb, laid out as docs/packaging.md tells a vendor packager. Checks that they
-# and glmux's packages (from packaging_deb) own no file twice, then extracts everything into
-# one scratch root (dpkg-deb -x; nothing is installed on the machine). There, with the default
+# and glmux's packages (from packaging_deb) own no file twice, then installs them all into one
+# private root with `dpkg --root` (as root; dpkg-deb -x otherwise; nothing is installed on the
+# machine), where the vendors' Provides satisfy libegl1/libglx0. There, with the default
 # vendor directory list rebased into the root (GLMUX_VENDOR_DIRS), the packaged glmux tool
 # validates both manifests and lists both vendors, each merged from its manifest and its EGL
 # JSON, and the install-test consumer renders through the first vendor and must have loaded
@@ -87,10 +88,33 @@ for name in alpha beta; do
         fail "vendor $name has no manifest in the vendor directory"
 done
 
-# Co-install into one root, as dpkg would lay the files out.
+# Co-install into one private root. As root: a real `dpkg --root` install of all of them
+# (dpkg refuses a file two packages ship; Depends are resolved among these packages, so the
+# vendors' Provides must satisfy libegl1/libglx0; only packages from outside the set, such as
+# libc6, may be missing). Otherwise: dpkg-deb -x, the same layout without dpkg's checks.
 root="$work/root"
 mkdir -p "$root"
-for p in $pkgs; do dpkg-deb -x "$p" "$root"; done
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+    touch "$root/var/lib/dpkg/status"
+    # shellcheck disable=SC2086
+    dpkg --root="$root" --log="$work/dpkg.log" --force-depends -i $pkgs > "$work/dpkg-i.log" 2>&1 ||
+        { cat "$work/dpkg-i.log" >&2; fail "dpkg --root -i of glmux's and both vendors' packages failed"; }
+    ours=$(for p in $pkgs; do dpkg-deb -f "$p" Package; done)
+    missing=$(sed -n 's/^ *Package \([^ ]*\) is not installed\.$/\1/p' "$work/dpkg-i.log" | sort -u)
+    for m in $missing; do
+        case $m in *-vendor|*-mesa0) true ;; *) grep -qx "$m" <<< "$ours" || continue ;; esac
+        cat "$work/dpkg-i.log" >&2
+        fail "dependency on $m unresolved among glmux's and the vendors' packages"
+    done
+    bad=$(dpkg --root="$root" -l | awk '/^[a-z][a-z]/ && $1 != "ii"')
+    [ -z "$bad" ] || fail "packages not installed cleanly: $bad"
+    echo "ok: dpkg --root installed $(echo "$pkgs" | wc -l) packages; missing from outside the set:" $missing
+    dpkg --root="$root" -S "/usr/lib/$ma/glvnd/vendors" /usr/share/glvnd/egl_vendor.d
+else
+    echo "not root: extracting with dpkg-deb -x instead of installing with dpkg --root"
+    for p in $pkgs; do dpkg-deb -x "$p" "$root"; done
+fi
 ls "$root/usr/share/glvnd/egl_vendor.d" "$root/usr/lib/$ma/glvnd/vendors"
 vd=$(PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" \
      pkg-config --variable=vendordir glmux)
