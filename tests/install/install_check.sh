@@ -26,9 +26,27 @@ glmux_pkgconfig_only "$libdir"
 # Libraries: soname link, dev link, matching .pc with Debian's Version.
 [ -e "$libdir/libGLdispatch.so.0" ] || glmux_fail "libGLdispatch.so.0 not installed"
 built=""
+# A library is absent only when its GLMUX_ENABLE_* option switched it off (the minimal build);
+# an enabled one must be installed. The consumers rely on this and skip on an absent library.
+enabled() {
+    local opt
+    case $1 in
+    opengl) return 0 ;;
+    gl | glx) opt=GLMUX_ENABLE_GLX ;;
+    egl) opt=GLMUX_ENABLE_EGL ;;
+    glesv1_cm) opt=GLMUX_ENABLE_GLES1 ;;
+    glesv2) opt=GLMUX_ENABLE_GLES2 ;;
+    esac
+    ! grep -Eqi "^$opt:BOOL=(OFF|0|FALSE|NO|N)\$" "$build/CMakeCache.txt"
+}
 while read -r name soname pc version; do
-    # Every API library is built now (libEGL, libGLX, libGL included): none may be missing.
-    [ -e "$libdir/$soname" ] || glmux_fail "$soname not installed"
+    if ! enabled "$pc"; then
+        [ ! -e "$libdir/$soname" ] && [ ! -e "$pcdir/$pc.pc" ] ||
+            glmux_fail "$soname or $pc.pc installed although this build switched it off"
+        echo "switched off in this build: $soname (no $pc.pc)"
+        continue
+    fi
+    [ -e "$libdir/$soname" ] || glmux_fail "$soname not installed although this build enables it"
     built="$built $pc"
     [ -L "$libdir/lib$name.so" ] || glmux_fail "dev link lib$name.so missing"
     [ "$(readlink -f "$libdir/lib$name.so")" = "$(readlink -f "$libdir/$soname")" ] ||
@@ -94,8 +112,10 @@ want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_
 conf() { sed -n "s/^set($1 \"\\(.*\\)\")\$/\\1/p" "$build/glmux_install_paths.cmake"; }
 want_vd=$(conf GLMUX_VENDOR_DIR)
 [ -n "$want_vd" ] || want_vd="$(conf GLMUX_CONFIGURED_FULL_LIBDIR)/glvnd/vendors"
-strings "$libdir/libEGL.so.1" | grep -qxF "$want_vd" ||
-    glmux_fail "libEGL.so.1 does not search the vendordir the .pc files name ($want_vd)"
+case " $built " in *" egl "*)
+    strings "$libdir/libEGL.so.1" | grep -qxF "$want_vd" ||
+        glmux_fail "libEGL.so.1 does not search the vendordir the .pc files name ($want_vd)" ;;
+esac
 for m in libglvnd glmux; do
     vd=$(pkg-config --variable=vendordir $m)
     [ "$vd" = "$want_vd" ] || glmux_fail "$m vendordir is '$vd', expected '$want_vd'"
@@ -149,7 +169,8 @@ while read -r f; do
     pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f (prefix /opt/glmux)"
     grep -q '^prefix=/opt/glmux$' "$f" || glmux_fail "$f: prefix is not /opt/glmux"
 done < <(find "$work/destdir-opt" -name '*.pc')
-[ "$(find "$work/destdir-opt" -name '*.pc' | wc -l)" -ge 8 ] || glmux_fail "the /opt install lacks .pc files"
+[ "$(find "$work/destdir-opt" -name '*.pc' | wc -l)" = "$(find "$pcdir" -name '*.pc' | wc -l)" ] ||
+    glmux_fail "the /opt install lacks .pc files"
 f=$(find "$work/destdir-opt" -name libglvnd.pc -print -quit)
 want_etc=/etc/opt/glmux
 case $conf_sysconfdir in /*) want_etc=$conf_sysconfdir ;; esac
