@@ -54,8 +54,6 @@ void glmux_tables_fixup_current(void);
 
 /* Reads __GLVND_DISALLOW_PATCHING and the app-error variables once. */
 void glmux_patch_read_env(void);
-/* Whether patching may happen at all in this process. */
-bool glmux_patch_allowed(void);
 /* Whether no-op calls are to be reported (app error checking). */
 bool glmux_app_error_checking(void);
 /* Whether the user asked for an abort on an application error (__GLVND_ABORT_ON_APP_ERROR). */

@@ -38,11 +38,6 @@ void glmux_patch_read_env(void)
         glmux_log(GLMUX_LOG_DISPATCH, "entry-point patching is disabled by the environment");
 }
 
-bool glmux_patch_allowed(void)
-{
-    return !patching_disallowed;
-}
-
 bool glmux_app_error_checking(void)
 {
     return app_error_checking;

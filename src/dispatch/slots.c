@@ -6,7 +6,6 @@
  * at once so that the new stub works immediately.
  */
 #define _GNU_SOURCE
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

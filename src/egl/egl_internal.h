@@ -160,9 +160,6 @@ void glmux_egl_report(EGLint error, const char *command, EGLint type, const char
     __attribute__((format(printf, 4, 5)));
 #define glmux_egl_error(err, cmd, ...) \
     glmux_egl_report((err), (cmd), EGL_DEBUG_MSG_ERROR_KHR, __VA_ARGS__)
-EGLint glmux_egl_debug_message_control(EGLDEBUGPROCKHR callback, const EGLAttrib *attribs);
-EGLBoolean glmux_egl_query_debug(EGLint attribute, EGLAttrib *value);
-EGLint glmux_egl_label_object(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj, EGLLabelKHR label);
 
 /* ---- discovery.c: the ordered vendor list ---- */
 /* Loads every vendor once (thread-safe) and returns the first; NULL when there are none. */

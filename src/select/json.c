@@ -36,19 +36,6 @@ static void fail(struct parser *ps, int line, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *glmux_json_type_name(enum glmux_json_type type)
-{
-    switch (type) {
-    case GLMUX_JSON_NULL: return "null";
-    case GLMUX_JSON_BOOL: return "boolean";
-    case GLMUX_JSON_NUMBER: return "number";
-    case GLMUX_JSON_STRING: return "string";
-    case GLMUX_JSON_ARRAY: return "array";
-    case GLMUX_JSON_OBJECT: return "object";
-    }
-    return "?";
-}
-
 void glmux_json_free(struct glmux_json *value)
 {
     if (value == NULL)

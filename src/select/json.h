@@ -55,7 +55,4 @@ void glmux_json_free(struct glmux_json *value);
 /* The member named key of an object, or NULL (also when obj is not an object). */
 const struct glmux_json *glmux_json_get(const struct glmux_json *obj, const char *key);
 
-/* "null", "boolean", "number", "string", "array" or "object". */
-const char *glmux_json_type_name(enum glmux_json_type type);
-
 #endif /* GLMUX_SELECT_JSON_H */
