@@ -39,6 +39,7 @@
 
 #include "glvnd/libglxabi.h"
 #include "fake_vendor.h"
+#include "fake_record.h"
 
 #define PUBLIC __attribute__((visibility("default")))
 
@@ -82,22 +83,10 @@ static void record(const char *what, bool with_env)
 {
     static const char *const vars[] = {
         "DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
-        "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU",
+        "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU", NULL,
     };
-    const char *path = getenv("FAKE_GLX_RECORD");
-    FILE *f = path != NULL ? fopen(path, "ae") : NULL;
 
-    if (f == NULL)
-        return;
-    fprintf(f, "%s %s", what, FAKE_NAME);
-    for (size_t i = 0; with_env && i < sizeof(vars) / sizeof(vars[0]); i++) {
-        const char *v = getenv(vars[i]);
-
-        if (v != NULL)
-            fprintf(f, " %s=%s", vars[i], v);
-    }
-    fputc('\n', f);
-    fclose(f);
+    glmux_fake_record("FAKE_GLX_RECORD", FAKE_NAME, what, with_env ? vars : NULL);
 }
 
 static void bump(int what)
