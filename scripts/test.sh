@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
 # and the pure-C configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX,
-# selector and tool tests (not those that run Mesa's own programs) in an ASan+UBSan Debug build, and everything in a build with EGL, GLX and GLES switched off.
+# selector and tool tests (not those that run Mesa's own programs) in an ASan+UBSan Debug build,
+# the same again built with clang, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -11,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/install-deps.sh"
 status=0
-for config in default pure-c sanitize minimal; do
+for config in default pure-c sanitize clang minimal; do
     build="$top/build"
     opts=""
     labels="-LE packaging"
@@ -20,6 +21,9 @@ for config in default pure-c sanitize minimal; do
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
+        clang) build="$top/build-clang"   # clang's sanitizer runtime is linked differently
+               opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
+               labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging" ;;
