@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "port_check.h"
 #include "select/manifest.h"
 #include "select/select.h"
 
@@ -31,6 +32,9 @@ static const char usage_text[] =
     "  check FILE...                 validate vendor manifests (file:line: error: ...)\n"
     "  env [--gpu SPEC]              print shell 'export' lines that select a GPU\n"
     "  run [--gpu SPEC] -- CMD [ARG...]  run CMD on a GPU\n"
+    "  port-check [--json] PATH...   name the EGL counterpart of each GLX use in C/C++ sources\n"
+    "                                (exit 0 none found, 1 found, 2 error; see\n"
+    "                                docs/porting-glx-to-egl.md)\n"
     "\n"
     "SPEC is what GLMUX_GPU accepts: default, integrated, discrete (the default for env and run),\n"
     "N (the N-th non-default GPU in PCI order), pci-0000_01_00_0, or vendor:device in hex.\n"
@@ -242,5 +246,7 @@ int main(int argc, char **argv)
         return cmd_env_or_run(false, argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
         return cmd_env_or_run(true, argc - 2, argv + 2);
+    if (strcmp(cmd, "port-check") == 0)
+        return glmux_cli_port_check(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }
