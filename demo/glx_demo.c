@@ -4,6 +4,8 @@
  * Xvfb), lets libGLX pick the screen's vendor as a desktop would (the server's vendor names),
  * renders into a window through our libGL.so.1 (green clear, red scissored quadrant), reads two
  * pixels back and prints the GLX vendor, the renderer and the libraries the process loaded.
+ * `glmux-demo-glx FILE` also writes the frame to FILE (PPM). demo/egl_x11_demo.c is this program
+ * ported to EGL by following docs/porting-glx-to-egl.md.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -14,10 +16,11 @@
 #include <GL/glx.h>
 
 #include "demo_libs.h"
+#include "demo_pixels.h"
 
 #define SIZE 64
 
-int main(void)
+int main(int argc, char **argv)
 {
     static const int attribs[] = {
         GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
@@ -25,7 +28,6 @@ int main(void)
     };
     Display *dpy = XOpenDisplay(NULL);
     XSetWindowAttributes swa = { 0 };
-    unsigned char red[4], green[4];
     GLXFBConfig *configs;
     XVisualInfo *vis;
     GLXContext ctx;
@@ -56,20 +58,9 @@ int main(void)
     printf("GLX vendor:  %s\n", glXGetClientString(dpy, GLX_VENDOR));
     printf("GL renderer: %s\n", (const char *)glGetString(GL_RENDERER));
     printf("GL version:  %s\n", (const char *)glGetString(GL_VERSION));
-    glViewport(0, 0, SIZE, SIZE);
-    glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(0, 0, SIZE / 2, SIZE / 2);
-    glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glDisable(GL_SCISSOR_TEST);
-    glFinish();
-    glReadPixels(4, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, red);
-    glReadPixels(SIZE - 4, SIZE - 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, green);
-    ok = red[0] == 255 && red[1] == 0 && green[0] == 0 && green[1] == 255;
-    printf("pixels: quadrant (%u,%u,%u) rest (%u,%u,%u): %s\n", red[0], red[1], red[2],
-           green[0], green[1], green[2], ok ? "as drawn" : "WRONG");
+    ok = demo_draw_scene(SIZE);
+    if (argc > 1 && !demo_dump_pixels(argv[1], SIZE))
+        ok = false;
     demo_print_loaded((const char *const[]){ "libGL.so", "libGLX", "libGLdispatch", "libOpenGL", NULL });
     glXMakeCurrent(dpy, None, NULL);
     glXDestroyContext(dpy, ctx);
