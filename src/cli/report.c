@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: the read-only reports. `gpus` lists what sysfs shows, `vendors` what the vendor
+ * glmux tool: the read-only reports. `gpus` lists what libdrm and udev show, `vendors` what the vendor
  * directories hold (and whether each library loads), `explain` what the selector decides under
  * the current environment and why. Text for people, --json for scripts and tests.
  */
@@ -45,6 +45,8 @@ void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, co
     glmux_jw_string(w, "driver", g->driver[0] ? g->driver : NULL);
     glmux_jw_string(w, "vendor", vendor);
     glmux_jw_string(w, "kind", glmux_gpu_kind_name(g->kind));
+    glmux_jw_string(w, "kind_from", g->kind_from_udev ? "udev property GLMUX_GPU_CLASS" : "rules");
+    glmux_jw_string(w, "vendor_from", g->vendor[0] ? "udev property GLMUX_VENDOR" : NULL);
     glmux_jw_bool(w, "default", g->is_default);
 }
 
@@ -62,6 +64,8 @@ static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu
     glmux_jw_bool(w, "boot_display", g->boot_display);
     glmux_jw_string(w, "power", g->power[0] ? g->power : NULL);
     glmux_jw_string(w, "render_node", g->render_node[0] ? g->render_node : NULL);
+    glmux_jw_string(w, "udev_tag", g->udev_tag[0] ? g->udev_tag : NULL);
+    glmux_jw_string(w, "bus", glmux_gpu_bus_name(g->bus));
     glmux_jw_string(w, "card_node", g->card_node[0] ? g->card_node : NULL);
     glmux_jw_end(w, '}');
 }
@@ -70,9 +74,12 @@ static void text_gpu(const struct glmux_gpu *g, size_t i, const struct glmux_ven
 {
     const char *v = glmux_cli_gpu_vendor(vl, g);
 
-    printf("GPU %zu: %s  %04x:%04x  driver %s  %s%s\n", i, g->tag, g->vendor_id, g->device_id,
+    printf("GPU %zu: %s  %04x:%04x  driver %s  %s%s%s\n", i, g->tag, g->vendor_id, g->device_id,
            g->driver[0] ? g->driver : "(none)", glmux_gpu_kind_name(g->kind),
+           g->kind_from_udev ? " (udev property GLMUX_GPU_CLASS)" : "",
            g->is_default ? "  [default]" : "");
+    if (g->vendor[0] != '\0')
+        printf("    served by vendor %s (udev property GLMUX_VENDOR)\n", g->vendor);
     printf("    vendor %s, power %s, nodes %s %s%s%s\n", v ? v : "(none installed)",
            g->power[0] ? g->power : "unknown", g->card_node[0] ? g->card_node : "-",
            g->render_node[0] ? g->render_node : "-", g->boot_display ? ", boot_display" : "",
@@ -97,6 +104,8 @@ int glmux_cli_gpus(bool json)
         glmux_jw_init(&w, stdout);
         glmux_jw_object(&w, NULL);
         glmux_jw_bool(&w, "sysfs_missing", l->sysfs_missing);
+        glmux_jw_string(&w, "problem", l->problem[0] ? l->problem : NULL);
+        glmux_jw_string(&w, "ignored", l->ignored[0] ? l->ignored : NULL);
         glmux_jw_string(&w, "default_rule", l->default_rule);
         glmux_jw_array(&w, "gpus");
         for (size_t i = 0; i < l->count; i++)
@@ -106,11 +115,13 @@ int glmux_cli_gpus(bool json)
         glmux_jw_finish(&w);
     } else {
         if (l->sysfs_missing)
-            printf("sysfs is not readable here (a container?): no GPU can be listed\n");
+            printf("GPUs cannot be enumerated here: %s\n", l->problem);
         else if (l->count == 0)
             printf("no GPU found\n");
         for (size_t i = 0; i < l->count; i++)
             text_gpu(&l->gpus[i], i, &vl);
+        if (l->ignored[0] != '\0')
+            printf("hidden by the udev property GLMUX_IGNORE=1: %s\n", l->ignored);
         if (l->default_index >= 0)
             printf("default GPU: %s (%s)\n", l->gpus[l->default_index].tag, l->default_rule);
     }

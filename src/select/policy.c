@@ -20,7 +20,6 @@
 
 struct glmux_select {
     glmux_select_getenv_fn getenv;
-    char *sysfs_root;
     char *display_tag;
     struct glmux_gpu_request request;
     bool enumerated;
@@ -127,16 +126,12 @@ static void read_request(struct glmux_select *sel, const char *spec)
 struct glmux_select *glmux_select_new(const struct glmux_select_config *config)
 {
     struct glmux_select *sel = calloc(1, sizeof(*sel));
-    const char *root = config ? config->sysfs_root : NULL;
 
     if (sel == NULL)
         return NULL;
     sel->getenv = (config && config->getenv) ? config->getenv : glmux_env_get;
     sel->chosen = -1;
     sel->keep_reasons = config != NULL && config->keep_reasons;
-    if (root == NULL)
-        root = glmux_env_get("GLMUX_SYSFS_ROOT");
-    sel->sysfs_root = strdup(root ? root : "");
     if (config != NULL && config->display_tag != NULL)
         sel->display_tag = strdup(config->display_tag);
     read_request(sel, config ? config->gpu_spec : NULL);
@@ -151,7 +146,6 @@ void glmux_select_free(struct glmux_select *sel)
     for (size_t i = 0; i < sel->n_reasons; i++)
         free(sel->reasons[i]);
     free(sel->reasons);
-    free(sel->sysfs_root);
     free(sel->display_tag);
     free(sel);
 }
@@ -184,36 +178,52 @@ const char *glmux_select_reason(const struct glmux_select *sel, size_t i)
 
 const struct glmux_gpu_list *glmux_select_gpus(struct glmux_select *sel)
 {
+    bool asked = sel->request.kind > GLMUX_REQUEST_DEFAULT;
+
     if (sel->enumerated)
         return &sel->gpus;
     sel->enumerated = true;
-    if (!glmux_gpu_list_enumerate(&sel->gpus, sel->sysfs_root, sel->display_tag)) {
+    if (!glmux_gpu_list_enumerate(&sel->gpus, sel->display_tag)) {
         reason(sel, GLMUX_LOG_WARN, "out of memory while enumerating GPUs");
         return &sel->gpus;
     }
     if (sel->gpus.sysfs_missing)
-        reason(sel, sel->request.kind > GLMUX_REQUEST_DEFAULT ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT,
-               "cannot read %s/sys/bus/pci or %s/sys/class/drm (a container without /sys?); "
-               "no GPU can be chosen, vendors keep their order", sel->sysfs_root,
-               sel->sysfs_root);
-    else if (sel->gpus.count == 0)
-        reason(sel, GLMUX_LOG_SELECT, "no GPU found in sysfs");
+        reason(sel, asked ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT, "cannot enumerate GPUs: %s; no "
+               "GPU can be chosen, vendors keep their order", sel->gpus.problem);
+    else if (sel->gpus.problem[0] != '\0')
+        reason(sel, GLMUX_LOG_WARN, "%s (see docs/hybrid-gpus.md, \"udev rules\")",
+               sel->gpus.problem);
+    if (!sel->gpus.sysfs_missing && sel->gpus.count == 0)
+        reason(sel, GLMUX_LOG_SELECT, "no GPU found (libdrm lists no DRM device)");
+    if (sel->gpus.ignored[0] != '\0')
+        reason(sel, GLMUX_LOG_SELECT, "hidden by the udev property GLMUX_IGNORE=1: %s",
+               sel->gpus.ignored);
     for (size_t i = 0; i < sel->gpus.count; i++) {
         const struct glmux_gpu *g = &sel->gpus.gpus[i];
-        reason(sel, GLMUX_LOG_SELECT, "GPU %zu: %s %04x:%04x driver %s, %s%s%s%s", i, g->tag,
-               g->vendor_id, g->device_id, g->driver[0] ? g->driver : "(none)",
-               glmux_gpu_kind_name(g->kind), g->boot_display ? ", boot_display" : "",
-               g->boot_vga ? ", boot_vga" : "", g->is_default ? ", default" : "");
+        reason(sel, GLMUX_LOG_SELECT, "GPU %zu: %s %04x:%04x driver %s, %s%s%s%s%s%s%s", i,
+               g->tag, g->vendor_id, g->device_id, g->driver[0] ? g->driver : "(none)",
+               glmux_gpu_kind_name(g->kind),
+               g->kind_from_udev ? " (udev property GLMUX_GPU_CLASS)" : "",
+               g->vendor[0] ? ", vendor " : "", g->vendor,
+               g->vendor[0] ? " (udev property GLMUX_VENDOR)" : "",
+               g->boot_display ? ", boot_display" : "", g->boot_vga ? ", boot_vga" : "");
     }
     if (sel->gpus.default_index >= 0)
         reason(sel, GLMUX_LOG_SELECT, "default GPU: %s (rule: %s)",
                sel->gpus.gpus[sel->gpus.default_index].tag, sel->gpus.default_rule);
+    else if (sel->gpus.count > 0)
+        reason(sel, GLMUX_LOG_SELECT, "no default GPU: no GPU has a render node");
     return &sel->gpus;
 }
 
 static bool is_nvidia_driver(const char *driver)
 {
     return strcmp(driver, "nvidia") == 0 || strcmp(driver, "nvidia-drm") == 0;
+}
+
+static bool renders(const struct glmux_gpu *g)
+{
+    return g->render_node[0] != '\0';
 }
 
 /* Picks the GPU for the request; -1 means "the default" (also when there is none). */
@@ -235,7 +245,7 @@ static int pick(struct glmux_select *sel, const struct glmux_gpu_list *l)
         if (def >= 0 && l->gpus[def].kind == want)
             return def;
         for (size_t i = 0; i < l->count; i++)
-            if (l->gpus[i].kind == want)
+            if (renders(&l->gpus[i]) && l->gpus[i].kind == want)
                 return (int)i;
         reason(sel, GLMUX_LOG_WARN, "%s=%s: there is no %s GPU; using the default GPU",
                r->variable, r->value, glmux_gpu_kind_name(want));
@@ -243,7 +253,7 @@ static int pick(struct glmux_select *sel, const struct glmux_gpu_list *l)
     }
     case GLMUX_REQUEST_INDEX:
         for (size_t i = 0; i < l->count; i++) {
-            if ((int)i == def || l->gpus[i].driver[0] == '\0')
+            if ((int)i == def || l->gpus[i].driver[0] == '\0' || !renders(&l->gpus[i]))
                 continue;
             last = (int)i;
             if (++seen == r->index)
@@ -259,21 +269,22 @@ static int pick(struct glmux_select *sel, const struct glmux_gpu_list *l)
         return last;
     case GLMUX_REQUEST_TAG:
         for (size_t i = 0; i < l->count; i++)
-            if (strcmp(l->gpus[i].tag, r->tag) == 0)
+            if (renders(&l->gpus[i]) && glmux_gpu_has_tag(&l->gpus[i], r->tag))
                 return (int)i;
         reason(sel, GLMUX_LOG_WARN, "%s=%s: no GPU has the tag %s (see `glmux gpus`); using the "
                "default GPU", r->variable, r->value, r->tag);
         return -1;
     case GLMUX_REQUEST_PCI_ID:
         for (size_t i = 0; i < l->count; i++)
-            if (l->gpus[i].vendor_id == r->vendor_id && l->gpus[i].device_id == r->device_id)
+            if (renders(&l->gpus[i]) && l->gpus[i].bus == GLMUX_BUS_PCI &&
+                l->gpus[i].vendor_id == r->vendor_id && l->gpus[i].device_id == r->device_id)
                 return (int)i;
         reason(sel, GLMUX_LOG_WARN, "%s=%s: no GPU has the PCI id %04x:%04x (see `glmux gpus`); "
                "using the default GPU", r->variable, r->value, r->vendor_id, r->device_id);
         return -1;
     case GLMUX_REQUEST_NVIDIA:
         for (size_t i = 0; i < l->count; i++) {
-            if (!is_nvidia_driver(l->gpus[i].driver))
+            if (!is_nvidia_driver(l->gpus[i].driver) || !renders(&l->gpus[i]))
                 continue;
             if (seen++ == r->index)
                 return (int)i;
@@ -294,7 +305,7 @@ const struct glmux_gpu *glmux_select_chosen_gpu(struct glmux_select *sel)
         return sel->chosen >= 0 ? &sel->gpus.gpus[sel->chosen] : NULL;
     sel->chosen_resolved = true;
     l = glmux_select_gpus(sel);
-    if (l->count == 0) {
+    if (l->default_index < 0) {
         sel->request_unmet = sel->request.kind > GLMUX_REQUEST_DEFAULT;
         if (sel->request.kind > GLMUX_REQUEST_DEFAULT && !l->sysfs_missing)
             reason(sel, GLMUX_LOG_WARN, "%s=%s: no GPU found; using the vendors' own order",
@@ -328,7 +339,11 @@ bool glmux_select_candidate_serves(const struct glmux_select_candidate *cand,
 {
     const char *v;
 
-    if (gpu == NULL || gpu->driver[0] == '\0')
+    if (gpu == NULL)
+        return false;
+    if (gpu->vendor[0] != '\0')    /* the administrator's udev property GLMUX_VENDOR */
+        return strcmp(gpu->vendor, cand->name) == 0;
+    if (gpu->driver[0] == '\0')
         return false;
     if (cand->drivers != NULL) {
         for (size_t i = 0; i < cand->n_drivers; i++)
@@ -471,7 +486,8 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
             return vendors->vendors[i].name;
         }
     }
-    if (vendors == NULL && (v = glmux_driver_default_vendor(gpu->driver)) != NULL) {
+    if (vendors == NULL && (v = gpu->vendor[0] ? gpu->vendor
+                                                : glmux_driver_default_vendor(gpu->driver))) {
         snprintf(sel->glx_name, sizeof(sel->glx_name), "%s", v);
         reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (built-in table: driver %s)",
                screen, v, gpu->driver);

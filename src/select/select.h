@@ -2,16 +2,16 @@
 /*
  * glmux: the vendor selector, a static library (glmux_select) linked into libEGL, libGLX and the
  * glmux tool. It finds vendors (the glmux vendor directory and libglvnd's EGL JSON locations),
- * enumerates GPUs from sysfs without opening any device node, reads what the user asked for
- * (GLMUX_GPU, DRI_PRIME, __NV_PRIME_RENDER_OFFLOAD and libglvnd's overrides) and decides:
- * the EGL vendor order, the GLX vendor for a screen, and the environment the chosen vendor
- * needs to render on the chosen GPU.
+ * enumerates GPUs through libdrm and libudev without opening any device node, reads what the
+ * user asked for (GLMUX_GPU, DRI_PRIME, __NV_PRIME_RENDER_OFFLOAD and libglvnd's overrides)
+ * and decides: the EGL vendor order, the GLX vendor for a screen, and the environment the
+ * chosen vendor needs to render on the chosen GPU.
  *
  * How libEGL and libGLX call it (docs/vendors.md, "Integration", says the same):
  *
  *   1. Once per process, inside the library's one-time vendor initialisation (pthread_once or
  *      the init lock), call glmux_select_new(NULL). This reads the environment only; it does not
- *      touch sysfs. The object is then immutable except for its lazily filled caches, which are
+ *      enumerate GPUs. The object is then immutable except for its lazily filled caches, which are
  *      only ever filled under that same lock. Keep it for the life of the process.
  *   2. libEGL: discover vendors with glmux_vendor_list_discover() (it implements libglvnd's
  *      __EGL_VENDOR_LIBRARY_FILENAMES / __EGL_VENDOR_LIBRARY_DIRS rules and adds the vendor
@@ -33,8 +33,9 @@
  *      the lock that serialises vendor loading; docs/vendors.md explains why that is the safe
  *      point in a threaded process and what remains the application's responsibility.
  *
- * Cost: glmux_select_new() reads a few variables. Sysfs is read only when
- * glmux_select_egl_vendor_order() sees two or more candidates, or a variable asks for a GPU.
+ * Cost: glmux_select_new() reads a few variables. GPUs are enumerated (and libdrm and libudev
+ * loaded) only when glmux_select_egl_vendor_order() sees two or more candidates, or a variable
+ * asks for a GPU.
  */
 #ifndef GLMUX_SELECT_SELECT_H
 #define GLMUX_SELECT_SELECT_H
@@ -50,49 +51,84 @@ enum glmux_gpu_kind {
     GLMUX_GPU_INTEGRATED,
     GLMUX_GPU_DISCRETE,
     GLMUX_GPU_VIRTUAL,
+    GLMUX_GPU_DISPLAY_ONLY,  /* no render node (vc4, udl, evdi): never a render GPU */
+};
+
+/* The bus, as libdrm's drmDevice reports it. */
+enum glmux_gpu_bus {
+    GLMUX_BUS_PCI,
+    GLMUX_BUS_USB,
+    GLMUX_BUS_PLATFORM,
+    GLMUX_BUS_HOST1X,
+    GLMUX_BUS_OTHER,
 };
 
 struct glmux_gpu {
     char pci[16];           /* "0000:01:00.0"; "" for a non-PCI device */
-    char tag[80];           /* udev ID_PATH_TAG / Mesa's form: "pci-0000_01_00_0" */
+    char tag[80];           /* Mesa's DRI_PRIME tag, built from the drmDevice as Mesa's loader
+                               does ("pci-0000_01_00_0", "platform-7ec00000_v3d"); udev's
+                               ID_PATH_TAG for a USB device, which Mesa gives no tag */
+    char udev_tag[80];      /* udev's ID_PATH_TAG; "" when udev has none */
+    enum glmux_gpu_bus bus;
     uint16_t vendor_id;     /* PCI ids; 0 for a non-PCI device */
     uint16_t device_id;
     uint32_t class_code;    /* PCI class, e.g. 0x030000 */
     char driver[32];        /* kernel driver ("i915", "nvidia", "virtio_gpu"); "" when none */
-    char render_node[32];   /* "renderD128"; "" when none */
+    char render_node[32];   /* "renderD128"; "" when none (a display-only device) */
     char card_node[32];     /* "card0"; "" when none */
     char power[16];         /* power/runtime_status ("active", "suspended"); "" if unknown */
+    unsigned long long vram; /* mem_info_vram_total in bytes (amdgpu); 0 when unknown */
     bool boot_vga;          /* boot_vga reads 1 */
     bool boot_display;      /* boot_display reads 1 (kernel 6.18+) */
     enum glmux_gpu_kind kind;
+    bool kind_from_udev;    /* the udev property GLMUX_GPU_CLASS decided the kind */
+    char vendor[32];        /* the udev property GLMUX_VENDOR: the vendor that serves this GPU,
+                               whatever the driver lists say; "" when not set */
     bool is_default;        /* the default GPU (see glmux_gpu_list_enumerate) */
 };
 
 struct glmux_gpu_list {
-    struct glmux_gpu *gpus; /* sorted by PCI address (domain:bus:device.function) */
+    struct glmux_gpu *gpus; /* PCI devices by address, then the others by tag */
     size_t count;
-    int default_index;      /* -1 when there is no GPU */
+    int default_index;      /* -1 when there is no render-capable GPU */
     const char *default_rule;  /* which rule picked the default (static string) */
-    bool sysfs_missing;     /* /sys/bus/pci and /sys/class/drm could not be read */
+    bool sysfs_missing;     /* /sys or libdrm is not there: nothing could be enumerated */
+    char problem[200];      /* why (sysfs_missing), or the first odd udev value seen; "" */
+    char ignored[200];      /* tags of the GPUs a udev rule hid (GLMUX_IGNORE=1), ", "-joined */
 };
 
 /*
- * Enumerates display-class PCI devices (and platform DRM devices) from sysfs under root
- * ("" or NULL for the real /sys; umockdev redirects that one too), never opening a device node.
- * display_tag, when not NULL, is the display server's GPU (an ID_PATH_TAG) if the caller knows
- * it. The default is: the display server's GPU, else boot_display, else boot_vga, else the first
- * non-virtual GPU, else the first GPU. Returns false only when out of memory.
+ * Enumerates the DRM devices with libdrm (drmGetDevices2, which reads /dev/dri and sysfs and
+ * opens no device node, so a sleeping discrete GPU stays asleep) and reads their properties
+ * through libudev (driver, boot_vga, boot_display, power/runtime_status, VRAM size, ID_PATH_TAG
+ * and the administrator's GLMUX_* properties). Both libraries are loaded on first use. display_tag,
+ * when not NULL, is the GPU behind the display (a tag as in struct glmux_gpu). The default is the
+ * first rule that names a render-capable GPU: the display's GPU, boot_display, boot_vga, the
+ * first non-virtual GPU, the first GPU. Returns false only when out of memory.
  */
-bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *root,
-                              const char *display_tag);
+bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_tag);
 void glmux_gpu_list_clear(struct glmux_gpu_list *list);
 
+/* Sorts, classifies and picks the default of a list filled by an enumerator (gpu_list.c). */
+void glmux_gpu_list_finish(struct glmux_gpu_list *list, const char *display_tag);
+
+/* Whether gpu has tag as its Mesa tag or its udev ID_PATH_TAG. */
+bool glmux_gpu_has_tag(const struct glmux_gpu *gpu, const char *tag);
+
 const char *glmux_gpu_kind_name(enum glmux_gpu_kind kind);
+const char *glmux_gpu_bus_name(enum glmux_gpu_bus bus);
 
 /*
- * Rewrites a device path ("platform-fd00000.gpu") in place into udev's ID_PATH_TAG form, which
- * is also Mesa's DRI_PRIME tag: every run of characters other than A-Z a-z 0-9 '-' becomes one
- * '_', with none at either end ("platform-fd00000_gpu").
+ * Mesa's DRI_PRIME tag for a platform or host1x device from its OF full name, as Mesa's loader
+ * builds it: the last path component "name@address" gives "platform-address_name", a name
+ * without '@' gives "platform-name". Returns false when it does not fit.
+ */
+bool glmux_gpu_platform_tag(const char *fullname, char *tag, size_t size);
+
+/*
+ * Rewrites a device path ("platform-fd00000.gpu") in place into udev's ID_PATH_TAG form: every
+ * run of characters other than A-Z a-z 0-9 '-' becomes one '_', with none at either end
+ * ("platform-fd00000_gpu").
  */
 void glmux_gpu_tag_normalize(char *tag);
 
@@ -195,7 +231,6 @@ typedef const char *(*glmux_select_getenv_fn)(const char *name);
 
 struct glmux_select_config {
     glmux_select_getenv_fn getenv;  /* NULL: glmux_env_get */
-    const char *sysfs_root;         /* NULL: GLMUX_SYSFS_ROOT (a test hook) or the real /sys */
     const char *display_tag;        /* the display server's GPU when known, or NULL */
     const char *gpu_spec;           /* non-NULL: use this as GLMUX_GPU (glmux env/run --gpu) */
     bool keep_reasons;              /* record every reason (glmux explain); otherwise only

@@ -20,7 +20,8 @@ N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, dgpu-first, nvidia-desk
 D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
 A6 = "pci-0000_06_00_0"     # AMD APU (amd-amd)
 A64 = "pci-0000_64_00_0"    # AMD iGPU after the dGPU (dgpu-first)
-SC4 = "pci-0000_c4_00_0"    # AMD Strix APU with boot_display (boot-display)
+SC4 = "pci-0000_c4_00_0"
+A5 = "pci-0000_05_00_0"     # AMD APU marked integrated by a udev property (udev-override)    # AMD Strix APU with boot_display (boot-display)
 
 NV = ["nvidia", "mesa"]
 MESA = ["mesa", "nvidia"]
@@ -105,6 +106,12 @@ CASES = [
     ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, prime(I), True),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
     ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    # A udev rule marks the APU (2 GiB carve-out, which glmux alone would call discrete)
+    # integrated; explain says the udev property decided.
+    ("udev-override", {}, A5, MESA, None, {}, None),
+    ("udev-override", {"GLMUX_GPU": "integrated"}, A5, MESA, None, {}, True),
+    ("udev-override", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("udev-override", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
     # No GPU at all: vendors keep their base order.
     ("no-gpu", {}, None, NV, None, {}, None),
     ("no-gpu", {"DRI_PRIME": "1"}, None, NV, None, {}, False),
@@ -114,7 +121,7 @@ CASES = [
     ("no-gpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, None, NV, None, {}, False),
 ]
 
-CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_SYSFS_ROOT", "GLMUX_DEBUG",
+CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_DEBUG",
          "GLMUX_DRIVER_VENDORS", "DISPLAY", "WAYLAND_DISPLAY")
 
 
@@ -174,6 +181,9 @@ def main():
                     problems.append("gpu has no key %s" % key)
         if not isinstance(out.get("reasons"), list) or not out["reasons"]:
             problems.append("no reasons")
+        if bed == "udev-override" and not any("udev property GLMUX_GPU_CLASS" in x
+                                               for x in out.get("reasons", [])):
+            problems.append("explain does not say that a udev property decided")
         # One clear warning for bad input, none otherwise.
         warnings = [l for l in r.stderr.splitlines() if l.startswith("glmux:")]
         if matched is False or variables.get("DRI_PRIME") in ("0", "7") or \

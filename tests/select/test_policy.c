@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: GPU enumeration and the PRIME policy over fake sysfs trees built by the test
- * (the GLMUX_SYSFS_ROOT-style root of struct glmux_select_config), with the environment given
+ * glmux tests: GPU enumeration (the real libdrm and libudev, on umockdev test beds the test
+ * builds; ctest runs it under umockdev-wrapper) and the PRIME policy, with the environment given
  * through the selector's getenv hook. Proves: PCI-order sorting whatever the creation order, the
- * default-GPU rules, every request form, the EGL order, GLX and vendor-environment decisions,
- * laziness (no sysfs access for one vendor and no variable), and that no device node is ever
- * opened (open/fopen/opendir are interposed and every path is recorded).
+ * default-GPU rules, Mesa's tags for PCI and platform devices, every request form, the EGL
+ * order, GLX and vendor-environment decisions, the administrator's udev properties, laziness (no
+ * sysfs access for one vendor and no variable), and that no device node is ever opened
+ * (open/fopen/openat are interposed and every path is recorded).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -18,37 +19,42 @@
 
 #include "glmux_test.h"
 #include "select/select.h"
-#include "tree.h"
+#include "bed.h"
 
 /* ---- interposed file access: every path opened by the selector is recorded ---------------- */
 
+/* Exported (the test is linked with ENABLE_EXPORTS), so that libdrm and libudev, which the
+ * selector loads with dlopen, call these too. */
+#define INTERPOSE __attribute__((visibility("default")))
+
 static int opened_dev, opened_sysfs;
 
-static void note(const char *path)
+/* node: an open of a file (a directory listing of /dev/dri is no device access). */
+static void note(const char *path, bool node)
 {
     if (path == NULL)
         return;
-    if (strstr(path, "/dev/") != NULL || strncmp(path, "/dev", 4) == 0)
+    if (node && strncmp(path, "/dev/dri/", 9) == 0)
         opened_dev++;
-    if (strstr(path, "/sys/") != NULL)
+    if (strncmp(path, "/sys/", 5) == 0)
         opened_sysfs++;
 }
 
-FILE *fopen(const char *path, const char *mode)
+INTERPOSE FILE *fopen(const char *path, const char *mode)
 {
     FILE *(*real)(const char *, const char *) = dlsym(RTLD_NEXT, "fopen");
-    note(path);
+    note(path, true);
     return real(path, mode);
 }
 
-DIR *opendir(const char *path)
+INTERPOSE DIR *opendir(const char *path)
 {
     DIR *(*real)(const char *) = dlsym(RTLD_NEXT, "opendir");
-    note(path);
+    note(path, false);
     return real(path);
 }
 
-int open(const char *path, int flags, ...)
+INTERPOSE int open(const char *path, int flags, ...)
 {
     int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, "open");
     va_list ap;
@@ -57,11 +63,11 @@ int open(const char *path, int flags, ...)
     va_start(ap, flags);
     mode = va_arg(ap, int);
     va_end(ap);
-    note(path);
+    note(path, true);
     return real(path, flags, mode);
 }
 
-int openat(int dirfd, const char *path, int flags, ...)
+INTERPOSE int openat(int dirfd, const char *path, int flags, ...)
 {
     int (*real)(int, const char *, int, ...) = dlsym(RTLD_NEXT, "openat");
     va_list ap;
@@ -70,7 +76,41 @@ int openat(int dirfd, const char *path, int flags, ...)
     va_start(ap, flags);
     mode = va_arg(ap, int);
     va_end(ap);
-    note(path);
+    note(path, true);
+    return real(dirfd, path, flags, mode);
+}
+
+/* The large-file names, which libdrm and libudev are built to call. */
+INTERPOSE FILE *fopen64(const char *path, const char *mode)
+{
+    FILE *(*real)(const char *, const char *) = dlsym(RTLD_NEXT, "fopen64");
+    note(path, true);
+    return real(path, mode);
+}
+
+INTERPOSE int open64(const char *path, int flags, ...)
+{
+    int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, "open64");
+    va_list ap;
+    int mode;
+
+    va_start(ap, flags);
+    mode = va_arg(ap, int);
+    va_end(ap);
+    note(path, true);
+    return real(path, flags, mode);
+}
+
+INTERPOSE int openat64(int dirfd, const char *path, int flags, ...)
+{
+    int (*real)(int, const char *, int, ...) = dlsym(RTLD_NEXT, "openat64");
+    va_list ap;
+    int mode;
+
+    va_start(ap, flags);
+    mode = va_arg(ap, int);
+    va_end(ap);
+    note(path, true);
     return real(dirfd, path, flags, mode);
 }
 
@@ -95,18 +135,18 @@ static const char *fake_getenv(const char *name)
     return NULL;
 }
 
-static const struct tree_gpu intel = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
+static const struct bed_gpu intel = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
                                        "i915", 1, -1, "renderD128", "active\n", NULL };
-static const struct tree_gpu nvidia = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030200\n",
+static const struct bed_gpu nvidia = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030200\n",
                                         "nvidia", -1, -1, "renderD129", "suspended\n", NULL };
-static const struct tree_gpu nvidia2 = { "0000:02:00.0", "0x10de\n", "0x2684\n", "0x030000\n",
+static const struct bed_gpu nvidia2 = { "0000:02:00.0", "0x10de\n", "0x2684\n", "0x030000\n",
                                          "nvidia", 0, -1, "renderD130", "active\n", NULL };
-static const struct tree_gpu usb = { "0000:00:14.0", "0x8086\n", "0xa36d\n", "0x0c0330\n",
+static const struct bed_gpu usb = { "0000:00:14.0", "0x8086\n", "0xa36d\n", "0x0c0330\n",
                                      "xhci_hcd", -1, -1, NULL, NULL, NULL };
 
-static struct glmux_select *new_sel(const char *root, const char *display_tag)
+static struct glmux_select *new_sel(const char *display_tag)
 {
-    struct glmux_select_config cfg = { fake_getenv, root, display_tag, NULL, true };
+    struct glmux_select_config cfg = { fake_getenv, display_tag, NULL, true };
     struct glmux_select *sel = glmux_select_new(&cfg);
 
     CHECK(sel != NULL);
@@ -133,28 +173,27 @@ static void expect_order(struct glmux_select *sel, const char *first, const char
 
 static void test_hybrid(void)
 {
-    char root[256];
     struct glmux_select *sel;
     const struct glmux_gpu_list *l;
     struct glmux_select_env env[GLMUX_SELECT_ENV_MAX + 2];
     size_t order[2];
 
-    snprintf(root, sizeof(root), "%s", tree_new("select-hybrid"));
-    tree_add_gpu(root, &nvidia);   /* created first: the list must still be in PCI order */
-    tree_add_gpu(root, &usb);
-    tree_add_gpu(root, &intel);
+    bed_new();
+    bed_add_gpu(&nvidia);   /* created first: the list must still be in PCI order */
+    bed_add_gpu(&usb);
+    bed_add_gpu(&intel);
 
     /* One vendor, no variable: nothing is enumerated, sysfs is not even looked at. */
     set_vars(NULL, NULL, NULL, NULL);
     opened_sysfs = 0;
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(glmux_select_egl_vendor_order(sel, nv_mesa, 1, order) == 1 && order[0] == 0);
     CHECK(!glmux_select_enumerated(sel) && opened_sysfs == 0);
     CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 0);
     glmux_select_free(sel);
 
     /* Two vendors: the default GPU's vendor first, although nvidia sorts first by name. */
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "mesa", "nvidia");
     CHECK(glmux_select_enumerated(sel) && opened_sysfs > 0);
     l = glmux_select_gpus(sel);
@@ -175,7 +214,7 @@ static void test_hybrid(void)
 
     /* DRI_PRIME=1 moves EGL and GLX to NVIDIA, with what offload needs. */
     set_vars("DRI_PRIME", "1", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "nvidia", "mesa");
     CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "nvidia") == 0);
     CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 1);
@@ -188,43 +227,43 @@ static void test_hybrid(void)
 
     /* '!' keeps only the chosen GPU's vendors. */
     set_vars("DRI_PRIME", "pci-0000_01_00_0!", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "nvidia", NULL);
     glmux_select_free(sel);
 
     /* GLMUX_GPU wins over DRI_PRIME; libglvnd's variables win over both. */
     set_vars("GLMUX_GPU", "integrated", "DRI_PRIME", "1");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_request(sel)->variable, "GLMUX_GPU") == 0);
     expect_order(sel, "mesa", "nvidia");
     glmux_select_free(sel);
     /* ...and Mesa, which reads DRI_PRIME itself, is kept on the chosen (default) GPU. */
     set_vars("GLMUX_GPU", "default", "DRI_PRIME", "1");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "mesa", "nvidia");
     CHECK(glmux_select_vendor_env(sel, &nv_mesa[1], env) == 1);
     CHECK(strcmp(env[0].name, "DRI_PRIME") == 0 && strcmp(env[0].value, "pci-0000_00_02_0") == 0);
     CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 0);
     glmux_select_free(sel);
     set_vars("DRI_PRIME", "1", "__EGL_VENDOR_LIBRARY_FILENAMES", "/x/50_mesa.json");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "nvidia", "mesa"); /* as given */
     glmux_select_free(sel);
     set_vars("DRI_PRIME", "1", "__GLX_VENDOR_LIBRARY_NAME", "mesa");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "mesa") == 0);
     glmux_select_free(sel);
     set_vars("DRI_PRIME", "1", "__GLX_FORCE_VENDOR_LIBRARY_1", "indirect");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 1, NULL), "indirect") == 0);
     CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "nvidia") == 0);
     glmux_select_free(sel);
 
     /* The display server's GPU, when the caller knows it, is the default. */
     set_vars(NULL, NULL, NULL, NULL);
-    sel = new_sel(root, "pci-0000_01_00_0");
+    sel = new_sel("pci-0000_01_00_0");
     expect_order(sel, "nvidia", "mesa");
-    CHECK(strcmp(glmux_select_gpus(sel)->default_rule, "the display server's GPU") == 0);
+    CHECK(strcmp(glmux_select_gpus(sel)->default_rule, "the display's GPU") == 0);
     glmux_select_free(sel);
 
     /* The built-in table can be overridden: here nvidia's GPU is declared Mesa's (nouveau-like). */
@@ -233,7 +272,7 @@ static void test_hybrid(void)
                                                                 { "mesa", NULL, 0 } };
         setenv("GLMUX_DRIVER_VENDORS", "nvidia=mesa", 1);
         set_vars("DRI_PRIME", "1", NULL, NULL);
-        sel = new_sel(root, NULL);
+        sel = new_sel(NULL);
         CHECK(glmux_select_egl_vendor_order(sel, plain, 2, order) == 2);
         CHECK(strcmp(plain[order[0]].name, "mesa") == 0);
         glmux_select_free(sel);
@@ -245,74 +284,78 @@ static void test_hybrid(void)
     }
 
     /* Two NVIDIA GPUs: the provider variable picks one, and the vendor is told which. */
-    tree_add_gpu(root, &nvidia2);
+    bed_add_gpu(&nvidia2);
     set_vars("__NV_PRIME_RENDER_OFFLOAD", "1", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "NVIDIA-G1");
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:02:00.0") == 0);
     CHECK(glmux_select_vendor_env(sel, &nv_mesa[0], env) == 2);
     CHECK(strcmp(env[1].name, "__NV_PRIME_RENDER_OFFLOAD_PROVIDER") == 0);
     CHECK(strcmp(env[1].value, "NVIDIA-G1") == 0);
     glmux_select_free(sel);
     set_vars("DRI_PRIME", "2", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:02:00.0") == 0);
     CHECK(!glmux_select_request_unmet(sel));
     glmux_select_free(sel);
 
-    tree_remove(root);
+    bed_free();
 }
 
 static void test_default_rules(void)
 {
-    char root[256];
     struct glmux_gpu_list l;
-    struct tree_gpu virt = { "0000:00:01.0", "0x1af4\n", "0x1050\n", "0x030000\n", "virtio-pci",
-                             -1, -1, NULL, NULL, NULL };
-    struct tree_gpu amd = { "0000:03:00.0", "0x1002\n", "0x73ef\n", "0x038000\n", "amdgpu", -1,
+    struct bed_gpu virt = { "0000:00:01.0", "0x1af4\n", "0x1050\n", "0x030000\n", "virtio-pci",
+                             -1, -1, "renderD131", NULL, NULL };
+    struct bed_gpu amd = { "0000:03:00.0", "0x1002\n", "0x73ef\n", "0x038000\n", "amdgpu", -1,
                             -1, "renderD129", NULL, "8589934592\n" };
-    struct tree_gpu apu = { "0000:c4:00.0", "0x1002\n", "0x150e\n", "0x038000\n", "amdgpu", -1,
+    struct bed_gpu apu = { "0000:c4:00.0", "0x1002\n", "0x150e\n", "0x038000\n", "amdgpu", -1,
                             1, "renderD128", NULL, "536870912\n" };
 
     /* No boot flag anywhere: the first non-virtual GPU, not the virtual one before it. */
-    snprintf(root, sizeof(root), "%s", tree_new("select-rules"));
-    tree_add_gpu(root, &virt);
-    tree_add_gpu(root, &amd);
-    CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
+    bed_new();
+    bed_add_gpu(&virt);
+    bed_add_gpu(&amd);
+    CHECK(glmux_gpu_list_enumerate(&l, NULL));
     CHECK(l.count == 2 && l.gpus[0].kind == GLMUX_GPU_VIRTUAL);
     CHECK(l.default_index == 1 && strcmp(l.default_rule, "the first non-virtual GPU in PCI order") == 0);
     CHECK(l.gpus[1].kind == GLMUX_GPU_DISCRETE);
     glmux_gpu_list_clear(&l);
     /* boot_display beats the order; the APU has less VRAM: integrated. */
-    tree_add_gpu(root, &apu);
-    CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
+    bed_add_gpu(&apu);
+    CHECK(glmux_gpu_list_enumerate(&l, NULL));
     CHECK(l.count == 3 && l.default_index == 2 && strcmp(l.default_rule, "boot_display") == 0);
     CHECK(l.gpus[2].kind == GLMUX_GPU_INTEGRATED && l.gpus[1].kind == GLMUX_GPU_DISCRETE);
     glmux_gpu_list_clear(&l);
-    tree_remove(root);
+    bed_free();
 
     /* Only virtual GPUs: the first one. */
-    snprintf(root, sizeof(root), "%s", tree_new("select-virt"));
-    tree_add_gpu(root, &virt);
-    CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
+    bed_new();
+    bed_add_gpu(&virt);
+    CHECK(glmux_gpu_list_enumerate(&l, NULL));
     CHECK(l.default_index == 0 && strcmp(l.default_rule, "the first GPU in PCI order") == 0);
     glmux_gpu_list_clear(&l);
-    tree_remove(root);
+    bed_free();
 
-    /* A platform (SoC) GPU found through /sys/class/drm. */
-    snprintf(root, sizeof(root), "%s", tree_new("select-soc"));
-    tree_dir(root, "sys/devices/platform/fd00000.gpu/drm/renderD128");
-    tree_link(root, "sys/devices/platform/fd00000.gpu/subsystem", "../../../bus/platform");
-    tree_link(root, "sys/devices/platform/fd00000.gpu/driver",
-              "../../../bus/platform/drivers/panfrost");
-    tree_link(root, "sys/devices/platform/fd00000.gpu/drm/renderD128/device", "../../../fd00000.gpu");
-    tree_link(root, "sys/class/drm/renderD128", "../../devices/platform/fd00000.gpu/drm/renderD128");
-    CHECK(glmux_gpu_list_enumerate(&l, root, NULL));
-    /* udev's ID_PATH_TAG and Mesa's DRI_PRIME tag: '.' becomes '_'. */
-    CHECK(l.count == 1 && strcmp(l.gpus[0].tag, "platform-fd00000_gpu") == 0);
-    CHECK(strcmp(l.gpus[0].driver, "panfrost") == 0 && l.gpus[0].kind == GLMUX_GPU_INTEGRATED);
+    /* A platform (SoC) GPU: Mesa's tag comes from the OF name, udev's from the sysfs name. */
+    bed_new();
+    bed_add("P: /devices/platform/soc/fec00000.v3d\nE: SUBSYSTEM=platform\nE: DRIVER=v3d\n"
+            "E: OF_NAME=v3d\nE: OF_FULLNAME=/v3dbus/v3d@7ec04000\n"
+            "E: OF_COMPATIBLE_0=brcm,2711-v3d\nE: OF_COMPATIBLE_N=1\n"
+            "L: driver=../../../../bus/platform/drivers/v3d\n\n"
+            "P: /devices/platform/soc/fec00000.v3d/drm/renderD128\nN: dri/renderD128\n"
+            "E: SUBSYSTEM=drm\nE: DEVNAME=/dev/dri/renderD128\nE: DEVTYPE=drm_minor\n"
+            "E: ID_PATH_TAG=platform-fec00000_v3d\nA: dev=226:128\n"
+            "L: device=../../../fec00000.v3d\n");
+    CHECK(glmux_gpu_list_enumerate(&l, NULL));
+    CHECK_MSG(l.count == 1 && strcmp(l.gpus[0].tag, "platform-7ec04000_v3d") == 0, "%zu %s",
+              l.count, l.count ? l.gpus[0].tag : "");
+    CHECK(strcmp(l.gpus[0].udev_tag, "platform-fec00000_v3d") == 0);
+    CHECK(glmux_gpu_has_tag(&l.gpus[0], "platform-fec00000_v3d"));
+    CHECK(l.gpus[0].bus == GLMUX_BUS_PLATFORM && l.gpus[0].pci[0] == '\0');
+    CHECK(strcmp(l.gpus[0].driver, "v3d") == 0 && l.gpus[0].kind == GLMUX_GPU_INTEGRATED);
     CHECK(l.default_index == 0);
     glmux_gpu_list_clear(&l);
-    tree_remove(root);
+    bed_free();
 }
 
 /*
@@ -322,26 +365,25 @@ static void test_default_rules(void)
  */
 static void test_discrete_default(void)
 {
-    static const struct tree_gpu igpu = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
+    static const struct bed_gpu igpu = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0x030000\n",
                                           "i915", 0, -1, "renderD128", "active\n", NULL };
-    static const struct tree_gpu dgpu = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030000\n",
+    static const struct bed_gpu dgpu = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030000\n",
                                           "nvidia", 1, -1, "renderD129", "active\n", NULL };
     struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
     struct glmux_select *sel;
-    char root[256];
 
-    snprintf(root, sizeof(root), "%s", tree_new("select-mux"));
-    tree_add_gpu(root, &igpu);
-    tree_add_gpu(root, &dgpu);
+    bed_new();
+    bed_add_gpu(&igpu);
+    bed_add_gpu(&dgpu);
 
     set_vars(NULL, NULL, NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     expect_order(sel, "nvidia", "mesa");
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
     glmux_select_free(sel);
 
     set_vars("DRI_PRIME", "1", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:00:02.0") == 0);
     expect_order(sel, "mesa", "nvidia");
     CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "mesa") == 0);
@@ -350,7 +392,7 @@ static void test_discrete_default(void)
     glmux_select_free(sel);
 
     set_vars("GLMUX_GPU", "discrete", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
     CHECK(!glmux_select_request_unmet(sel));
     expect_order(sel, "nvidia", "mesa");
@@ -359,11 +401,11 @@ static void test_discrete_default(void)
     glmux_select_free(sel);
 
     set_vars("GLMUX_GPU", "integrated", NULL, NULL);
-    sel = new_sel(root, NULL);
+    sel = new_sel(NULL);
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:00:02.0") == 0);
     expect_order(sel, "mesa", "nvidia");
     glmux_select_free(sel);
-    tree_remove(root);
+    bed_free();
 }
 
 static void test_missing_sysfs(void)
@@ -371,8 +413,9 @@ static void test_missing_sysfs(void)
     struct glmux_select *sel;
     size_t order[2];
 
+    bed_new();   /* an empty testbed has no /sys/devices */
     set_vars("DRI_PRIME", "1", NULL, NULL);
-    sel = new_sel("/nonexistent-glmux-root", NULL);
+    sel = new_sel(NULL);
     CHECK(glmux_select_gpus(sel)->sysfs_missing);
     CHECK(glmux_select_chosen_gpu(sel) == NULL && glmux_select_request_unmet(sel));
     CHECK(glmux_select_egl_vendor_order(sel, nv_mesa, 2, order) == 2 && order[0] == 0);
@@ -381,22 +424,69 @@ static void test_missing_sysfs(void)
 
     /* Malformed values: the default, no crash. */
     set_vars("GLMUX_GPU", "fastest", NULL, NULL);
-    sel = new_sel("/nonexistent-glmux-root", NULL);
+    sel = new_sel(NULL);
     CHECK(glmux_select_request(sel)->kind == GLMUX_REQUEST_DEFAULT);
     glmux_select_free(sel);
     set_vars("__NV_PRIME_RENDER_OFFLOAD", "1", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "bogus");
-    sel = new_sel("/nonexistent-glmux-root", NULL);
+    sel = new_sel(NULL);
     CHECK(glmux_select_request(sel)->kind == GLMUX_REQUEST_NVIDIA);
     CHECK(glmux_select_request(sel)->index == 0);
     glmux_select_free(sel);
+    bed_free();
+}
+
+/* The administrator's udev properties: reclassify, name the vendor, hide; odd values warn. */
+static void test_udev_overrides(void)
+{
+    struct glmux_select *sel;
+    const struct glmux_gpu_list *l;
+    size_t order[2];
+
+    bed_new();
+    bed_add_gpu_with(&intel, "E: GLMUX_GPU_CLASS=discrete\n");
+    bed_add_gpu_with(&nvidia, "E: GLMUX_VENDOR=mesa\n");
+    set_vars("GLMUX_GPU", "discrete", NULL, NULL);
+    sel = new_sel(NULL);
+    l = glmux_select_gpus(sel);
+    CHECK(l->count == 2 && l->gpus[0].kind == GLMUX_GPU_DISCRETE && l->gpus[0].kind_from_udev);
+    CHECK(!l->gpus[1].kind_from_udev && strcmp(l->gpus[1].vendor, "mesa") == 0);
+    CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:00:02.0") == 0);
+    glmux_select_free(sel);
+    /* GLMUX_VENDOR=mesa: Mesa, not NVIDIA, serves the NVIDIA GPU (as with nouveau). */
+    set_vars("DRI_PRIME", "1", NULL, NULL);
+    sel = new_sel(NULL);
+    expect_order(sel, "mesa", "nvidia");
+    CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, 0, NULL), "mesa") == 0);
+    bool said = false;
+    for (size_t i = 0; i < glmux_select_reason_count(sel); i++)
+        said |= strstr(glmux_select_reason(sel, i), "udev property GLMUX_VENDOR") != NULL;
+    CHECK(said);
+    glmux_select_free(sel);
+
+    /* GLMUX_IGNORE=1 hides the GPU; an odd GLMUX_GPU_CLASS is reported and ignored. */
+    bed_new();
+    bed_add_gpu_with(&intel, "E: GLMUX_GPU_CLASS=fastest\n");
+    bed_add_gpu_with(&nvidia, "E: GLMUX_IGNORE=1\n");
+    sel = new_sel(NULL);
+    l = glmux_select_gpus(sel);
+    CHECK(l->count == 1 && strcmp(l->ignored, "pci-0000_01_00_0") == 0);
+    CHECK(strstr(l->problem, "GLMUX_GPU_CLASS=\"fastest\"") != NULL);
+    CHECK(l->gpus[0].kind == GLMUX_GPU_INTEGRATED && !l->gpus[0].kind_from_udev);
+    CHECK(glmux_select_request_unmet(sel));
+    CHECK(glmux_select_egl_vendor_order(sel, nv_mesa, 2, order) == 2);
+    CHECK(strcmp(nv_mesa[order[0]].name, "mesa") == 0);
+    glmux_select_free(sel);
+    bed_free();
 }
 
 int main(void)
 {
+    bed_require();
     test_hybrid();
     test_default_rules();
     test_discrete_default();
     test_missing_sysfs();
+    test_udev_overrides();
     CHECK_MSG(opened_dev == 0, "a device node was opened %d time(s)", opened_dev);
     return 0;
 }

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: GPU enumeration through libdrm and libudev. libdrm's drmGetDevices2 lists the DRM
+ * devices exactly as Mesa's loader sees them (bus type, PCI address and ids, platform/host1x
+ * OF names, card and render nodes) without opening any device node; with flags 0 it reads the
+ * separate PCI id attributes, never the config space. libudev then gives what libdrm does not:
+ * the kernel driver, boot_vga/boot_display, power/runtime_status, the VRAM size, udev's
+ * ID_PATH_TAG, and the administrator's properties (GLMUX_IGNORE, GLMUX_GPU_CLASS, GLMUX_VENDOR,
+ * on the DRM node or on its parent device; filesystem-layout/ has an example rules file). A
+ * device that vanishes between the two is kept with what libdrm said. The one thing read
+ * directly is whether /sys/devices exists, to tell a container without /sys from a machine
+ * without GPUs.
+ */
+#define _GNU_SOURCE
+#include "select.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "select/device_libs.h"
+
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t n = src ? strnlen(src, size - 1) : 0;
+
+    if (n > 0)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static const char *node_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    return slash ? slash + 1 : path;
+}
+
+/* Records the first odd value seen, for the one warning the selector prints. */
+static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (list->problem[0] != '\0')
+        return;
+    va_start(ap, fmt);
+    vsnprintf(list->problem, sizeof(list->problem), fmt, ap);
+    va_end(ap);
+}
+
+/* What libdrm knows: bus, address, ids, nodes, Mesa's tag. False for a device to skip. */
+static bool from_drm(const drmDevice *d, struct glmux_gpu *g)
+{
+    if (d->available_nodes & (1 << DRM_NODE_RENDER))
+        copy_str(g->render_node, sizeof(g->render_node), node_base(d->nodes[DRM_NODE_RENDER]));
+    if (d->available_nodes & (1 << DRM_NODE_PRIMARY))
+        copy_str(g->card_node, sizeof(g->card_node), node_base(d->nodes[DRM_NODE_PRIMARY]));
+    if (g->render_node[0] == '\0' && g->card_node[0] == '\0')
+        return false;
+    switch (d->bustype) {
+    case DRM_BUS_PCI: {
+        const drmPciBusInfo *b = d->businfo.pci;
+        g->bus = GLMUX_BUS_PCI;
+        snprintf(g->pci, sizeof(g->pci), "%04x:%02x:%02x.%u", b->domain, b->bus, b->dev,
+                 b->func);
+        /* Mesa's loader: "pci-%04x_%02x_%02x_%1u". */
+        snprintf(g->tag, sizeof(g->tag), "pci-%04x_%02x_%02x_%1u", b->domain, b->bus, b->dev,
+                 b->func);
+        if (d->deviceinfo.pci != NULL) {
+            g->vendor_id = d->deviceinfo.pci->vendor_id;
+            g->device_id = d->deviceinfo.pci->device_id;
+        }
+        return true;
+    }
+    case DRM_BUS_PLATFORM:
+    case DRM_BUS_HOST1X: {
+        const char *full = d->bustype == DRM_BUS_PLATFORM ? d->businfo.platform->fullname
+                                                          : d->businfo.host1x->fullname;
+        g->bus = d->bustype == DRM_BUS_PLATFORM ? GLMUX_BUS_PLATFORM : GLMUX_BUS_HOST1X;
+        return glmux_gpu_platform_tag(full, g->tag, sizeof(g->tag));
+    }
+    case DRM_BUS_USB:
+        g->bus = GLMUX_BUS_USB;
+        /* Mesa builds no tag for USB; udev's ID_PATH_TAG (below) names it, else this. */
+        snprintf(g->tag, sizeof(g->tag), "usb-%03u_%03u", d->businfo.usb->bus,
+                 d->businfo.usb->dev);
+        return true;
+    default:
+        g->bus = GLMUX_BUS_OTHER;
+        snprintf(g->tag, sizeof(g->tag), "%s", g->render_node[0] ? g->render_node : g->card_node);
+        return true;
+    }
+}
+
+static bool flag_value(const char *v)
+{
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
+/* The administrator's udev properties; false when GLMUX_IGNORE hides the GPU. */
+static bool udev_overrides(const struct glmux_device_libs *L, struct udev_device *const *devs,
+                           size_t n, struct glmux_gpu *g, struct glmux_gpu_list *list)
+{
+    const char *ignore = NULL, *cls = NULL, *vendor = NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        if (devs[i] == NULL)
+            continue;
+        if (ignore == NULL)
+            ignore = L->udev_device_get_property_value(devs[i], "GLMUX_IGNORE");
+        if (cls == NULL)
+            cls = L->udev_device_get_property_value(devs[i], "GLMUX_GPU_CLASS");
+        if (vendor == NULL)
+            vendor = L->udev_device_get_property_value(devs[i], "GLMUX_VENDOR");
+    }
+    if (ignore != NULL && strcmp(ignore, "1") == 0)
+        return false;
+    if (ignore != NULL && strcmp(ignore, "0") != 0 && ignore[0] != '\0')
+        note_problem(list, "udev property GLMUX_IGNORE=\"%s\" on %s is not 0 or 1; ignored",
+                     ignore, g->tag);
+    if (cls != NULL && cls[0] != '\0') {
+        static const struct {
+            const char *name;
+            enum glmux_gpu_kind kind;
+        } kinds[] = { { "discrete", GLMUX_GPU_DISCRETE }, { "integrated", GLMUX_GPU_INTEGRATED },
+                      { "virtual", GLMUX_GPU_VIRTUAL } };
+        bool known = false;
+        for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+            if (strcasecmp(cls, kinds[i].name) == 0 && g->render_node[0] != '\0') {
+                g->kind = kinds[i].kind;
+                g->kind_from_udev = true;
+            }
+            known |= strcasecmp(cls, kinds[i].name) == 0;
+        }
+        if (!known)
+            note_problem(list, "udev property GLMUX_GPU_CLASS=\"%s\" on %s is not discrete, "
+                         "integrated or virtual; ignored", cls, g->tag);
+    }
+    if (vendor != NULL && vendor[0] != '\0') {
+        if (strlen(vendor) < sizeof(g->vendor) && strcspn(vendor, "/ ") == strlen(vendor))
+            copy_str(g->vendor, sizeof(g->vendor), vendor);
+        else
+            note_problem(list, "udev property GLMUX_VENDOR=\"%.60s\" on %s is not a vendor "
+                         "name; ignored", vendor, g->tag);
+    }
+    return true;
+}
+
+/* What udev knows; false when an administrator's rule hides the GPU. */
+static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, struct glmux_gpu *g,
+                      struct glmux_gpu_list *list)
+{
+    struct udev_device *node, *parent, *pci = NULL;
+    const char *v;
+    bool keep;
+
+    node = L->udev_device_new_from_subsystem_sysname(udev, "drm", g->render_node[0]
+                                                                      ? g->render_node
+                                                                      : g->card_node);
+    if (node == NULL)
+        return true;   /* vanished, or no udev database: keep what libdrm said */
+    copy_str(g->udev_tag, sizeof(g->udev_tag),
+             L->udev_device_get_property_value(node, "ID_PATH_TAG"));
+    if (g->bus == GLMUX_BUS_USB && g->udev_tag[0] != '\0')
+        copy_str(g->tag, sizeof(g->tag), g->udev_tag);
+    parent = L->udev_device_get_parent(node);
+    copy_str(g->driver, sizeof(g->driver), parent ? L->udev_device_get_driver(parent) : NULL);
+    /* virtio-gpu: the DRM device hangs off virtioN, whose parent is the PCI function. */
+    for (struct udev_device *p = parent; p != NULL && pci == NULL; p = L->udev_device_get_parent(p)) {
+        const char *sub = L->udev_device_get_subsystem(p);
+        if (sub != NULL && strcmp(sub, "pci") == 0)
+            pci = p;
+        if (g->bus != GLMUX_BUS_PCI)
+            break;
+    }
+    if (pci != NULL) {
+        g->boot_vga = flag_value(L->udev_device_get_sysattr_value(pci, "boot_vga"));
+        g->boot_display = flag_value(L->udev_device_get_sysattr_value(pci, "boot_display"));
+        if ((v = L->udev_device_get_sysattr_value(pci, "class")) != NULL)
+            g->class_code = (uint32_t)strtoul(v, NULL, 16);
+        if ((v = L->udev_device_get_sysattr_value(pci, "mem_info_vram_total")) != NULL)
+            g->vram = strtoull(v, NULL, 10);
+    }
+    if ((pci != NULL || parent != NULL) &&
+        (v = L->udev_device_get_sysattr_value(pci ? pci : parent, "power/runtime_status")))
+        copy_str(g->power, sizeof(g->power), v);
+    {
+        struct udev_device *devs[3] = { node, parent, pci != parent ? pci : NULL };
+        keep = udev_overrides(L, devs, 3, g, list);
+    }
+    L->udev_device_unref(node);
+    return keep;
+}
+
+static void note_ignored(struct glmux_gpu_list *list, const char *tag)
+{
+    size_t len = strlen(list->ignored);
+
+    snprintf(list->ignored + len, sizeof(list->ignored) - len, "%s%s", len ? ", " : "", tag);
+}
+
+bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_tag)
+{
+    const struct glmux_device_libs *L = glmux_device_libs_get();
+    drmDevicePtr *devs = NULL;
+    struct udev *udev = NULL;
+    int n;
+    bool ok = true;
+
+    memset(out, 0, sizeof(*out));
+    out->default_index = -1;
+    if (!L->have_drm || access("/sys/devices", F_OK) != 0) {
+        out->sysfs_missing = true;
+        snprintf(out->problem, sizeof(out->problem), "%s",
+                 !L->have_drm ? L->error : "/sys is not mounted (a container?)");
+        glmux_gpu_list_finish(out, display_tag);
+        return true;
+    }
+    n = L->drmGetDevices2(0, NULL, 0);
+    if (n > 0) {
+        devs = calloc((size_t)n, sizeof(*devs));
+        out->gpus = calloc((size_t)n, sizeof(*out->gpus));
+        if (devs == NULL || out->gpus == NULL) {
+            free(devs);
+            glmux_gpu_list_clear(out);
+            return false;
+        }
+        /* A device may come or go in between: take what the second call returns. */
+        n = L->drmGetDevices2(0, devs, n);
+    }
+    if (n > 0 && L->have_udev)
+        udev = L->udev_new();
+    if (n > 0 && udev == NULL)
+        snprintf(out->problem, sizeof(out->problem), "%s", L->have_udev ? "udev_new failed"
+                                                                        : L->error);
+    for (int i = 0; i < n; i++) {
+        struct glmux_gpu *g = &out->gpus[out->count];
+
+        memset(g, 0, sizeof(*g));
+        if (!from_drm(devs[i], g))
+            continue;
+        if (udev != NULL && !from_udev(L, udev, g, out)) {
+            note_ignored(out, g->tag);
+            continue;
+        }
+        out->count++;
+    }
+    if (n > 0)
+        L->drmFreeDevices(devs, n);
+    free(devs);
+    if (udev != NULL)
+        L->udev_unref(udev);
+    glmux_gpu_list_finish(out, display_tag);
+    return ok;
+}

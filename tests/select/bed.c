@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: umockdev test beds from C (see bed.h). Records are written in umockdev's text
+ * format and added with umockdev_testbed_add_from_string, the parser umockdev-run uses for the
+ * .umockdev files of tests/cli/beds. Failures end the test through CHECK.
+ */
+#define _GNU_SOURCE
+#include "bed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <umockdev.h>
+
+#include "glmux_test.h"
+
+static UMockdevTestbed *bed;
+
+void bed_require(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+
+    if (preload == NULL || strstr(preload, "libumockdev-preload") == NULL) {
+        printf("skipped: not running under umockdev-wrapper\n");
+        exit(77);
+    }
+}
+
+void bed_new(void)
+{
+    bed_free();
+    bed = umockdev_testbed_new();
+    CHECK(bed != NULL);
+}
+
+void bed_add(const char *text)
+{
+    GError *error = NULL;
+
+    CHECK(bed != NULL);
+    CHECK_MSG(umockdev_testbed_add_from_string(bed, text, &error), "umockdev: %s",
+              error ? error->message : "?");
+}
+
+/* Appends "A: name=value" with value's trailing newline dropped. */
+static void attr(char *buf, size_t size, const char *name, const char *value)
+{
+    size_t len = strlen(buf), n = strcspn(value, "\n");
+
+    snprintf(buf + len, size - len, "A: %s=%.*s\n", name, (int)n, value);
+}
+
+void bed_add_gpu_with(const struct bed_gpu *g, const char *extra)
+{
+    char text[4096];
+    unsigned bus, dev, fn, dom;
+
+    CHECK(sscanf(g->slot, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4);
+    snprintf(text, sizeof(text), "P: /devices/pci0000:00/%s\nE: SUBSYSTEM=pci\n"
+             "E: PCI_SLOT_NAME=%s\n", g->slot, g->slot);
+    if (g->driver != NULL)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text), "E: DRIVER=%s\n", g->driver);
+    attr(text, sizeof(text), "vendor", g->vendor);
+    attr(text, sizeof(text), "device", g->device);
+    attr(text, sizeof(text), "subsystem_vendor", "0x0000");
+    attr(text, sizeof(text), "subsystem_device", "0x0000");
+    attr(text, sizeof(text), "class", g->class_code);
+    if (g->boot_vga >= 0)
+        attr(text, sizeof(text), "boot_vga", g->boot_vga ? "1" : "0");
+    if (g->boot_display >= 0)
+        attr(text, sizeof(text), "boot_display", g->boot_display ? "1" : "0");
+    if (g->power != NULL)
+        attr(text, sizeof(text), "power/runtime_status", g->power);
+    if (g->vram != NULL)
+        attr(text, sizeof(text), "mem_info_vram_total", g->vram);
+    if (g->driver != NULL)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 "L: driver=../../../bus/pci/drivers/%s\n", g->driver);
+    if (g->render != NULL) {
+        unsigned minor = 0;
+        CHECK(sscanf(g->render, "renderD%u", &minor) == 1);
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 "\nP: /devices/pci0000:00/%s/drm/%s\nN: dri/%s\nE: SUBSYSTEM=drm\n"
+                 "E: DEVNAME=/dev/dri/%s\nE: DEVTYPE=drm_minor\n"
+                 "E: ID_PATH_TAG=pci-%04x_%02x_%02x_%x\n%sA: dev=226:%u\n"
+                 "L: device=../../../%s\n", g->slot, g->render, g->render, g->render, dom, bus,
+                 dev, fn, extra ? extra : "", minor, g->slot);
+    }
+    bed_add(text);
+}
+
+void bed_add_gpu(const struct bed_gpu *g)
+{
+    bed_add_gpu_with(g, NULL);
+}
+
+void bed_free(void)
+{
+    if (bed != NULL)
+        g_object_unref(bed);
+    bed = NULL;
+}

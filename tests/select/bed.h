@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: umockdev test beds built by a C test, for the selector's real libdrm and libudev
+ * code path. The test runs under umockdev-wrapper (its ctest command); bed_new() starts a fresh,
+ * empty testbed (no /sys/devices: "sysfs missing"), bed_add_gpu() adds a PCI GPU with its DRM
+ * render node, bed_add() any device in umockdev's text format.
+ */
+#ifndef GLMUX_TESTS_SELECT_BED_H
+#define GLMUX_TESTS_SELECT_BED_H
+
+/* A PCI display device: attribute texts as sysfs has them, e.g. "0x8086\n". */
+struct bed_gpu {
+    const char *slot, *vendor, *device, *class_code, *driver;
+    int boot_vga, boot_display;  /* -1: attribute absent */
+    const char *render, *power, *vram;  /* NULL: absent */
+};
+
+/* Exits 77 (skip) when the process does not run under umockdev's preload. */
+void bed_require(void);
+void bed_new(void);
+void bed_add_gpu(const struct bed_gpu *g);
+/* extra: more "E:"/"A:" lines for the render node's record (NULL for none). */
+void bed_add_gpu_with(const struct bed_gpu *g, const char *extra);
+void bed_add(const char *text);
+void bed_free(void);
+
+#endif
