@@ -115,6 +115,8 @@ def markdown(entries):
     for kind, title, intro in sections:
         rows = sorted((e for e in entries if e.kind == kind),
                       key=lambda e: (origin_key(e.origin), e.name))
+        if not rows:
+            continue
         out += [f"### {title}", ""]
         if intro:
             out += [intro, ""]
