@@ -3,12 +3,12 @@
 """glmux tests: `glmux port-check` on a generated tree of 10,000 files finishes, reports every
 use, and its memory does not grow with the tree.
 
-  run_port_tree.py GLMUX WORK_DIR
+  run_port_tree.py GLMUX PEAK_RSS WORK_DIR
 
 Generates (in WORK_DIR, removed afterwards) 100 directories of 100 files: 90 C sources with
 three GLX uses each (one more in a comment, not reported) and 10 files that are not C. Runs the
-tool on a 10-file subtree and on the whole tree and compares their peak resident memory (the
-child's ru_maxrss): the whole tree may use at most 16 MiB more. A generous bound that still
+tool on one file and on the whole tree under PEAK_RSS (peak_rss.c, which reports the child's
+ru_maxrss) and compares their peak resident memory: the whole tree may use at most 16 MiB more. A generous bound that still
 fails if the tool kept the files (4 KiB each, 36 MiB in all) or its output (about 8 MiB) in
 memory. No timing is asserted.
 """
@@ -25,17 +25,14 @@ SOURCE = ("/* file {n}: glXSwapBuffers in a comment\n" + PAD * 46 + " */\n"
           "void draw_{n}(Display *d, GLXDrawable w) {{ glXSwapBuffers(d, w); }}\n")
 
 
-def peak_rss_kib(cmd):
-    with open(os.devnull, "wb") as null:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=null)
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, out.decode(errors="replace"), usage.ru_maxrss
+def peak_rss_kib(helper, cmd):
+    p = subprocess.run([helper] + cmd, capture_output=True, text=True, errors="replace")
+    m = re.search(r"^peak_rss_kib (\d+)$", p.stderr, re.M)
+    return p.returncode, p.stdout, int(m.group(1)) if m else 1 << 30
 
 
 def main():
-    glmux, work = sys.argv[1:3]
+    glmux, helper, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     tree = os.path.join(work, "tree")
     for d in range(DIRS):
@@ -51,8 +48,8 @@ def main():
                     f.write("glXSwapBuffers\n")
     files = DIRS * FILES
     small = os.path.join(tree, "d0", "e0")
-    rc_small, out_small, rss_small = peak_rss_kib([glmux, "port-check", os.path.join(small, "f0.c")])
-    rc, out, rss = peak_rss_kib([glmux, "port-check", tree])
+    rc_small, out_small, rss_small = peak_rss_kib(helper, [glmux, "port-check", os.path.join(small, "f0.c")])
+    rc, out, rss = peak_rss_kib(helper, [glmux, "port-check", tree])
     failures = []
     uses = DIRS * C_FILES * 3
     summary = [l for l in out.splitlines() if l.startswith("glmux port-check:")]
