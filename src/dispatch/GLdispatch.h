@@ -99,6 +99,41 @@ extern GLMUX_DISPATCH_EXPORT __thread const void *_glapi_tls_Current[1]
 /* Unused in TLS builds; kept for the ABI and always NULL. */
 extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
 
+/*
+ * glmux's own extension of the private interface, for glmux's libEGL and libGLX: the one
+ * fork reset and the unload rule for thread records (docs/architecture.md, "Threads, fork,
+ * unload"). It adds no exported name: __glDispatchGetProcAddress(GLMUX_DISPATCH_WINSYS_NAME)
+ * returns the address of a struct glmux_dispatch_winsys, whose magic tells it apart from a
+ * stub another libGLdispatch might hand out for that name.
+ */
+#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_1"
+#define GLMUX_DISPATCH_WINSYS_MAGIC 0x31737973776e6977ull
+
+/*
+ * An API library as libGLdispatch's client. Its thread records are the states whose
+ * threadDestroyedCallback is record_destroyed; they are allocated with malloc.
+ */
+struct glmux_dispatch_client {
+    int tag;                /* GLDISPATCH_API_GLX or _EGL */
+    const char *name;       /* for messages */
+    /* In a forked child, after libGLdispatch's own reset: re-create the library's locks. */
+    void (*after_fork)(void);
+    /* Releases what a record holds and frees it (thread exit; every record after fork). */
+    void (*record_destroyed)(__GLdispatchThreadState *state);
+};
+
+struct glmux_dispatch_winsys {
+    unsigned long long magic;   /* GLMUX_DISPATCH_WINSYS_MAGIC */
+    /* Registers a client (at most 8); GL_FALSE when there is no room. */
+    GLboolean (*register_client)(const struct glmux_dispatch_client *client);
+    /*
+     * Unregisters it at unload: its records still current on other threads become
+     * libGLdispatch's (freed without calling the client); waits for running
+     * record_destroyed calls. Returns how many records were taken over.
+     */
+    int (*unregister_client)(const struct glmux_dispatch_client *client);
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,8 +26,8 @@ int glmux_dispatch_current_count;
 
 static int init_count;
 static int next_vendor_id = 1;
-static pthread_key_t thread_key;
-static bool thread_key_valid;
+pthread_key_t glmux_dispatch_thread_key;
+bool glmux_dispatch_thread_key_valid;
 static __GLdispatchTable *current_tables;
 #ifdef GLMUX_HAVE_ASM_STUBS
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
@@ -43,14 +43,21 @@ static void thread_destroyed(void *data)
 {
     struct __GLdispatchThreadStatePrivateRec *priv = data;
     __GLdispatchThreadState *state = priv->state;
+    struct glmux_client_slot *slot = NULL;
+    bool orphaned;
 
     pthread_mutex_lock(&glmux_dispatch_lock);
+    orphaned = __atomic_load_n(&priv->orphaned, __ATOMIC_RELAXED);
+    if (!orphaned)
+        slot = glmux_client_enter_locked(priv);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
     _glapi_tls_Current[0] = glmux_noop_table;
     free(priv);
-    if (state->threadDestroyedCallback != NULL)
-        state->threadDestroyedCallback(state);
+    if (orphaned)
+        free(state);    /* its library is gone: the record is ours (lifetime.c) */
+    else
+        glmux_client_call_destroyed(slot, state);
 }
 
 int __glDispatchGetABIVersion(void)
@@ -66,10 +73,12 @@ void __glDispatchInit(void)
 #ifdef GLMUX_HAVE_ASM_STUBS
         eager_tables = glmux_env_get_flag("GLMUX_EAGER_TABLES");
 #endif
-        if (!thread_key_valid && pthread_key_create(&thread_key, thread_destroyed) == 0)
-            thread_key_valid = true;
-        if (!thread_key_valid)
+        if (!glmux_dispatch_thread_key_valid &&
+            pthread_key_create(&glmux_dispatch_thread_key, thread_destroyed) == 0)
+            glmux_dispatch_thread_key_valid = true;
+        if (!glmux_dispatch_thread_key_valid)
             glmux_log(GLMUX_LOG_ERROR, "cannot create the thread key; make-current will fail");
+        glmux_lifetime_init();
         pthread_mutex_unlock(&glmux_dispatch_lock);
         glmux_patch_register_own_stubs();
         return;
@@ -90,10 +99,10 @@ void __glDispatchFini(void)
     glmux_patch_unregister_own_stubs();
     __glDispatchLoseCurrent();
     pthread_mutex_lock(&glmux_dispatch_lock);
-    if (thread_key_valid) {
+    if (glmux_dispatch_thread_key_valid) {
         /* No destructor may run once this library is gone. */
-        pthread_key_delete(thread_key);
-        thread_key_valid = false;
+        pthread_key_delete(glmux_dispatch_thread_key);
+        glmux_dispatch_thread_key_valid = false;
     }
     glmux_slots_reset();
     pthread_mutex_unlock(&glmux_dispatch_lock);
@@ -262,6 +271,7 @@ static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv)
     }
     if (glmux_dispatch_current_count > 0)
         glmux_dispatch_current_count--;
+    glmux_records_unlink_locked(priv);
     priv->state->priv = NULL;
     priv->table = NULL;
 }
@@ -270,10 +280,17 @@ __GLdispatchThreadState *__glDispatchGetCurrentThreadState(void)
 {
     struct __GLdispatchThreadStatePrivateRec *priv;
 
-    if (!thread_key_valid)
+    if (!glmux_dispatch_thread_key_valid)
         return NULL;
-    priv = pthread_getspecific(thread_key);
-    return priv ? priv->state : NULL;
+    priv = pthread_getspecific(glmux_dispatch_thread_key);
+    if (priv == NULL)
+        return NULL;
+    if (__atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE)) {
+        /* Its library was unloaded: the thread has no context any more (lifetime.c). */
+        free(glmux_dispatch_release_thread());
+        return NULL;
+    }
+    return priv->state;
 }
 
 GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
@@ -282,7 +299,7 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
 {
     struct __GLdispatchThreadStatePrivateRec *priv;
 
-    if (threadState == NULL || dispatch == NULL || !thread_key_valid)
+    if (threadState == NULL || dispatch == NULL || !glmux_dispatch_thread_key_valid)
         return GL_FALSE;
     if (__glDispatchGetCurrentThreadState() != NULL) {
         glmux_log(GLMUX_LOG_ERROR, "make-current while the thread already has a context; "
@@ -292,6 +309,9 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     priv = calloc(1, sizeof(*priv));
     if (priv == NULL)
         return GL_FALSE;
+    priv->state = threadState;
+    priv->table = dispatch;
+    priv->vendor_id = vendorID;
 
     pthread_mutex_lock(&glmux_dispatch_lock);
     if (!glmux_table_fixup(dispatch)) {
@@ -310,32 +330,44 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
         current_tables = dispatch;
     }
     glmux_dispatch_current_count++;
+    glmux_records_link_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
 
-    priv->state = threadState;
-    priv->table = dispatch;
-    priv->vendor_id = vendorID;
     threadState->priv = priv;
-    pthread_setspecific(thread_key, priv);
+    pthread_setspecific(glmux_dispatch_thread_key, priv);
     _glapi_tls_Current[0] = dispatch->entries;
     return GL_TRUE;
 }
 
-void __glDispatchLoseCurrent(void)
+__GLdispatchThreadState *glmux_dispatch_release_thread(void)
 {
     struct __GLdispatchThreadStatePrivateRec *priv;
+    __GLdispatchThreadState *state;
 
-    if (!thread_key_valid)
-        return;
-    priv = pthread_getspecific(thread_key);
+    if (!glmux_dispatch_thread_key_valid)
+        return NULL;
+    priv = pthread_getspecific(glmux_dispatch_thread_key);
     if (priv == NULL)
-        return;
+        return NULL;
     pthread_mutex_lock(&glmux_dispatch_lock);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
-    pthread_setspecific(thread_key, NULL);
+    pthread_setspecific(glmux_dispatch_thread_key, NULL);
     _glapi_tls_Current[0] = glmux_noop_table;
+    state = priv->state;
     free(priv);
+    return state;
+}
+
+void __glDispatchLoseCurrent(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv =
+        glmux_dispatch_thread_key_valid ? pthread_getspecific(glmux_dispatch_thread_key) : NULL;
+    bool orphaned = priv != NULL && __atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE);
+    __GLdispatchThreadState *state = glmux_dispatch_release_thread();
+
+    if (orphaned)
+        free(state);
 }
 
 const struct _glapi_table *_glapi_get_current(void)
@@ -343,12 +375,8 @@ const struct _glapi_table *_glapi_get_current(void)
     return (const struct _glapi_table *)_glapi_tls_Current[0];
 }
 
-void __glDispatchReset(void)
+void glmux_dispatch_reset_tables(void)
 {
-    struct __GLdispatchThreadStatePrivateRec *priv = NULL;
-
-    /* After fork only this thread exists; the lock may have been held by another one. */
-    pthread_mutex_init(&glmux_dispatch_lock, NULL);
     while (current_tables != NULL) {
         __GLdispatchTable *t = current_tables;
 
@@ -359,11 +387,26 @@ void __glDispatchReset(void)
             free_table(t);
     }
     glmux_dispatch_current_count = 0;
-    if (thread_key_valid)
-        priv = pthread_getspecific(thread_key);
+}
+
+/*
+ * libglvnd's reset, for libraries that call it in their own fork handler. glmux's libEGL and
+ * libGLX do not: libGLdispatch's own child handler resets everything once (lifetime.c), so
+ * this finds nothing left to do when they are the only users.
+ */
+void __glDispatchReset(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *priv = NULL;
+
+    /* After fork only this thread exists; the lock may have been held by another one. */
+    pthread_mutex_init(&glmux_dispatch_lock, NULL);
+    glmux_dispatch_reset_tables();
+    if (glmux_dispatch_thread_key_valid)
+        priv = pthread_getspecific(glmux_dispatch_thread_key);
     if (priv != NULL) {
+        glmux_records_unlink_locked(priv);
         priv->state->priv = NULL;
-        pthread_setspecific(thread_key, NULL);
+        pthread_setspecific(glmux_dispatch_thread_key, NULL);
         free(priv);
     }
     _glapi_tls_Current[0] = glmux_noop_table;

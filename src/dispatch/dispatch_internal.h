@@ -25,11 +25,16 @@ struct __GLdispatchTableRec {
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
 };
 
+struct glmux_client_slot;
+
 /* libGLdispatch's record of one thread's current context. */
 struct __GLdispatchThreadStatePrivateRec {
     __GLdispatchThreadState *state;
     __GLdispatchTable *table;
     int vendor_id;
+    struct glmux_client_slot *client; /* the registered library that owns state, or NULL */
+    bool orphaned;          /* its library was unloaded: state is ours to free */
+    struct __GLdispatchThreadStatePrivateRec *prev, *next; /* every thread's record */
 };
 
 /* Guards every piece of global dispatch state below and in patch.c and slots.c. */
@@ -37,6 +42,32 @@ extern pthread_mutex_t glmux_dispatch_lock;
 
 /* Threads with a current context, all vendors together. */
 extern int glmux_dispatch_current_count;
+
+/* ---- lifetime.c: registered API libraries, thread records, fork ---- */
+
+/* Every thread's record (lock held to walk or change). */
+extern struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_records;
+/* Links a new record and finds the client that owns its state. Lock held. */
+void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv);
+void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv);
+/*
+ * Thread exit: decides under the lock what happens to the state of a record that is being
+ * released (returns the client whose record_destroyed is to be called, marked busy, or NULL).
+ */
+struct glmux_client_slot *glmux_client_enter_locked(struct __GLdispatchThreadStatePrivateRec *priv);
+/* Calls the client's record_destroyed (or the plain callback) without the lock, then unmarks. */
+void glmux_client_call_destroyed(struct glmux_client_slot *slot, __GLdispatchThreadState *state);
+/* Installs libGLdispatch's fork handlers (once). */
+void glmux_lifetime_init(void);
+/* The private extension returned for GLMUX_DISPATCH_WINSYS_NAME. */
+extern const struct glmux_dispatch_winsys glmux_dispatch_winsys;
+/* Releases the calling thread's record: table, list, TLS. Lock NOT held. Returns the state. */
+__GLdispatchThreadState *glmux_dispatch_release_thread(void);
+/* The pthread key of the records (valid while libGLdispatch is initialised). */
+extern pthread_key_t glmux_dispatch_thread_key;
+extern bool glmux_dispatch_thread_key_valid;
+/* Resets tables and the current count after fork (only this thread exists). */
+void glmux_dispatch_reset_tables(void);
 
 /* Slots in use: the static ones plus the dynamic ones handed out so far. */
 unsigned glmux_slots_used(void);

@@ -104,6 +104,9 @@ __GLdispatchProc __glDispatchGetProcAddress(const char *procName)
 
     if (procName == NULL)
         return NULL;
+    /* glmux's private extension (GLdispatch.h): data, not a function; never a slot. */
+    if (strcmp(procName, GLMUX_DISPATCH_WINSYS_NAME) == 0)
+        return (__GLdispatchProc)(uintptr_t)&glmux_dispatch_winsys;
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_find(procName);
 #ifdef GLMUX_HAVE_ASM_STUBS

@@ -12,38 +12,10 @@
 #include "egl_internal.h"
 #include "util/log.h"
 
-static pthread_mutex_t records_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct glmux_egl_current *records;
-
-static void record_add(struct glmux_egl_current *cur)
+void glmux_egl_current_destroyed(__GLdispatchThreadState *state)
 {
-    pthread_mutex_lock(&records_lock);
-    cur->prev = NULL;
-    cur->next = records;
-    if (records != NULL)
-        records->prev = cur;
-    records = cur;
-    pthread_mutex_unlock(&records_lock);
-}
-
-/* Unlinks and frees a record. */
-static void record_free(struct glmux_egl_current *cur)
-{
-    pthread_mutex_lock(&records_lock);
-    if (cur->prev != NULL)
-        cur->prev->next = cur->next;
-    else if (records == cur)
-        records = cur->next;
-    if (cur->next != NULL)
-        cur->next->prev = cur->prev;
-    pthread_mutex_unlock(&records_lock);
-    free(cur);
-}
-
-static void current_destroyed(__GLdispatchThreadState *state)
-{
-    /* The thread exited with an EGL context current; libGLdispatch already dropped it. */
-    record_free((struct glmux_egl_current *)state);
+    /* The thread exited (or this is a forked child); libGLdispatch already dropped it. */
+    free(state);
 }
 
 void glmux_egl_current_drop(void)
@@ -53,33 +25,16 @@ void glmux_egl_current_drop(void)
     if (cur == NULL)
         return;
     __glDispatchLoseCurrent();
-    record_free(cur);
-}
-
-int glmux_egl_current_orphan_all(void)
-{
-    int n = 0;
-
-    pthread_mutex_lock(&records_lock);
-    for (struct glmux_egl_current *c = records; c != NULL; c = c->next) {
-        /* The memory stays allocated: libGLdispatch still points at it. */
-        c->base.threadDestroyedCallback = NULL;
-        n++;
-    }
-    records = NULL;
-    pthread_mutex_unlock(&records_lock);
-    return n;
-}
-
-void glmux_egl_current_after_fork(void)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    __glDispatchReset();
-    pthread_mutex_init(&records_lock, NULL);
-    /* Other threads' records belong to threads that do not exist here; they are dropped. */
-    records = NULL;
     free(cur);
+}
+
+static void set_current(struct glmux_egl_current *cur, EGLDisplay dpy, EGLSurface draw,
+                        EGLSurface read, EGLContext ctx)
+{
+    cur->display = dpy;
+    cur->draw = draw;
+    cur->read = read;
+    cur->context = ctx;
 }
 
 static EGLBoolean vendor_make_current(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurface draw,
@@ -96,7 +51,7 @@ static EGLBoolean lose_current(struct glmux_egl_current *cur)
                              EGL_NO_CONTEXT))
         return EGL_FALSE;
     __glDispatchLoseCurrent();
-    record_free(cur);
+    free(cur);
     return EGL_TRUE;
 }
 
@@ -104,15 +59,14 @@ static EGLBoolean lose_current(struct glmux_egl_current *cur)
 static EGLBoolean make_current_new(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurface draw,
                                    EGLSurface read, EGLContext ctx)
 {
-    struct glmux_egl_current *cur = calloc(1, sizeof(*cur));
+    struct glmux_egl_current *cur = (struct glmux_egl_current *)glmux_winsys_record_new(
+        &glmux_egl_client, sizeof(*cur));
 
     if (cur == NULL) {
         glmux_egl_report(EGL_BAD_ALLOC, "eglMakeCurrent", EGL_DEBUG_MSG_CRITICAL_KHR,
                          "out of memory");
         return EGL_FALSE;
     }
-    cur->base.tag = GLDISPATCH_API_EGL;
-    cur->base.threadDestroyedCallback = current_destroyed;
     cur->vendor = v;
     if (!__glDispatchMakeCurrent(&cur->base, v->gl_table, v->vendor_id,
                                  v->patch_supported ? &v->patch_cb : NULL)) {
@@ -122,16 +76,12 @@ static EGLBoolean make_current_new(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurfa
                         "__GLVND_DISALLOW_PATCHING=1)", v->library);
         return EGL_FALSE;
     }
-    record_add(cur);
     if (!vendor_make_current(v, dpy, draw, read, ctx)) {
         __glDispatchLoseCurrent();
-        record_free(cur);
+        free(cur);
         return EGL_FALSE;
     }
-    cur->display = dpy;
-    cur->draw = draw;
-    cur->read = read;
-    cur->context = ctx;
+    set_current(cur, dpy, draw, read, ctx);
     return EGL_TRUE;
 }
 
@@ -173,10 +123,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurfac
         /* Same vendor, same dispatch table: only the vendor needs to know. */
         if (!vendor_make_current(v, dpy, draw, read, ctx))
             return EGL_FALSE;
-        cur->display = dpy;
-        cur->draw = draw;
-        cur->read = read;
-        cur->context = ctx;
+        set_current(cur, dpy, draw, read, ctx);
         return EGL_TRUE;
     }
     if (new_vendor == NULL)
@@ -201,7 +148,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglReleaseThread(void)
             return EGL_FALSE;
         }
         __glDispatchLoseCurrent();
-        record_free(cur);
+        free(cur);
     }
     for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next) {
         if (v != current_vendor)

@@ -128,19 +128,13 @@ glmux_egl_vendor *glmux_egl_vendors_loaded(void)
     return __atomic_load_n(&vendors_done, __ATOMIC_ACQUIRE) ? vendor_list : NULL;
 }
 
-void glmux_egl_vendors_teardown(bool keep_tables)
+void glmux_egl_vendors_teardown(void)
 {
     glmux_egl_vendor *v = vendor_list;
 
     vendor_list = NULL;
-    if (keep_tables)
-        glmux_log(GLMUX_LOG_WARN, "libEGL unloaded while other threads have EGL contexts "
-                  "current; their GL calls go to unloaded vendors from now on");
     while (v != NULL) {
         glmux_egl_vendor *next = v->next;
-
-        if (keep_tables)
-            v->gl_table = NULL;
 
         glmux_egl_vendor_free(v);
         v = next;

@@ -137,77 +137,27 @@ static const char *const own[] = {
 static pthread_mutex_t strings_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *client_extensions;
 
-struct strbuf {
-    char *s;
-    size_t len, cap;
-};
-
-static bool has_word(const char *list, const char *word, size_t n)
-{
-    for (const char *p = list; p != NULL && (p = strstr(p, word)) != NULL; p++) {
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return true;
-    }
-    return false;
-}
-
-/* Appends each word of words that buf does not have yet. */
-static bool append_words(struct strbuf *b, const char *words)
-{
-    const char *p = words;
-
-    while (p != NULL && *p != '\0') {
-        size_t n = strcspn(p, " ");
-        char word[128];
-
-        if (n > 0 && n < sizeof(word)) {
-            memcpy(word, p, n);
-            word[n] = '\0';
-            if (b->s == NULL || !has_word(b->s, word, n)) {
-                if (b->len + n + 2 > b->cap) {
-                    size_t cap = (b->len + n + 2) * 2;
-                    char *s = realloc(b->s, cap);
-
-                    if (s == NULL)
-                        return false;
-                    b->s = s;
-                    b->cap = cap;
-                }
-                if (b->len > 0)
-                    b->s[b->len++] = ' ';
-                memcpy(b->s + b->len, word, n);
-                b->len += n;
-                b->s[b->len] = '\0';
-            }
-        }
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
-    return true;
-}
-
 static char *build_client_extensions(glmux_egl_vendor *list)
 {
-    struct strbuf b = { 0 };
-    bool ok = append_words(&b, "");
+    struct glmux_strbuf b = { 0 };
+    bool ok = glmux_words_append_new(&b, "");
 
     for (size_t i = 0; ok && i < sizeof(passed_on) / sizeof(passed_on[0]); i++) {
         for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
             const char *s = ((PFNEGLQUERYSTRINGPROC)v->fn[GLMUX_EGL_IDX_QueryString])(
                 EGL_NO_DISPLAY, EGL_EXTENSIONS);
 
-            if (has_word(s, passed_on[i], strlen(passed_on[i]))) {
-                ok = append_words(&b, passed_on[i]);
+            if (glmux_words_has_str(s, passed_on[i])) {
+                ok = glmux_words_append_new(&b, passed_on[i]);
                 break;
             }
         }
     }
     for (size_t i = 0; ok && i < sizeof(own) / sizeof(own[0]); i++)
-        ok = append_words(&b, own[i]);
+        ok = glmux_words_append_new(&b, own[i]);
     for (glmux_egl_vendor *v = list; ok && v != NULL; v = v->next) {
         if (v->imports.getVendorString != NULL)
-            ok = append_words(&b, v->imports.getVendorString(
+            ok = glmux_words_append_new(&b, v->imports.getVendorString(
                                       __EGL_VENDOR_STRING_PLATFORM_EXTENSIONS));
     }
     if (!ok || b.s == NULL) {
@@ -231,6 +181,7 @@ void glmux_egl_strings_teardown(void)
 GLMUX_EGL_EXPORT const char *EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name)
 {
     void (*fn)(void);
+    char *built, *result;
 
     if (dpy != EGL_NO_DISPLAY) {
         fn = display_fn(dpy, GLMUX_EGL_IDX_QueryString, "eglQueryString");
@@ -247,13 +198,24 @@ GLMUX_EGL_EXPORT const char *EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint n
     if (glmux_egl_vendors() == NULL)
         return "";
     pthread_mutex_lock(&strings_lock);
-    if (client_extensions == NULL)
-        client_extensions = build_client_extensions(glmux_egl_vendors());
+    built = client_extensions;
     pthread_mutex_unlock(&strings_lock);
-    if (client_extensions == NULL)
+    if (built != NULL)
+        return built;
+    /* Built with no lock held (it asks the vendors); the first string stored is kept. */
+    built = build_client_extensions(glmux_egl_vendors());
+    pthread_mutex_lock(&strings_lock);
+    if (client_extensions == NULL) {
+        client_extensions = built;
+        built = NULL;
+    }
+    result = client_extensions;
+    pthread_mutex_unlock(&strings_lock);
+    free(built);
+    if (result == NULL)
         glmux_egl_report(EGL_BAD_ALLOC, "eglQueryString", EGL_DEBUG_MSG_CRITICAL_KHR,
                          "out of memory building the client extension string");
-    return client_extensions;
+    return result;
 }
 
 /* ---- devices ---- */

@@ -21,6 +21,7 @@
 
 #include "GLdispatch.h"
 #include "glvnd/libeglabi.h"
+#include "winsys/winsys.h"
 
 #define GLMUX_EGL_EXPORT __attribute__((visibility("default")))
 
@@ -108,9 +109,7 @@ struct __EGLvendorInfoRec {
     bool supports_gbm, supports_wayland, supports_x11;
     /* Implementations of winsys indices past the static ones, looked up on demand. */
     pthread_mutex_t dyn_lock;
-    void **dyn_fn;                     /* indexed by index - GLMUX_EGL_IDX_COUNT */
-    unsigned char *dyn_known;          /* 1 once dyn_fn[i] was looked up */
-    int dyn_size;
+    struct glmux_lookup_cache dyn;     /* indexed by index - GLMUX_EGL_IDX_COUNT */
 };
 
 typedef struct __EGLvendorInfoRec glmux_egl_vendor;
@@ -118,14 +117,13 @@ typedef struct __EGLvendorInfoRec glmux_egl_vendor;
 /* The thread's current EGL context; the first member is libGLdispatch's record. */
 struct glmux_egl_current {
     __GLdispatchThreadState base;
-    struct glmux_egl_current *prev, *next;  /* every thread's record, for unload */
     glmux_egl_vendor *vendor;
     EGLDisplay display;
     EGLSurface draw, read;
     EGLContext context;
 };
 
-/* Per-thread API state (a pthread key; created on the first error, bound API or label). */
+/* Per-thread API state (plain TLS: nothing to allocate or free). */
 struct glmux_egl_tls {
     EGLint error;
     glmux_egl_vendor *last_vendor;
@@ -135,10 +133,10 @@ struct glmux_egl_tls {
 
 /* ---- state.c: exports table, thread state, entry-point prologue, fork, unload ---- */
 extern const __EGLapiExports glmux_egl_exports;
-/* The thread's state, created if needed (NULL when out of memory). */
+/* The thread's state (NULL only while libEGL is unusable). */
 struct glmux_egl_tls *glmux_egl_tls(void);
-/* The thread's state if it has one. */
 struct glmux_egl_tls *glmux_egl_tls_peek(void);
+/* Puts the thread's state back to its defaults (eglReleaseThread). */
 void glmux_egl_tls_free(void);
 /* Every exported function starts here: fork check, patch thread hook, error := SUCCESS. */
 void glmux_egl_entry(void);
@@ -167,10 +165,10 @@ glmux_egl_vendor *glmux_egl_vendors(void);
 /* The vendors if they are already loaded, without loading them. */
 glmux_egl_vendor *glmux_egl_vendors_loaded(void);
 /*
- * Frees every vendor (unload). With keep_tables the GL dispatch tables stay allocated
- * because other threads still have them current.
+ * Frees every vendor (unload). A GL dispatch table still current on another thread is freed
+ * by libGLdispatch when that thread lets go of it.
  */
-void glmux_egl_vendors_teardown(bool keep_tables);
+void glmux_egl_vendors_teardown(void);
 
 /* ---- vendor.c: one vendor ---- */
 /* dlopens library and runs __egl_Main; NULL (with a GLMUX_DEBUG=vendor reason) on failure. */
@@ -188,7 +186,10 @@ glmux_egl_vendor *glmux_egl_device_vendor(EGLDeviceEXT dev);
 bool glmux_egl_device_set(EGLDeviceEXT dev, glmux_egl_vendor *vendor);
 /* Winsys dispatch indices: libEGL's 54 names, then names that vendors' stubs added. */
 int glmux_egl_winsys_find(const char *name);
-int glmux_egl_winsys_add(const char *name);   /* index of name, adding it if new; -1 on OOM */
+/* The index of name, adding it if new (with stub, the vendor stub handed out); -1 on OOM. */
+int glmux_egl_winsys_add(const char *name, void *stub);
+/* The vendor stub recorded for an index, or NULL. */
+void *glmux_egl_winsys_stub(int index);
 /* The name of an index (stable pointer), or NULL. */
 const char *glmux_egl_winsys_name(int index);
 int glmux_egl_winsys_count(void);
@@ -215,21 +216,16 @@ EGLint glmux_egl_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAttri
 EGLBoolean glmux_egl_QueryDebugKHR(EGLint attribute, EGLAttrib *value);
 EGLint glmux_egl_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
                                 EGLLabelKHR label);
+/* libEGL as libGLdispatch's client (state.c); its records are struct glmux_egl_current. */
+extern const struct glmux_dispatch_client glmux_egl_client;
 /* Releases the thread's current context without asking the vendor (unload). */
 void glmux_egl_current_drop(void);
-/*
- * At unload: detaches the records of threads that still have a context current, so that
- * libGLdispatch never calls back into the unloaded library. Returns how many there were.
- */
-int glmux_egl_current_orphan_all(void);
-/* In a forked child: forgets every record (only the forking thread survives). */
-void glmux_egl_current_after_fork(void);
+/* Frees a record whose thread exited or that a forked child inherited (record_destroyed). */
+void glmux_egl_current_destroyed(__GLdispatchThreadState *state);
 /* Frees the cached client extension string (unload). */
 void glmux_egl_strings_teardown(void);
-void glmux_egl_procaddr_teardown(void);
 /* Re-initialise each file's locks in a forked child (only the forking thread survives). */
 void glmux_egl_strings_after_fork(void);
-void glmux_egl_procaddr_after_fork(void);
 void glmux_egl_debug_after_fork(void);
 
 #endif /* GLMUX_EGL_INTERNAL_H */

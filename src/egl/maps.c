@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux libEGL: the handle maps (EGLDisplay → vendor, EGLDeviceEXT → vendor) and the list of
- * winsys dispatch names. The maps are open-addressing hash tables under a read-write lock:
+ * winsys dispatch names. The maps are winsys pointer maps under a read-write lock:
  * every display-dispatched call does one lookup, so reads never block each other. Displays
  * stay mapped for the life of the process (eglTerminate keeps them), as in libglvnd.
  */
@@ -11,121 +11,45 @@
 #include <string.h>
 
 #include "egl_internal.h"
-#include "util/log.h"
 
-struct ptr_map {
+/* A winsys pointer map under a read-write lock. */
+struct vendor_map {
     pthread_rwlock_t lock;
-    void **keys;
-    glmux_egl_vendor **values;
-    size_t capacity;   /* a power of two, or 0 */
-    size_t count;
+    struct glmux_ptrmap map;
 };
 
-static struct ptr_map display_map = { .lock = PTHREAD_RWLOCK_INITIALIZER };
-static struct ptr_map device_map = { .lock = PTHREAD_RWLOCK_INITIALIZER };
+static struct vendor_map display_map = { .lock = PTHREAD_RWLOCK_INITIALIZER };
+static struct vendor_map device_map = { .lock = PTHREAD_RWLOCK_INITIALIZER };
 
-static size_t hash_ptr(const void *p)
+static glmux_egl_vendor *map_get(struct vendor_map *m, const void *key)
 {
-    uint64_t x = (uint64_t)(uintptr_t)p;
-
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x;
-}
-
-/* The slot holding key, or the empty slot where it would go. Lock held. */
-static size_t map_slot(const struct ptr_map *m, const void *key)
-{
-    size_t mask = m->capacity - 1;
-    size_t i = hash_ptr(key) & mask;
-
-    while (m->keys[i] != NULL && m->keys[i] != key)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static glmux_egl_vendor *map_get(struct ptr_map *m, const void *key)
-{
-    glmux_egl_vendor *v = NULL;
+    glmux_egl_vendor *v;
 
     if (key == NULL)
         return NULL;
     pthread_rwlock_rdlock(&m->lock);
-    if (m->capacity > 0) {
-        size_t i = map_slot(m, key);
-
-        if (m->keys[i] == key)
-            v = m->values[i];
-    }
+    v = glmux_ptrmap_get(&m->map, (uintptr_t)key);
     pthread_rwlock_unlock(&m->lock);
     return v;
-}
-
-static bool map_grow(struct ptr_map *m)
-{
-    size_t cap = m->capacity ? m->capacity * 2 : 16;
-    struct ptr_map n = { .capacity = cap };
-
-    n.keys = calloc(cap, sizeof(*n.keys));
-    n.values = calloc(cap, sizeof(*n.values));
-    if (n.keys == NULL || n.values == NULL) {
-        free(n.keys);
-        free(n.values);
-        return false;
-    }
-    for (size_t i = 0; i < m->capacity; i++) {
-        if (m->keys[i] != NULL) {
-            size_t j = map_slot(&n, m->keys[i]);
-
-            n.keys[j] = m->keys[i];
-            n.values[j] = m->values[i];
-        }
-    }
-    free(m->keys);
-    free(m->values);
-    m->keys = n.keys;
-    m->values = n.values;
-    m->capacity = cap;
-    return true;
 }
 
 /*
  * Maps key to vendor. With overwrite false an existing entry for another vendor wins and
  * the call fails. False on allocation failure.
  */
-static bool map_put(struct ptr_map *m, void *key, glmux_egl_vendor *vendor, bool overwrite)
+static bool map_put(struct vendor_map *m, void *key, glmux_egl_vendor *vendor, bool overwrite)
 {
+    glmux_egl_vendor *old;
     bool ok = true;
 
     pthread_rwlock_wrlock(&m->lock);
-    if ((m->count + 1) * 2 > m->capacity && !map_grow(m)) {
+    old = glmux_ptrmap_get(&m->map, (uintptr_t)key);
+    if (old == NULL || (old != vendor && overwrite))
+        ok = glmux_ptrmap_put(&m->map, (uintptr_t)key, vendor);
+    else if (old != vendor)
         ok = false;
-    } else {
-        size_t i = map_slot(m, key);
-
-        if (m->keys[i] == NULL) {
-            m->keys[i] = key;
-            m->values[i] = vendor;
-            m->count++;
-        } else if (m->values[i] != vendor) {
-            if (overwrite)
-                m->values[i] = vendor;
-            else
-                ok = false;
-        }
-    }
     pthread_rwlock_unlock(&m->lock);
     return ok;
-}
-
-static void map_free(struct ptr_map *m)
-{
-    free(m->keys);
-    free(m->values);
-    m->keys = NULL;
-    m->values = NULL;
-    m->capacity = m->count = 0;
 }
 
 glmux_egl_vendor *glmux_egl_display_vendor(EGLDisplay dpy)
@@ -159,8 +83,8 @@ static const char *const builtin_names[GLMUX_EGL_IDX_COUNT] = {
 };
 
 static pthread_mutex_t winsys_lock = PTHREAD_MUTEX_INITIALIZER;
-static char **extra_names;     /* names vendors' stubs added, index GLMUX_EGL_IDX_COUNT + i */
-static int extra_count, extra_capacity;
+/* Names vendors' stubs added: index GLMUX_EGL_IDX_COUNT + i; data is the stub handed out. */
+static struct glmux_names extra_names;
 
 static int builtin_find(const char *name)
 {
@@ -180,15 +104,6 @@ static int builtin_find(const char *name)
     return -1;
 }
 
-static int extra_find_locked(const char *name)
-{
-    for (int i = 0; i < extra_count; i++) {
-        if (strcmp(extra_names[i], name) == 0)
-            return GLMUX_EGL_IDX_COUNT + i;
-    }
-    return -1;
-}
-
 int glmux_egl_winsys_find(const char *name)
 {
     int index = builtin_find(name);
@@ -196,41 +111,34 @@ int glmux_egl_winsys_find(const char *name)
     if (index >= 0)
         return index;
     pthread_mutex_lock(&winsys_lock);
-    index = extra_find_locked(name);
+    index = glmux_names_find(&extra_names, name);
     pthread_mutex_unlock(&winsys_lock);
-    return index;
+    return index < 0 ? -1 : GLMUX_EGL_IDX_COUNT + index;
 }
 
-int glmux_egl_winsys_add(const char *name)
+int glmux_egl_winsys_add(const char *name, void *stub)
 {
     int index = builtin_find(name);
 
     if (index >= 0)
         return index;
     pthread_mutex_lock(&winsys_lock);
-    index = extra_find_locked(name);
-    if (index < 0) {
-        char *copy = strdup(name);
-
-        if (copy != NULL && extra_count == extra_capacity) {
-            int cap = extra_capacity ? extra_capacity * 2 : 32;
-            char **n = realloc(extra_names, sizeof(*n) * cap);
-
-            if (n == NULL) {
-                free(copy);
-                copy = NULL;
-            } else {
-                extra_names = n;
-                extra_capacity = cap;
-            }
-        }
-        if (copy != NULL) {
-            extra_names[extra_count] = copy;
-            index = GLMUX_EGL_IDX_COUNT + extra_count++;
-        }
-    }
+    index = glmux_names_add(&extra_names, name);
+    if (index >= 0 && stub != NULL && extra_names.items[index].data == NULL)
+        extra_names.items[index].data = stub;
     pthread_mutex_unlock(&winsys_lock);
-    return index;
+    return index < 0 ? -1 : GLMUX_EGL_IDX_COUNT + index;
+}
+
+void *glmux_egl_winsys_stub(int index)
+{
+    void *stub = NULL;
+
+    pthread_mutex_lock(&winsys_lock);
+    if (index >= GLMUX_EGL_IDX_COUNT && index - GLMUX_EGL_IDX_COUNT < extra_names.count)
+        stub = extra_names.items[index - GLMUX_EGL_IDX_COUNT].data;
+    pthread_mutex_unlock(&winsys_lock);
+    return stub;
 }
 
 const char *glmux_egl_winsys_name(int index)
@@ -242,8 +150,7 @@ const char *glmux_egl_winsys_name(int index)
     if (index < GLMUX_EGL_IDX_COUNT)
         return builtin_names[index];
     pthread_mutex_lock(&winsys_lock);
-    if (index - GLMUX_EGL_IDX_COUNT < extra_count)
-        name = extra_names[index - GLMUX_EGL_IDX_COUNT];
+    name = glmux_names_get(&extra_names, index - GLMUX_EGL_IDX_COUNT);
     pthread_mutex_unlock(&winsys_lock);
     return name;
 }
@@ -253,7 +160,7 @@ int glmux_egl_winsys_count(void)
     int n;
 
     pthread_mutex_lock(&winsys_lock);
-    n = GLMUX_EGL_IDX_COUNT + extra_count;
+    n = GLMUX_EGL_IDX_COUNT + extra_names.count;
     pthread_mutex_unlock(&winsys_lock);
     return n;
 }
@@ -267,11 +174,7 @@ void glmux_egl_maps_reset_locks(void)
 
 void glmux_egl_maps_teardown(void)
 {
-    map_free(&display_map);
-    map_free(&device_map);
-    for (int i = 0; i < extra_count; i++)
-        free(extra_names[i]);
-    free(extra_names);
-    extra_names = NULL;
-    extra_count = extra_capacity = 0;
+    glmux_ptrmap_clear(&display_map.map);
+    glmux_ptrmap_clear(&device_map.map);
+    glmux_names_clear(&extra_names);
 }

@@ -37,48 +37,31 @@ static const proc own_functions[GLMUX_EGL_IDX_COUNT] = {
 #undef INTERNAL
 };
 
-/* Vendor stubs handed out so far, by winsys index - GLMUX_EGL_IDX_COUNT. */
-static pthread_mutex_t stubs_lock = PTHREAD_MUTEX_INITIALIZER;
-static proc *stubs;
-static int stubs_size;
-
+/*
+ * The stub for a vendor extension function: the one handed out before, else the first
+ * vendor's getDispatchAddress answer, which gets the next winsys index; every vendor is then
+ * told that index. Vendors are called with no lock held; two threads racing on a new name
+ * get the same index and the stub recorded first.
+ */
 static proc vendor_stub(const char *name)
 {
-    proc stub = NULL;
-    int index;
+    int index = glmux_egl_winsys_find(name);
+    proc stub = index >= GLMUX_EGL_IDX_COUNT ? (proc)glmux_egl_winsys_stub(index) : NULL;
 
-    pthread_mutex_lock(&stubs_lock);
-    index = glmux_egl_winsys_find(name);
-    if (index >= GLMUX_EGL_IDX_COUNT && index - GLMUX_EGL_IDX_COUNT < stubs_size)
-        stub = stubs[index - GLMUX_EGL_IDX_COUNT];
     for (glmux_egl_vendor *v = glmux_egl_vendors(); stub == NULL && v != NULL; v = v->next) {
-        stub = (proc)v->imports.getDispatchAddress(name);
-        if (stub == NULL)
-            continue;
-        index = glmux_egl_winsys_add(name);
-        if (index < GLMUX_EGL_IDX_COUNT) {
-            stub = NULL;
-            break;
-        }
-        if (index - GLMUX_EGL_IDX_COUNT >= stubs_size) {
-            int size = index - GLMUX_EGL_IDX_COUNT + 32;
-            proc *n = realloc(stubs, sizeof(*n) * (size_t)size);
+        void *found = v->imports.getDispatchAddress(name);
 
-            if (n == NULL) {
-                stub = NULL;
-                break;
-            }
-            memset(n + stubs_size, 0, sizeof(*n) * (size_t)(size - stubs_size));
-            stubs = n;
-            stubs_size = size;
-        }
-        stubs[index - GLMUX_EGL_IDX_COUNT] = stub;
+        if (found == NULL)
+            continue;
+        index = glmux_egl_winsys_add(name, found);
+        if (index < GLMUX_EGL_IDX_COUNT)
+            return NULL;
+        stub = (proc)glmux_egl_winsys_stub(index);
         glmux_log(GLMUX_LOG_DISPATCH, "eglGetProcAddress(%s): stub from %s, dispatch index %d",
                   name, v->library, index);
         for (glmux_egl_vendor *o = glmux_egl_vendors(); o != NULL; o = o->next)
             o->imports.setDispatchIndex(name, index);
     }
-    pthread_mutex_unlock(&stubs_lock);
     return stub;
 }
 
@@ -99,16 +82,4 @@ eglGetProcAddress(const char *name)
     if (strncmp(name, "gl", 2) == 0)
         return (__eglMustCastToProperFunctionPointerType)__glDispatchGetProcAddress(name);
     return NULL;
-}
-
-void glmux_egl_procaddr_teardown(void)
-{
-    free(stubs);
-    stubs = NULL;
-    stubs_size = 0;
-}
-
-void glmux_egl_procaddr_after_fork(void)
-{
-    pthread_mutex_init(&stubs_lock, NULL);
 }

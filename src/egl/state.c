@@ -3,8 +3,8 @@
  * glmux libEGL: process and thread state. It holds the exports table handed to every vendor,
  * the per-thread error / last vendor / bound API / label (plain TLS, so a thread that exits
  * leaves nothing to free), the current-context record that rides on libGLdispatch's thread
- * state, fork recovery (a pthread_atfork child handler instead of a getpid() test on every
- * call) and the load/unload of the library itself.
+ * state, the fork hook libGLdispatch calls in a child (instead of a getpid() test on every
+ * call) and the load/unload of the library itself (docs/architecture.md: lifetime protocol).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -12,48 +12,31 @@
 #include "egl_internal.h"
 #include "util/log.h"
 
-static pthread_key_t tls_key;
 static bool lib_usable;
-
-static void tls_destroyed(void *data)
-{
-    free(data);
-}
+/*
+ * The thread's API state: plain TLS, so that a thread that exits, or the parent's other
+ * threads in a forked child, leave nothing to free. Initial-exec (32 bytes of the static TLS
+ * that glibc keeps for dlopened libraries): the general model would make libEGL need ld.so.
+ */
+static __thread struct glmux_egl_tls thread_state __attribute__((tls_model("initial-exec"))) = {
+    .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API,
+};
 
 struct glmux_egl_tls *glmux_egl_tls_peek(void)
 {
-    return lib_usable ? pthread_getspecific(tls_key) : NULL;
+    return lib_usable ? &thread_state : NULL;
 }
 
 struct glmux_egl_tls *glmux_egl_tls(void)
 {
-    struct glmux_egl_tls *t;
-
-    if (!lib_usable)
-        return NULL;
-    t = pthread_getspecific(tls_key);
-    if (t != NULL)
-        return t;
-    t = calloc(1, sizeof(*t));
-    if (t == NULL)
-        return NULL;
-    t->error = EGL_SUCCESS;
-    t->api = EGL_OPENGL_ES_API;
-    if (pthread_setspecific(tls_key, t) != 0) {
-        free(t);
-        return NULL;
-    }
-    return t;
+    return glmux_egl_tls_peek();
 }
 
 void glmux_egl_tls_free(void)
 {
-    struct glmux_egl_tls *t = glmux_egl_tls_peek();
+    static const struct glmux_egl_tls fresh = { .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API };
 
-    if (t != NULL) {
-        pthread_setspecific(tls_key, NULL);
-        free(t);
-    }
+    thread_state = fresh;
 }
 
 bool glmux_egl_usable(void)
@@ -102,11 +85,7 @@ bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor)
 
 struct glmux_egl_current *glmux_egl_current_get(void)
 {
-    __GLdispatchThreadState *s = __glDispatchGetCurrentThreadState();
-
-    if (s == NULL || s->tag != GLDISPATCH_API_EGL)
-        return NULL;
-    return (struct glmux_egl_current *)s;
+    return (struct glmux_egl_current *)glmux_winsys_record_current(GLDISPATCH_API_EGL);
 }
 
 /* ---- the exports table ---- */
@@ -196,46 +175,30 @@ const __EGLapiExports glmux_egl_exports = {
 
 /* ---- fork, load, unload ---- */
 
-static void after_fork_child(void)
+/*
+ * In a forked child, called by libGLdispatch after its own reset and before it hands the
+ * parent's records to glmux_egl_current_destroyed. Only this thread survives: its context
+ * belonged to the parent's vendor state and is forgotten, as in libglvnd. Vendors, display
+ * and device maps and the winsys names stay; every lock is made anew.
+ */
+static void after_fork(void)
 {
     if (!lib_usable)
         return;
-    /*
-     * Only this thread survives. Its context (if any) belonged to the parent's vendor state:
-     * forget it, as libglvnd does, and start the thread state afresh. Vendors, display and
-     * device maps and the winsys names stay.
-     */
-    glmux_egl_current_after_fork();
     glmux_egl_maps_reset_locks();
     glmux_egl_strings_after_fork();
-    glmux_egl_procaddr_after_fork();
     glmux_egl_debug_after_fork();
     for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
         pthread_mutex_init(&v->dyn_lock, NULL);
     glmux_egl_tls_free();
 }
 
+const struct glmux_dispatch_client glmux_egl_client =
+    GLMUX_WINSYS_CLIENT(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed);
+
 __attribute__((constructor)) static void egl_library_init(void)
 {
-    int abi = __glDispatchGetABIVersion();
-
-    if (abi != GLDISPATCH_ABI_VERSION) {
-        glmux_log(GLMUX_LOG_ERROR,
-                  "libEGL needs libGLdispatch ABI %d but the loaded libGLdispatch.so.0 has %d; "
-                  "EGL will report no vendors. Install matching glmux libraries.",
-                  GLDISPATCH_ABI_VERSION, abi);
-        return;
-    }
-    if (pthread_key_create(&tls_key, tls_destroyed) != 0) {
-        glmux_log(GLMUX_LOG_ERROR, "libEGL cannot create its thread key; EGL will report no "
-                  "vendors");
-        return;
-    }
-    __glDispatchInit();
-    if (pthread_atfork(NULL, NULL, after_fork_child) != 0)
-        glmux_log(GLMUX_LOG_WARN, "cannot register a fork handler; EGL in a forked child "
-                  "may misbehave");
-    lib_usable = true;
+    lib_usable = glmux_winsys_client_init(&glmux_egl_client);
 }
 
 __attribute__((destructor)) static void egl_library_fini(void)
@@ -244,12 +207,11 @@ __attribute__((destructor)) static void egl_library_fini(void)
         return;
     /* Vendors are not called here, except through dlclose. */
     glmux_egl_current_drop();
-    glmux_egl_vendors_teardown(glmux_egl_current_orphan_all() > 0);
+    glmux_winsys_client_fini(&glmux_egl_client);
+    glmux_egl_vendors_teardown();
     glmux_egl_maps_teardown();
     glmux_egl_strings_teardown();
-    glmux_egl_procaddr_teardown();
     glmux_egl_tls_free();
     lib_usable = false;
-    pthread_key_delete(tls_key);
     __glDispatchFini();
 }

@@ -28,20 +28,6 @@ static const int required[] = {
     GLMUX_EGL_IDX_ReleaseThread, GLMUX_EGL_IDX_WaitClient, GLMUX_EGL_IDX_GetError,
 };
 
-/* Whether the space-separated list holds ext as a whole word. */
-static bool has_extension(const char *list, const char *ext)
-{
-    size_t n = strlen(ext);
-
-    if (list == NULL)
-        return false;
-    for (const char *p = list; (p = strstr(p, ext)) != NULL; p += n) {
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return true;
-    }
-    return false;
-}
-
 static void *gl_lookup(const char *name, void *param)
 {
     glmux_egl_vendor *v = param;
@@ -56,7 +42,7 @@ static void read_capabilities(glmux_egl_vendor *v)
     const char *platform = v->imports.getVendorString
         ? v->imports.getVendorString(__EGL_VENDOR_STRING_PLATFORM_EXTENSIONS) : NULL;
 
-#define HAS(e) (has_extension(client, e) || has_extension(platform, e))
+#define HAS(e) (glmux_words_has_str(client, e) || glmux_words_has_str(platform, e))
     v->supports_device = (HAS("EGL_EXT_device_base") || HAS("EGL_EXT_device_enumeration")) &&
                          v->fn[GLMUX_EGL_IDX_QueryDevicesEXT] != NULL;
     v->supports_platform_device = v->supports_device && HAS("EGL_EXT_platform_device");
@@ -163,13 +149,7 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
         return NULL;
     }
     read_capabilities(v);
-    if (v->imports.isPatchSupported != NULL && v->imports.initiatePatch != NULL) {
-        v->patch_supported = true;
-        v->patch_cb.isPatchSupported = v->imports.isPatchSupported;
-        v->patch_cb.initiatePatch = v->imports.initiatePatch;
-        v->patch_cb.releasePatch = v->imports.releasePatch;
-        v->patch_cb.threadAttach = v->imports.patchThreadAttach;
-    }
+    v->patch_supported = GLMUX_WINSYS_PATCH_SETUP(&v->patch_cb, v->imports);
     v->vendor_id = __glDispatchNewVendorID();
     v->gl_table = __glDispatchCreateTable(gl_lookup, v);
     if (v->gl_table == NULL) {
@@ -199,8 +179,7 @@ void glmux_egl_vendor_free(glmux_egl_vendor *v)
     if (v->handle != NULL)
         dlclose(v->handle);
     pthread_mutex_destroy(&v->dyn_lock);
-    free(v->dyn_fn);
-    free(v->dyn_known);
+    glmux_lookup_clear(&v->dyn);
     free(v->library);
     free(v->manifest);
     free(v);
@@ -208,41 +187,12 @@ void glmux_egl_vendor_free(glmux_egl_vendor *v)
 
 void (*glmux_egl_vendor_fetch(glmux_egl_vendor *v, int index))(void)
 {
-    void (*fn)(void) = NULL;
-    int slot = index - GLMUX_EGL_IDX_COUNT;
-
     if (v == NULL || index < 0)
         return NULL;
     if (index < GLMUX_EGL_IDX_COUNT)
         return v->fn[index];
     if (index >= glmux_egl_winsys_count())
         return NULL;   /* never handed out: a vendor bug, not a reason to allocate */
-    pthread_mutex_lock(&v->dyn_lock);
-    if (slot >= v->dyn_size) {
-        int size = slot + 32;
-        void **f = realloc(v->dyn_fn, sizeof(*f) * size);
-        unsigned char *k = f ? realloc(v->dyn_known, size) : NULL;
-
-        if (f != NULL)
-            v->dyn_fn = f;
-        if (k == NULL) {
-            pthread_mutex_unlock(&v->dyn_lock);
-            return NULL;
-        }
-        v->dyn_known = k;
-        memset(k + v->dyn_size, 0, size - v->dyn_size);
-        v->dyn_size = size;
-    }
-    if (!v->dyn_known[slot]) {
-        const char *name = glmux_egl_winsys_name(index);
-
-        if (name != NULL) {
-            v->dyn_fn[slot] = v->imports.getProcAddress(name);
-            v->dyn_known[slot] = 1;
-        }
-    }
-    if (v->dyn_known[slot])
-        fn = (void (*)(void))v->dyn_fn[slot];
-    pthread_mutex_unlock(&v->dyn_lock);
-    return fn;
+    return (void (*)(void))glmux_lookup_fetch(&v->dyn, &v->dyn_lock, index - GLMUX_EGL_IDX_COUNT,
+                                              glmux_egl_winsys_name(index), gl_lookup, v);
 }

@@ -12,64 +12,13 @@
 
 #include "glx/glx_internal.h"
 
-struct buf {
-    char *s;
-    size_t len, cap;
-};
-
-static bool append(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *p = realloc(b->s, cap);
-
-        if (p == NULL)
-            return false;
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return true;
-}
-
-static bool has_token(const char *list, size_t list_len, const char *tok, size_t n)
-{
-    for (const char *p = list; p < list + list_len;) {
-        const char *end = memchr(p, ' ', (size_t)(list + list_len - p));
-        size_t len = end ? (size_t)(end - p) : (size_t)(list + list_len - p);
-
-        if (len == n && memcmp(p, tok, n) == 0)
-            return true;
-        p += len + 1;
-    }
-    return false;
-}
-
-static bool merge_extensions(struct buf *b, const char *s)
-{
-    while (*s != '\0') {
-        size_t n;
-
-        while (*s == ' ')
-            s++;
-        n = strcspn(s, " ");
-        if (n > 0 && !has_token(b->s ? b->s : "", b->len, s, n) &&
-            ((b->len > 0 && !append(b, " ", 1)) || !append(b, s, n)))
-            return false;
-        s += n;
-    }
-    return true;
-}
-
 static char *merge(const char **strs, int count, int name)
 {
-    struct buf b = {0};
+    struct glmux_strbuf b = {0};
     int best_major = 0, best_minor = 0;
 
     if (name == GLX_VERSION) {
-        struct buf rest = {0};
+        struct glmux_strbuf rest = {0};
         char head[32];
 
         for (int i = 0; i < count; i++) {
@@ -86,7 +35,8 @@ static char *merge(const char **strs, int count, int name)
             while (*tail == ' ')
                 tail++;
             if (*tail != '\0' &&
-                ((rest.len > 0 && !append(&rest, ", ", 2)) || !append(&rest, tail, strlen(tail))))
+                ((rest.len > 0 && !glmux_strbuf_append(&rest, ", ", 2)) ||
+                 !glmux_strbuf_append(&rest, tail, strlen(tail))))
                 break;
         }
         if (best_major > 1 || (best_major == 1 && best_minor > 4)) {
@@ -94,18 +44,19 @@ static char *merge(const char **strs, int count, int name)
             best_minor = 4;
         }
         snprintf(head, sizeof(head), "%d.%d", best_major, best_minor);
-        append(&b, head, strlen(head));
+        glmux_strbuf_append(&b, head, strlen(head));
         if (rest.len > 0) {
-            append(&b, " ", 1);
-            append(&b, rest.s, rest.len);
+            glmux_strbuf_append(&b, " ", 1);
+            glmux_strbuf_append(&b, rest.s, rest.len);
         }
         free(rest.s);
         return b.s;
     }
     for (int i = 0; i < count; i++) {
         if (name == GLX_EXTENSIONS) {
-            merge_extensions(&b, strs[i]);
-        } else if ((b.len > 0 && !append(&b, ", ", 2)) || !append(&b, strs[i], strlen(strs[i]))) {
+            glmux_words_append_new(&b, strs[i]);
+        } else if ((b.len > 0 && !glmux_strbuf_append(&b, ", ", 2)) ||
+                   !glmux_strbuf_append(&b, strs[i], strlen(strs[i]))) {
             break;
         }
     }

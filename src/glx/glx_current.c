@@ -19,9 +19,7 @@
 
 struct glmux_glx_thread *glmux_glx_current(void)
 {
-    __GLdispatchThreadState *s = __glDispatchGetCurrentThreadState();
-
-    return s != NULL && s->tag == GLDISPATCH_API_GLX ? (struct glmux_glx_thread *)s : NULL;
+    return (struct glmux_glx_thread *)glmux_winsys_record_current(GLDISPATCH_API_GLX);
 }
 
 glmux_glx_vendor *glmux_glx_current_vendor(void)
@@ -31,7 +29,7 @@ glmux_glx_vendor *glmux_glx_current_vendor(void)
     return t ? t->vendor : NULL;
 }
 
-static void thread_destroyed(__GLdispatchThreadState *base)
+void glmux_glx_current_destroyed(__GLdispatchThreadState *base)
 {
     struct glmux_glx_thread *t = (struct glmux_glx_thread *)base;
 
@@ -156,10 +154,8 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
         }
         __glDispatchLoseCurrent();
     }
-    t = calloc(1, sizeof(*t));
+    t = (struct glmux_glx_thread *)glmux_winsys_record_new(&glmux_glx_client, sizeof(*t));
     if (t != NULL) {
-        t->base.tag = GLDISPATCH_API_GLX;
-        t->base.threadDestroyedCallback = thread_destroyed;
         t->vendor = v;
         t->ctx = info;
         t->dpy = dpy;

@@ -27,7 +27,7 @@ static struct glmux_glx_display *displays;
 static void free_display(struct glmux_glx_display *d)
 {
     if (d->drawables != NULL)
-        glmux_glx_map_clear(d->drawables);
+        glmux_ptrmap_clear(d->drawables);
     free(d->drawables);
     free(d->screen_vendor);
     free(d->screen_resolved);
@@ -53,25 +53,11 @@ static int close_display(Display *dpy, XExtCodes *codes)
     return 0;
 }
 
-static bool has_token(const char *list, const char *token)
-{
-    size_t n = strlen(token);
-
-    for (const char *p = list; p != NULL && *p != '\0';) {
-        while (*p == ' ')
-            p++;
-        if (strncmp(p, token, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
-            return true;
-        p = strchr(p, ' ');
-    }
-    return false;
-}
-
 static bool query_libglvnd_ext(struct glmux_glx_display *d)
 {
     for (int s = 0; s < d->screen_count; s++) {
         char *ext = glmux_glx_x11_query_server_string(d->dpy, d->opcode, s, GLX_EXTENSIONS);
-        bool ok = ext != NULL && has_token(ext, "GLX_EXT_libglvnd");
+        bool ok = glmux_words_has_str(ext, "GLX_EXT_libglvnd");
 
         free(ext);
         if (!ok)

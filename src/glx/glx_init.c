@@ -2,11 +2,13 @@
 /*
  * glmux: libGLX's load, unload and fork handling, and its one lock.
  *
- * Load takes a reference on libGLdispatch (after checking its ABI version). Unload releases
- * this thread's context, forgets every display, context and name, unpatches and closes every
- * vendor, and drops the reference. After fork() the child re-creates the lock, resets
- * libGLdispatch and forgets the per-thread states; vendors and mappings stay. libglvnd compares
- * getpid() on every call for this; a pthread_atfork child handler costs nothing per call.
+ * Load takes a reference on libGLdispatch (after checking its ABI version) and registers with
+ * it (winsys.h). Unload releases this thread's context, hands the records of other threads
+ * that still have a context current to libGLdispatch, forgets every display, context and name,
+ * unpatches and closes every vendor, and drops the reference. After fork() libGLdispatch's
+ * child handler calls after_fork (the lock is made anew) and then drops every record of the
+ * parent with its context reference; vendors and mappings stay. libglvnd compares getpid()
+ * on every call for this; a fork handler costs nothing per call.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -33,36 +35,26 @@ void glmux_glx_entry(void)
     __glDispatchCheckMultithreaded();
 }
 
-static void after_fork_child(void)
+/*
+ * In a forked child, called by libGLdispatch after its own reset and before it hands every
+ * record of the parent to glmux_glx_current_destroyed (which takes this lock).
+ */
+static void after_fork(void)
 {
     pthread_mutexattr_t attr;
-    struct glmux_glx_thread *t = glmux_glx_current();
 
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    __glDispatchReset();
-    /* Only this thread survived; its record was released by the reset. */
-    if (t != NULL) {
-        glmux_glx_context_unref_locked(t->ctx);
-        free(t);
-    }
 }
+
+const struct glmux_dispatch_client glmux_glx_client =
+    GLMUX_WINSYS_CLIENT(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed);
 
 __attribute__((constructor)) static void glx_init(void)
 {
-    int abi = __glDispatchGetABIVersion();
-
-    if (abi != GLDISPATCH_ABI_VERSION) {
-        glmux_log(GLMUX_LOG_ERROR, "libGLdispatch.so.0 has private ABI version %d, libGLX "
-                  "needs %d: a mix of glmux and another GLdispatch; GL calls will do nothing",
-                  abi, GLDISPATCH_ABI_VERSION);
-        return;
-    }
-    __glDispatchInit();
-    dispatch_ok = true;
-    pthread_atfork(NULL, NULL, after_fork_child);
+    dispatch_ok = glmux_winsys_client_init(&glmux_glx_client);
 }
 
 __attribute__((destructor)) static void glx_fini(void)
@@ -71,6 +63,10 @@ __attribute__((destructor)) static void glx_fini(void)
         return;
     glmux_glx_lock_acquire();
     glmux_glx_current_drop();
+    glmux_glx_lock_release();
+    /* No lock held: a thread exiting now may wait for it in glmux_glx_current_destroyed. */
+    glmux_winsys_client_fini(&glmux_glx_client);
+    glmux_glx_lock_acquire();
     glmux_glx_display_fini();
     glmux_glx_mapping_fini();
     glmux_glx_procaddr_fini();

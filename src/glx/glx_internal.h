@@ -24,6 +24,7 @@
 #include "GLdispatch.h"
 #include "glvnd/libglxabi.h"
 #include "glx/glx_core_table.h"
+#include "winsys/winsys.h"
 
 /* ---- the GLX functions libGLX takes from every vendor (glx_vendor.c) ---- */
 
@@ -83,10 +84,7 @@ struct __GLXvendorInfoRec {
     __GLdispatchPatchCallbacks patch_cb;
     bool has_patch;
     struct glmux_glx_vendor_fns fns;
-    /* fetchDispatchEntry cache, indexed by dispatch index */
-    __GLXextFuncPtr *dyn;
-    unsigned char *dyn_known;       /* 1 once dyn[i] has been looked up */
-    int dyn_size;
+    struct glmux_lookup_cache dyn;  /* fetchDispatchEntry answers, by dispatch index */
 };
 typedef struct __GLXvendorInfoRec glmux_glx_vendor;
 
@@ -144,7 +142,6 @@ void glmux_glx_entry_fini(void);
 
 /* ---- displays and screens (glx_display.c) ---- */
 
-struct glmux_glx_map;
 struct glmux_glx_display {
     struct glmux_glx_display *next;
     Display *dpy;
@@ -155,7 +152,7 @@ struct glmux_glx_display {
     int screen_count;
     glmux_glx_vendor **screen_vendor;
     bool *screen_resolved;          /* a lookup ran (successful or not): cached */
-    struct glmux_glx_map *drawables; /* XID -> vendor */
+    struct glmux_ptrmap *drawables; /* XID -> vendor */
     char *client_string[3];         /* merged glXGetClientString answers */
     int server_major, server_minor; /* from X_GLXQueryVersion, 0 until asked */
 };
@@ -192,21 +189,7 @@ int glmux_glx_x11_context_screen(Display *dpy, int opcode, XID context);
 /* X_GLXQueryVersion: True and the server's version. */
 Bool glmux_glx_x11_query_version(Display *dpy, int opcode, int *major, int *minor);
 
-/* ---- object maps (glx_map.c, glx_mapping.c) ---- */
-
-/* A small open-addressing map from a non-zero uintptr_t key to a pointer. */
-struct glmux_glx_map {
-    uintptr_t *keys;
-    void **vals;
-    size_t cap, count, used;
-};
-void *glmux_glx_map_get(const struct glmux_glx_map *map, uintptr_t key);
-bool glmux_glx_map_put(struct glmux_glx_map *map, uintptr_t key, void *val);
-void *glmux_glx_map_remove(struct glmux_glx_map *map, uintptr_t key);
-void glmux_glx_map_clear(struct glmux_glx_map *map);
-/* Calls fn for every entry (do not modify the map from fn). */
-void glmux_glx_map_each(const struct glmux_glx_map *map, void (*fn)(uintptr_t, void *, void *),
-                        void *data);
+/* ---- object maps (glx_mapping.c; winsys pointer maps) ---- */
 
 /* What libGLX records of a context. */
 struct glmux_glx_context {
@@ -244,8 +227,12 @@ struct glmux_glx_thread {
 /* The calling thread's GLX state, or NULL when no GLX context is current. */
 struct glmux_glx_thread *glmux_glx_current(void);
 glmux_glx_vendor *glmux_glx_current_vendor(void);
-/* Releases this thread's context without calling the vendor (unload). */
+/* Releases this thread's context without calling the vendor (unload). Lock held. */
 void glmux_glx_current_drop(void);
+/* libGLX as libGLdispatch's client (glx_init.c); its records are struct glmux_glx_thread. */
+extern const struct glmux_dispatch_client glmux_glx_client;
+/* Drops a record's context reference and frees it (thread exit, forked child). */
+void glmux_glx_current_destroyed(__GLdispatchThreadState *base);
 
 /* ---- client strings (glx_client_string.c) ---- */
 

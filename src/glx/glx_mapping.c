@@ -11,8 +11,8 @@
 #include "glx/glx_internal.h"
 #include "util/log.h"
 
-static struct glmux_glx_map contexts;   /* GLXContext -> struct glmux_glx_context */
-static struct glmux_glx_map fbconfigs;  /* GLXFBConfig -> vendor */
+static struct glmux_ptrmap contexts;   /* GLXContext -> struct glmux_glx_context */
+static struct glmux_ptrmap fbconfigs;  /* GLXFBConfig -> vendor */
 
 int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor)
 {
@@ -23,7 +23,7 @@ int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor
     if (ctx == NULL || vendor == NULL)
         return ctx == NULL ? 0 : -1;
     glmux_glx_lock_acquire();
-    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL) {
         if (info->vendor != vendor) {
             glmux_log(GLMUX_LOG_WARN, "GLX context %p of vendor %s claimed by vendor %s; refused",
@@ -34,7 +34,7 @@ int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor
         }
     } else {
         info = calloc(1, sizeof(*info));
-        if (info == NULL || !glmux_glx_map_put(&contexts, (uintptr_t)ctx, info)) {
+        if (info == NULL || !glmux_ptrmap_put(&contexts, (uintptr_t)ctx, info)) {
             free(info);
             ret = -1;
         } else {
@@ -53,7 +53,7 @@ void glmux_glx_context_unref_locked(struct glmux_glx_context *info)
     if (info->current_count > 0)
         info->current_count--;
     if (info->deleted && info->current_count == 0) {
-        glmux_glx_map_remove(&contexts, (uintptr_t)info->handle);
+        glmux_ptrmap_remove(&contexts, (uintptr_t)info->handle);
         free(info);
     }
 }
@@ -64,11 +64,11 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
 
     (void)dpy;
     glmux_glx_lock_acquire();
-    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL) {
         info->deleted = true;
         if (info->current_count == 0) {
-            glmux_glx_map_remove(&contexts, (uintptr_t)ctx);
+            glmux_ptrmap_remove(&contexts, (uintptr_t)ctx);
             free(info);
         }
     }
@@ -77,7 +77,7 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
 
 struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx)
 {
-    return glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    return glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
 }
 
 glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
@@ -86,7 +86,7 @@ glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
     glmux_glx_vendor *vendor = NULL;
 
     glmux_glx_lock_acquire();
-    info = glmux_glx_map_get(&contexts, (uintptr_t)ctx);
+    info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL)
         vendor = info->vendor;
     glmux_glx_lock_release();
@@ -104,12 +104,12 @@ int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *v
     if (vendor == NULL)
         return -1;
     glmux_glx_lock_acquire();
-    owner = glmux_glx_map_get(&fbconfigs, (uintptr_t)config);
+    owner = glmux_ptrmap_get(&fbconfigs, (uintptr_t)config);
     if (owner != NULL && owner != vendor) {
         glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
                   (void *)config, owner->name, vendor->name);
         ret = -1;
-    } else if (owner == NULL && !glmux_glx_map_put(&fbconfigs, (uintptr_t)config, vendor)) {
+    } else if (owner == NULL && !glmux_ptrmap_put(&fbconfigs, (uintptr_t)config, vendor)) {
         ret = -1;
     }
     glmux_glx_lock_release();
@@ -120,7 +120,7 @@ void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config)
 {
     (void)dpy;
     glmux_glx_lock_acquire();
-    glmux_glx_map_remove(&fbconfigs, (uintptr_t)config);
+    glmux_ptrmap_remove(&fbconfigs, (uintptr_t)config);
     glmux_glx_lock_release();
 }
 
@@ -130,7 +130,7 @@ glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig confi
 
     (void)dpy;
     glmux_glx_lock_acquire();
-    vendor = glmux_glx_map_get(&fbconfigs, (uintptr_t)config);
+    vendor = glmux_ptrmap_get(&fbconfigs, (uintptr_t)config);
     glmux_glx_lock_release();
     return vendor;
 }
@@ -150,10 +150,10 @@ int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *ven
     if (d == NULL) {
         ret = -1;
     } else {
-        owner = glmux_glx_map_get(d->drawables, draw);
+        owner = glmux_ptrmap_get(d->drawables, draw);
         if (owner != NULL && owner != vendor)
             ret = -1;
-        else if (owner == NULL && !glmux_glx_map_put(d->drawables, draw, vendor))
+        else if (owner == NULL && !glmux_ptrmap_put(d->drawables, draw, vendor))
             ret = -1;
     }
     glmux_glx_lock_release();
@@ -169,7 +169,7 @@ void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw)
     glmux_glx_lock_acquire();
     d = glmux_glx_display_get(dpy);
     if (d != NULL)
-        glmux_glx_map_remove(d->drawables, draw);
+        glmux_ptrmap_remove(d->drawables, draw);
     glmux_glx_lock_release();
 }
 
@@ -186,7 +186,7 @@ glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
     glmux_glx_lock_acquire();
     d = glmux_glx_display_get(dpy);
     if (d != NULL) {
-        vendor = glmux_glx_map_get(d->drawables, draw);
+        vendor = glmux_ptrmap_get(d->drawables, draw);
         ext = d->libglvnd_ext;
         opcode = d->opcode;
         has_glx = d->has_glx;
@@ -220,7 +220,7 @@ static void free_context(uintptr_t key, void *val, void *data)
 
 void glmux_glx_mapping_fini(void)
 {
-    glmux_glx_map_each(&contexts, free_context, NULL);
-    glmux_glx_map_clear(&contexts);
-    glmux_glx_map_clear(&fbconfigs);
+    glmux_ptrmap_each(&contexts, free_context, NULL);
+    glmux_ptrmap_clear(&contexts);
+    glmux_ptrmap_clear(&fbconfigs);
 }

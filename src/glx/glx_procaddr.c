@@ -33,13 +33,11 @@ static const struct {
 };
 #define OWN_COUNT ((int)(sizeof(own) / sizeof(own[0])))
 
-/* Dispatch indices: [0, OWN_COUNT) are libGLX's functions, then vendor extension functions. */
-struct dispatch_index {
-    char *name;
-    __GLXextFuncPtr stub;           /* the vendor dispatch stub handed out for it */
-};
-static struct dispatch_index *indices;
-static int index_count, index_cap;
+/*
+ * Dispatch indices: [0, OWN_COUNT) are libGLX's functions, then vendor extension functions;
+ * each entry's data is the vendor dispatch stub handed out for it.
+ */
+static struct glmux_names indices;
 
 /* The cache of earlier answers: a chained hash table keyed by name. */
 struct cached {
@@ -85,17 +83,9 @@ static void cache_add(const char *name, __GLXextFuncPtr fn)
 
 static bool ensure_own_indices(void)
 {
-    if (index_count > 0)
-        return true;
-    index_cap = OWN_COUNT + 64;
-    indices = calloc((size_t)index_cap, sizeof(*indices));
-    if (indices == NULL)
-        return false;
-    for (int i = 0; i < OWN_COUNT; i++) {
-        indices[i].name = strdup(own[i].name);
-        if (indices[i].name == NULL)
+    for (int i = indices.count; i < OWN_COUNT; i++) {
+        if (glmux_names_add(&indices, own[i].name) != i)
             return false;
-        index_count = i + 1;
     }
     return true;
 }
@@ -103,22 +93,18 @@ static bool ensure_own_indices(void)
 int glmux_glx_index_count(void)
 {
     ensure_own_indices();
-    return index_count;
+    return indices.count;
 }
 
 const char *glmux_glx_index_name(int index)
 {
-    return index >= 0 && index < index_count ? indices[index].name : NULL;
+    return glmux_names_get(&indices, index);
 }
 
 int glmux_glx_index_find(const char *name)
 {
     ensure_own_indices();
-    for (int i = 0; i < index_count; i++) {
-        if (strcmp(indices[i].name, name) == 0)
-            return i;
-    }
-    return -1;
+    return glmux_names_find(&indices, name);
 }
 
 int glmux_glx_index_add(const char *name)
@@ -127,19 +113,9 @@ int glmux_glx_index_add(const char *name)
 
     if (i >= 0)
         return i;
-    if (index_count == index_cap) {
-        struct dispatch_index *n = realloc(indices, sizeof(*n) * (size_t)(index_cap * 2));
-
-        if (n == NULL)
-            return -1;
-        indices = n;
-        index_cap *= 2;
-    }
-    indices[index_count].name = strdup(name);
-    indices[index_count].stub = NULL;
-    if (indices[index_count].name == NULL)
+    i = glmux_names_add(&indices, name);
+    if (i < 0)
         return -1;
-    i = index_count++;
     for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next)
         v->imports.setDispatchIndex((const GLubyte *)name, i);
     return i;
@@ -148,8 +124,8 @@ int glmux_glx_index_add(const char *name)
 void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor)
 {
     ensure_own_indices();
-    for (int i = 0; i < index_count; i++)
-        vendor->imports.setDispatchIndex((const GLubyte *)indices[i].name, i);
+    for (int i = 0; i < indices.count; i++)
+        vendor->imports.setDispatchIndex((const GLubyte *)indices.items[i].name, i);
     glmux_glx_entry_vendor_loaded(vendor);
 }
 
@@ -162,8 +138,8 @@ static __GLXextFuncPtr lookup_glx(const char *name)
             return own[i].fn;
     }
     i = glmux_glx_index_find(name);
-    if (i >= 0 && indices[i].stub != NULL)
-        return indices[i].stub;
+    if (i >= 0 && indices.items[i].data != NULL)
+        return (__GLXextFuncPtr)indices.items[i].data;
     for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next) {
         __GLXextFuncPtr stub =
             (__GLXextFuncPtr)v->imports.getDispatchAddress((const GLubyte *)name);
@@ -172,7 +148,7 @@ static __GLXextFuncPtr lookup_glx(const char *name)
             i = glmux_glx_index_add(name);
             if (i < 0)
                 return NULL;
-            indices[i].stub = stub;
+            indices.items[i].data = (void *)stub;
             return stub;
         }
     }
@@ -229,11 +205,7 @@ void glmux_glx_procaddr_fini(void)
             free(c);
         }
     }
-    for (int i = 0; i < index_count; i++)
-        free(indices[i].name);
-    free(indices);
-    indices = NULL;
-    index_count = index_cap = 0;
+    glmux_names_clear(&indices);
     preloaded = false;
 }
 

@@ -51,9 +51,9 @@ static void remember(const char *name, glmux_glx_vendor *vendor)
     names = n;
 }
 
-static void *gl_proc(const char *name, void *param)
+static void *proc_lookup(const char *name, void *vendor)
 {
-    glmux_glx_vendor *v = param;
+    glmux_glx_vendor *v = vendor;
 
     return v->imports.getProcAddress((const GLubyte *)name);
 }
@@ -77,8 +77,7 @@ static void unload(glmux_glx_vendor *v)
         __glDispatchDestroyTable(v->gl_table);
     if (v->handle != NULL)
         dlclose(v->handle);
-    free(v->dyn);
-    free(v->dyn_known);
+    glmux_lookup_clear(&v->dyn);
     free(v->name);
     free(v);
 }
@@ -157,7 +156,7 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
     }
     v->handle = handle;
     v->vendor_id = __glDispatchNewVendorID();
-    v->gl_table = __glDispatchCreateTable(gl_proc, v);
+    v->gl_table = __glDispatchCreateTable(proc_lookup, v);
     if (v->gl_table == NULL) {
         snprintf(why, why_size, "cannot create its GL dispatch table");
         unload(v);
@@ -181,13 +180,7 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
         unload(v);
         return NULL;
     }
-    if (v->imports.isPatchSupported != NULL && v->imports.initiatePatch != NULL) {
-        v->has_patch = true;
-        v->patch_cb.isPatchSupported = v->imports.isPatchSupported;
-        v->patch_cb.initiatePatch = v->imports.initiatePatch;
-        v->patch_cb.releasePatch = v->imports.releasePatch;
-        v->patch_cb.threadAttach = v->imports.patchThreadAttach;
-    }
+    v->has_patch = GLMUX_WINSYS_PATCH_SETUP(&v->patch_cb, v->imports);
     v->next = vendors;
     vendors = v;
     glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d)", name, file,
@@ -226,36 +219,15 @@ glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override)
 
 __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *v, int index)
 {
-    __GLXextFuncPtr fn = NULL;
+    const char *name;
 
     if (v == NULL || index < 0)
         return NULL;
     glmux_glx_lock_acquire();
-    if (index < glmux_glx_index_count()) {
-        if (index >= v->dyn_size) {
-            int size = glmux_glx_index_count() + 16;
-            __GLXextFuncPtr *dyn = realloc(v->dyn, sizeof(*dyn) * (size_t)size);
-            unsigned char *known = dyn ? realloc(v->dyn_known, (size_t)size) : NULL;
-
-            if (dyn != NULL)
-                v->dyn = dyn;
-            if (known != NULL) {
-                memset(known + v->dyn_size, 0, (size_t)(size - v->dyn_size));
-                v->dyn_known = known;
-                v->dyn_size = size;
-            }
-        }
-        if (index < v->dyn_size) {
-            if (!v->dyn_known[index]) {
-                v->dyn[index] = (__GLXextFuncPtr)v->imports.getProcAddress(
-                    (const GLubyte *)glmux_glx_index_name(index));
-                v->dyn_known[index] = 1;
-            }
-            fn = v->dyn[index];
-        }
-    }
+    name = glmux_glx_index_name(index);     /* stable until libGLX is unloaded */
     glmux_glx_lock_release();
-    return fn;
+    return (__GLXextFuncPtr)glmux_lookup_fetch(&v->dyn, &glmux_glx_lock, index, name,
+                                               proc_lookup, v);
 }
 
 void glmux_glx_vendor_unload_all(void)
@@ -288,18 +260,18 @@ static __GLXvendorInfo *export_get_current_dyn_dispatch(void)
     return glmux_glx_current_vendor();
 }
 
+/* The add, remove and look-up exports of one handle map (glx_mapping.c). */
+#define MAP_EXPORTS(Kind, kind)                                                            \
+    .addVendor##Kind##Mapping = glmux_glx_##kind##_add,                                    \
+    .removeVendor##Kind##Mapping = glmux_glx_##kind##_remove,                              \
+    .vendorFrom##Kind = glmux_glx_vendor_from_##kind
+
 const __GLXapiExports glmux_glx_exports = {
     .getDynDispatch = export_get_dyn_dispatch,
     .getCurrentDynDispatch = export_get_current_dyn_dispatch,
     .fetchDispatchEntry = glmux_glx_vendor_fetch,
     .getCurrentContext = glXGetCurrentContext,
-    .addVendorContextMapping = glmux_glx_context_add,
-    .removeVendorContextMapping = glmux_glx_context_remove,
-    .vendorFromContext = glmux_glx_vendor_from_context,
-    .addVendorFBConfigMapping = glmux_glx_fbconfig_add,
-    .removeVendorFBConfigMapping = glmux_glx_fbconfig_remove,
-    .vendorFromFBConfig = glmux_glx_vendor_from_fbconfig,
-    .addVendorDrawableMapping = glmux_glx_drawable_add,
-    .removeVendorDrawableMapping = glmux_glx_drawable_remove,
-    .vendorFromDrawable = glmux_glx_vendor_from_drawable,
+    MAP_EXPORTS(Context, context),
+    MAP_EXPORTS(FBConfig, fbconfig),
+    MAP_EXPORTS(Drawable, drawable),
 };

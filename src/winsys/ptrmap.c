@@ -1,27 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the small hash map libGLX keeps its context, FBConfig and drawable records in. Keys
- * are non-zero integers (a handle's address or an XID); open addressing with linear probing,
- * grown at half load. The caller provides the locking.
+ * glmux winsys: the pointer map behind libEGL's display and device maps and libGLX's context,
+ * FBConfig and drawable maps. Keys are non-zero integers (a handle's address or an XID);
+ * open addressing with linear probing, grown at half load, removal by tombstones.
  */
 #include <stdlib.h>
 
-#include "glx/glx_internal.h"
+#include "winsys/winsys.h"
 
 #define TOMBSTONE UINTPTR_MAX
 
+/* A 64-bit mixer: handles are aligned addresses or small XIDs, both poorly spread. */
 static size_t slot_of(uintptr_t key, size_t cap)
 {
-    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
+    uint64_t x = (uint64_t)key;
 
-    return (size_t)(h >> 17) & (cap - 1);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
 }
 
-static long find(const struct glmux_glx_map *map, uintptr_t key)
+static long find(const struct glmux_ptrmap *map, uintptr_t key)
 {
     if (map->cap == 0 || key == 0 || key == TOMBSTONE)
         return -1;
-    for (size_t i = slot_of(key, map->cap), n = 0; n < map->cap; i = (i + 1) & (map->cap - 1), n++) {
+    for (size_t i = slot_of(key, map->cap), n = 0; n < map->cap;
+         i = (i + 1) & (map->cap - 1), n++) {
         if (map->keys[i] == key)
             return (long)i;
         if (map->keys[i] == 0)
@@ -30,19 +35,24 @@ static long find(const struct glmux_glx_map *map, uintptr_t key)
     return -1;
 }
 
-void *glmux_glx_map_get(const struct glmux_glx_map *map, uintptr_t key)
+void *glmux_ptrmap_get(const struct glmux_ptrmap *map, uintptr_t key)
 {
     long i = find(map, key);
 
     return i < 0 ? NULL : map->vals[i];
 }
 
-static bool grow(struct glmux_glx_map *map)
+static bool grow(struct glmux_ptrmap *map)
 {
-    size_t cap = map->cap ? map->cap * 2 : 64;
-    uintptr_t *keys = calloc(cap, sizeof(*keys));
-    void **vals = calloc(cap, sizeof(*vals));
+    size_t cap = map->cap ? map->cap * 2 : 32;
+    uintptr_t *keys;
+    void **vals;
 
+    /* Mostly tombstones: rehash at the same size. */
+    if (map->count * 4 < map->cap)
+        cap = map->cap;
+    keys = calloc(cap, sizeof(*keys));
+    vals = calloc(cap, sizeof(*vals));
     if (keys == NULL || vals == NULL) {
         free(keys);
         free(vals);
@@ -68,7 +78,7 @@ static bool grow(struct glmux_glx_map *map)
     return true;
 }
 
-bool glmux_glx_map_put(struct glmux_glx_map *map, uintptr_t key, void *val)
+bool glmux_ptrmap_put(struct glmux_ptrmap *map, uintptr_t key, void *val)
 {
     long i = find(map, key);
     size_t j;
@@ -92,7 +102,7 @@ bool glmux_glx_map_put(struct glmux_glx_map *map, uintptr_t key, void *val)
     return true;
 }
 
-void *glmux_glx_map_remove(struct glmux_glx_map *map, uintptr_t key)
+void *glmux_ptrmap_remove(struct glmux_ptrmap *map, uintptr_t key)
 {
     long i = find(map, key);
     void *val;
@@ -106,7 +116,7 @@ void *glmux_glx_map_remove(struct glmux_glx_map *map, uintptr_t key)
     return val;
 }
 
-void glmux_glx_map_clear(struct glmux_glx_map *map)
+void glmux_ptrmap_clear(struct glmux_ptrmap *map)
 {
     free(map->keys);
     free(map->vals);
@@ -115,8 +125,8 @@ void glmux_glx_map_clear(struct glmux_glx_map *map)
     map->cap = map->count = map->used = 0;
 }
 
-void glmux_glx_map_each(const struct glmux_glx_map *map, void (*fn)(uintptr_t, void *, void *),
-                        void *data)
+void glmux_ptrmap_each(const struct glmux_ptrmap *map, void (*fn)(uintptr_t, void *, void *),
+                       void *data)
 {
     for (size_t i = 0; i < map->cap; i++) {
         if (map->keys[i] != 0 && map->keys[i] != TOMBSTONE)

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the lifetime of thread records, for every API library at once. glmux's libEGL and
+ * libGLX register as clients (through the private extension GLdispatch.h describes, so the
+ * export list stays libglvnd's). libGLdispatch then keeps every thread's record in one list
+ * and owns the one fork reset: in the child it resets its tables, lets each client re-create
+ * its locks, and hands every record of the parent back to its client, which drops the context
+ * references it holds. When a client is unloaded while other threads still have its contexts
+ * current, their records become libGLdispatch's: freed when the thread exits or next asks for
+ * its state, and never passed back into the unloaded library.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "dispatch_internal.h"
+#include "util/log.h"
+
+#define MAX_CLIENTS 8
+
+struct glmux_client_slot {
+    const struct glmux_dispatch_client *client;
+    int busy;       /* record_destroyed calls running now */
+};
+
+static struct glmux_client_slot clients[MAX_CLIENTS];
+static pthread_cond_t clients_idle = PTHREAD_COND_INITIALIZER;
+struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_records;
+
+void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    priv->client = NULL;
+    for (int i = 0; i < MAX_CLIENTS; i++) {
+        const struct glmux_dispatch_client *c = clients[i].client;
+
+        if (c != NULL && c->tag == priv->state->tag &&
+            c->record_destroyed == priv->state->threadDestroyedCallback) {
+            priv->client = &clients[i];
+            break;
+        }
+    }
+    priv->prev = NULL;
+    priv->next = glmux_dispatch_records;
+    if (priv->next != NULL)
+        priv->next->prev = priv;
+    glmux_dispatch_records = priv;
+}
+
+void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    if (priv->prev != NULL)
+        priv->prev->next = priv->next;
+    else if (glmux_dispatch_records == priv)
+        glmux_dispatch_records = priv->next;
+    if (priv->next != NULL)
+        priv->next->prev = priv->prev;
+    priv->prev = priv->next = NULL;
+}
+
+struct glmux_client_slot *glmux_client_enter_locked(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    if (priv->client != NULL)
+        priv->client->busy++;
+    return priv->client;
+}
+
+void glmux_client_call_destroyed(struct glmux_client_slot *slot, __GLdispatchThreadState *state)
+{
+    if (state->threadDestroyedCallback != NULL)
+        state->threadDestroyedCallback(state);
+    if (slot == NULL)
+        return;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (--slot->busy == 0)
+        pthread_cond_broadcast(&clients_idle);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+}
+
+static GLboolean register_client(const struct glmux_dispatch_client *client)
+{
+    struct glmux_client_slot *free_slot = NULL;
+
+    if (client == NULL || client->after_fork == NULL || client->record_destroyed == NULL)
+        return GL_FALSE;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    for (int i = 0; i < MAX_CLIENTS; i++) {
+        if (clients[i].client == client) {
+            free_slot = &clients[i];
+            break;
+        }
+        if (clients[i].client == NULL && free_slot == NULL)
+            free_slot = &clients[i];
+    }
+    if (free_slot != NULL)
+        free_slot->client = client;
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    if (free_slot == NULL)
+        glmux_log(GLMUX_LOG_ERROR, "%s: more than %d libraries registered with libGLdispatch; "
+                  "it handles fork and unload itself", client->name, MAX_CLIENTS);
+    return free_slot != NULL ? GL_TRUE : GL_FALSE;
+}
+
+static int unregister_client(const struct glmux_dispatch_client *client)
+{
+    struct glmux_client_slot *slot = NULL;
+    int n = 0;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    for (int i = 0; i < MAX_CLIENTS && slot == NULL; i++) {
+        if (clients[i].client == client)
+            slot = &clients[i];
+    }
+    if (slot != NULL) {
+        for (struct __GLdispatchThreadStatePrivateRec *p = glmux_dispatch_records; p != NULL;
+             p = p->next) {
+            if (p->client == slot) {
+                p->client = NULL;
+                __atomic_store_n(&p->orphaned, true, __ATOMIC_RELEASE);
+                n++;
+            }
+        }
+        /* A thread that is exiting right now may be inside the client: let it leave. */
+        while (slot->busy > 0)
+            pthread_cond_wait(&clients_idle, &glmux_dispatch_lock);
+        slot->client = NULL;
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    return n;
+}
+
+const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
+    .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
+    .register_client = register_client,
+    .unregister_client = unregister_client,
+};
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&glmux_dispatch_lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+}
+
+/*
+ * The one fork reset. Only the forking thread exists in the child; every record (its own
+ * included) belonged to the parent: as in libglvnd, the child starts with no current context.
+ */
+static void fork_child(void)
+{
+    struct __GLdispatchThreadStatePrivateRec *list = glmux_dispatch_records;
+
+    pthread_mutex_init(&glmux_dispatch_lock, NULL);
+    pthread_cond_init(&clients_idle, NULL);
+    glmux_dispatch_reset_tables();
+    glmux_dispatch_records = NULL;
+    if (glmux_dispatch_thread_key_valid)
+        pthread_setspecific(glmux_dispatch_thread_key, NULL);
+    _glapi_tls_Current[0] = glmux_noop_table;
+    for (int i = 0; i < MAX_CLIENTS; i++) {
+        clients[i].busy = 0;
+        if (clients[i].client != NULL)
+            clients[i].client->after_fork();
+    }
+    while (list != NULL) {
+        struct __GLdispatchThreadStatePrivateRec *priv = list;
+        __GLdispatchThreadState *state = priv->state;
+
+        list = priv->next;
+        state->priv = NULL;
+        if (priv->orphaned)
+            free(state);
+        else if (priv->client != NULL)
+            priv->client->client->record_destroyed(state);
+        /* else: another library's record; it calls __glDispatchReset itself */
+        free(priv);
+    }
+}
+
+void glmux_lifetime_init(void)
+{
+    static bool installed;
+
+    /* Handlers stay installed while libGLdispatch is loaded (glibc drops them at unload). */
+    if (installed)
+        return;
+    if (pthread_atfork(fork_prepare, fork_parent, fork_child) == 0)
+        installed = true;
+    else
+        glmux_log(GLMUX_LOG_WARN, "libGLdispatch cannot install its fork handlers; a forked "
+                  "child may inherit the parent's current contexts");
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux winsys: the current-context records of libEGL and libGLX and their lifetime. A
+ * record embeds libGLdispatch's __GLdispatchThreadState; the library registers with
+ * libGLdispatch (GLdispatch.h, struct glmux_dispatch_winsys), which then owns the one fork
+ * reset and takes over the records of an unloaded library. Also the patch-callback set-up
+ * both libraries do for a vendor, and the debug-build lock assertion.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "winsys/winsys.h"
+
+static const struct glmux_dispatch_winsys *dispatch_winsys;
+static const struct glmux_dispatch_client *fallback_client;
+
+/* Without glmux's libGLdispatch: what libglvnd's libraries do in their own fork check. */
+static void fallback_after_fork(void)
+{
+    __GLdispatchThreadState *state = __glDispatchGetCurrentThreadState();
+
+    __glDispatchReset();
+    fallback_client->after_fork();
+    if (state != NULL && state->threadDestroyedCallback == fallback_client->record_destroyed)
+        fallback_client->record_destroyed(state);
+}
+
+bool glmux_winsys_client_init(const struct glmux_dispatch_client *client)
+{
+    int abi = __glDispatchGetABIVersion();
+    const struct glmux_dispatch_winsys *w;
+
+    if (abi != GLDISPATCH_ABI_VERSION) {
+        glmux_log(GLMUX_LOG_ERROR, "%s needs libGLdispatch private ABI %d but the loaded "
+                  "libGLdispatch.so.0 has %d (a mix of glmux and another GLdispatch); %s stays "
+                  "unusable. Install matching glmux libraries.", client->name,
+                  GLDISPATCH_ABI_VERSION, abi, client->name);
+        return false;
+    }
+    __glDispatchInit();
+    w = (const struct glmux_dispatch_winsys *)(uintptr_t)__glDispatchGetProcAddress(
+        GLMUX_DISPATCH_WINSYS_NAME);
+    if (w != NULL && w->magic == GLMUX_DISPATCH_WINSYS_MAGIC && w->register_client(client)) {
+        dispatch_winsys = w;
+        return true;
+    }
+    glmux_log(GLMUX_LOG_DISPATCH, "%s: the loaded libGLdispatch.so.0 is not glmux's; fork and "
+              "unload get libglvnd's handling", client->name);
+    fallback_client = client;
+    if (pthread_atfork(NULL, NULL, fallback_after_fork) != 0)
+        glmux_log(GLMUX_LOG_WARN, "%s cannot register a fork handler; a forked child may "
+                  "misbehave", client->name);
+    return true;
+}
+
+void glmux_winsys_client_fini(const struct glmux_dispatch_client *client)
+{
+    int n = 0;
+
+    if (dispatch_winsys != NULL)
+        n = dispatch_winsys->unregister_client(client);
+    dispatch_winsys = NULL;
+    if (n > 0)
+        glmux_log(GLMUX_LOG_WARN, "%s unloaded while %d other thread(s) had its contexts "
+                  "current; their GL calls reach unloaded vendors until they make another "
+                  "context current", client->name, n);
+}
+
+__GLdispatchThreadState *glmux_winsys_record_new(const struct glmux_dispatch_client *client,
+                                                 size_t size)
+{
+    __GLdispatchThreadState *state = calloc(1, size);
+
+    if (state == NULL)
+        return NULL;
+    state->tag = client->tag;
+    state->threadDestroyedCallback = client->record_destroyed;
+    return state;
+}
+
+__GLdispatchThreadState *glmux_winsys_record_current(int tag)
+{
+    __GLdispatchThreadState *s = __glDispatchGetCurrentThreadState();
+
+    return s != NULL && s->tag == tag ? s : NULL;
+}
+
+bool glmux_winsys_patch_setup(__GLdispatchPatchCallbacks *cb,
+                              GLboolean (*is_supported)(int, int),
+                              GLboolean (*initiate)(int, int, DispatchPatchLookupStubOffset),
+                              void (*release)(void), void (*thread_attach)(void))
+{
+    if (is_supported == NULL || initiate == NULL)
+        return false;
+    cb->isPatchSupported = is_supported;
+    cb->initiatePatch = initiate;
+    cb->releasePatch = release;
+    cb->threadAttach = thread_attach;
+    return true;
+}
+
+bool glmux_winsys_lock_held(pthread_mutex_t *lock)
+{
+#ifdef __GLIBC__
+    return lock->__data.__owner == gettid();
+#else
+    (void)lock;
+    return true;
+#endif
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the window-system core shared by libEGL and libGLX (a static library linked into
+ * both). It holds what the two libraries do alike: the per-thread current-context record and
+ * its lifetime protocol with libGLdispatch (one fork reset, one unload rule), the pointer maps
+ * behind their handle→vendor lookups, the dispatch-name lists and the per-vendor caches of
+ * fetchDispatchEntry answers, word lists (extension strings) and the patch-callback set-up.
+ * Nothing here knows EGL or GLX types; docs/architecture.md describes the protocol.
+ *
+ * Naming: glmux_ptrmap_*, glmux_words_*, glmux_strbuf_*, glmux_names_*, glmux_lookup_*,
+ * glmux_winsys_*. No function here calls a vendor while holding a lock.
+ */
+#ifndef GLMUX_WINSYS_H
+#define GLMUX_WINSYS_H
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "GLdispatch.h"
+
+/* ---- ptrmap.c: open-addressing map from a non-zero integer key to a pointer ---- */
+
+/* Zero-initialised is empty. The caller provides the locking. */
+struct glmux_ptrmap {
+    uintptr_t *keys;
+    void **vals;
+    size_t cap, count, used; /* used: live entries plus tombstones */
+};
+void *glmux_ptrmap_get(const struct glmux_ptrmap *map, uintptr_t key);
+/* Inserts or replaces; false for key 0 or on allocation failure. */
+bool glmux_ptrmap_put(struct glmux_ptrmap *map, uintptr_t key, void *val);
+/* Removes key; returns what it mapped to, or NULL. */
+void *glmux_ptrmap_remove(struct glmux_ptrmap *map, uintptr_t key);
+void glmux_ptrmap_clear(struct glmux_ptrmap *map);
+/* Calls fn for every entry (fn must not modify the map). */
+void glmux_ptrmap_each(const struct glmux_ptrmap *map, void (*fn)(uintptr_t, void *, void *),
+                       void *data);
+
+/* ---- words.c: space-separated word lists (extension strings) and a growing string ---- */
+
+/* Whether list (NULL: empty) holds the n bytes of word as a whole word. */
+bool glmux_words_has(const char *list, const char *word, size_t n);
+/* glmux_words_has with a NUL-terminated word. */
+bool glmux_words_has_str(const char *list, const char *word);
+
+struct glmux_strbuf {
+    char *s; /* NUL-terminated once anything was appended; NULL before */
+    size_t len, cap;
+};
+bool glmux_strbuf_append(struct glmux_strbuf *b, const char *s, size_t n);
+/* Appends each word of words that b does not hold yet, space-separated. */
+bool glmux_words_append_new(struct glmux_strbuf *b, const char *words);
+
+/* ---- names.c: dispatch-name lists and per-vendor lookup caches ---- */
+
+/*
+ * A list of function names in the order they got their dispatch index (index = position),
+ * each with one pointer of data (e.g. the dispatch stub handed out for it). Names never
+ * move once added. The caller provides the locking.
+ */
+struct glmux_names {
+    struct glmux_name_entry {
+        char *name;
+        void *data;
+    } *items;
+    int count, cap;
+};
+int glmux_names_find(const struct glmux_names *names, const char *name);
+/* The index of name, adding it if new; -1 on allocation failure. */
+int glmux_names_add(struct glmux_names *names, const char *name);
+const char *glmux_names_get(const struct glmux_names *names, int index);
+void glmux_names_clear(struct glmux_names *names);
+
+/* A vendor's answers to getProcAddress(name of index), looked up once each. */
+struct glmux_lookup_cache {
+    void **fn;
+    unsigned char *known;
+    int size;
+};
+/*
+ * The vendor's function for index: the cached answer, else lookup(name, vendor) called with
+ * lock NOT held (it enters the vendor) and cached under it. name NULL: index unknown, NULL.
+ */
+void *glmux_lookup_fetch(struct glmux_lookup_cache *cache, pthread_mutex_t *lock, int index,
+                         const char *name, void *(*lookup)(const char *name, void *vendor),
+                         void *vendor);
+void glmux_lookup_clear(struct glmux_lookup_cache *cache);
+
+/* ---- thread.c: current-context records, the lifetime protocol, patch callbacks ---- */
+
+/*
+ * An API library is a struct glmux_dispatch_client (GLdispatch.h): its tag, its name, its
+ * after_fork (re-create its locks in a forked child) and its record_destroyed (drop what a
+ * record holds and free it; the records' threadDestroyedCallback).
+ *
+ * Load, from the library's constructor: checks libGLdispatch's private ABI version (false,
+ * with a message, when it does not match: the library stays unusable), takes a reference on
+ * libGLdispatch and registers the client, whose fork handler then resets the dispatch state,
+ * calls after_fork and passes every record of the parent to record_destroyed, in that order.
+ * With a libGLdispatch that is not glmux's, the library installs its own fork handler instead
+ * (libglvnd's behaviour: the forking thread's record is dropped).
+ */
+bool glmux_winsys_client_init(const struct glmux_dispatch_client *client);
+#define GLMUX_WINSYS_CLIENT(api_tag, lib_name, after_fork_fn, record_destroyed_fn)          \
+    {                                                                                       \
+        .tag = (api_tag), .name = (lib_name), .after_fork = (after_fork_fn),               \
+        .record_destroyed = (record_destroyed_fn)                                           \
+    }
+/*
+ * Unload, from the library's destructor after it released the calling thread's context and
+ * with none of its locks held: every record still current on another thread becomes
+ * libGLdispatch's, freed when that thread exits or next asks for its state, never passed
+ * back into the unloaded library (warned about: those threads' GL calls now reach unloaded
+ * vendors). The library calls __glDispatchFini last.
+ */
+void glmux_winsys_client_fini(const struct glmux_dispatch_client *client);
+
+/* A zeroed record of size bytes (>= sizeof the base) for client, or NULL when out of memory. */
+__GLdispatchThreadState *glmux_winsys_record_new(const struct glmux_dispatch_client *client,
+                                                 size_t size);
+/* The calling thread's record if its current context belongs to API tag, else NULL. */
+__GLdispatchThreadState *glmux_winsys_record_current(int tag);
+
+/*
+ * Copies a vendor's patch imports into cb; true when the vendor can patch (it has
+ * isPatchSupported and initiatePatch). Use GLMUX_WINSYS_PATCH_SETUP with an imports struct.
+ */
+bool glmux_winsys_patch_setup(__GLdispatchPatchCallbacks *cb,
+                              GLboolean (*is_supported)(int, int),
+                              GLboolean (*initiate)(int, int, DispatchPatchLookupStubOffset),
+                              void (*release)(void), void (*thread_attach)(void));
+#define GLMUX_WINSYS_PATCH_SETUP(cb, imports)                                              \
+    glmux_winsys_patch_setup((cb), (imports).isPatchSupported, (imports).initiatePatch,     \
+                             (imports).releasePatch, (imports).patchThreadAttach)
+
+/*
+ * Whether the calling thread holds lock (glibc records a mutex's owner; elsewhere: true).
+ * The *_locked functions start with GLMUX_ASSERT_LOCKED, an assert() of it: checked in debug
+ * builds (the sanitizer configuration), nothing in release builds.
+ */
+bool glmux_winsys_lock_held(pthread_mutex_t *lock);
+#define GLMUX_ASSERT_LOCKED(lock) assert(glmux_winsys_lock_held(lock))
+
+#endif /* GLMUX_WINSYS_H */
