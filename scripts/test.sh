@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
 # and the pure-C configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX,
-# selector and tool tests (not those that run Mesa's own programs) in an ASan+UBSan Debug build,
-# the same again built with clang, and everything in a build with EGL, GLX and GLES switched off.
+# selector and tool tests (not those that run Mesa's own programs; the lifetime tests with
+# Mesa too) in an ASan+UBSan Debug build, the same again built with clang, and everything in a
+# build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -34,6 +35,10 @@ for config in default pure-c sanitize clang minimal; do
     cmake --build "$build" -j "$jobs"
     # shellcheck disable=SC2086
     (cd "$build" && ctest --output-on-failure -j "$jobs" $labels "$@") || status=1
+    # The lifetime tests (unload and fork with contexts current) under ASan with Mesa too.
+    if [ "$config" = sanitize ]; then
+        (cd "$build" && ctest --output-on-failure -j "$jobs" -L lifetime -L mesa "$@") || status=1
+    fi
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
         (cd "$build" && ctest --output-on-failure -L packaging) || status=1
