@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "json.h"
+#include "util/file.h"
 
 struct ctx {
     const char *path;
@@ -400,48 +400,19 @@ bool glmux_manifest_load(const char *path, struct glmux_manifest *out,
                          glmux_manifest_report_fn report, void *data)
 {
     struct ctx c = { path, report, data, 0 };
-    FILE *f = fopen(path, "rbe");
-    struct stat st;
-    char *text = NULL;
-    size_t len = 0, cap;
+    struct glmux_file_error err;
+    size_t len = 0;
+    char *text;
     bool ok;
 
     memset(out, 0, sizeof(*out));
-    if (f == NULL) {
-        say(&c, GLMUX_MANIFEST_ERROR, 0, "cannot open: %s", strerror(errno));
+    /* Non-blocking, regular files only, bounded: a FIFO or a huge file cannot stall discovery. */
+    text = glmux_file_read(path, GLMUX_JSON_MAX_SIZE, &len, &err);
+    if (text == NULL) {
+        say(&c, GLMUX_MANIFEST_ERROR, 0, "%s", err.message);
         return false;
     }
-    /* Size the buffer from the file when it says; read until EOF either way. */
-    cap = (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-           st.st_size <= GLMUX_JSON_MAX_SIZE)
-              ? (size_t)st.st_size + 1
-              : 4096;
-    for (;;) {
-        char *grown = realloc(text, cap);
-        size_t got;
-        if (grown == NULL) {
-            say(&c, GLMUX_MANIFEST_ERROR, 0, "out of memory");
-            ok = false;
-            goto done;
-        }
-        text = grown;
-        got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (len < cap || len > GLMUX_JSON_MAX_SIZE)
-            break;
-        cap *= 2;
-    }
-    if (ferror(f)) {
-        say(&c, GLMUX_MANIFEST_ERROR, 0, "cannot read: %s", strerror(errno));
-        ok = false;
-    } else if (len > GLMUX_JSON_MAX_SIZE) {
-        say(&c, GLMUX_MANIFEST_ERROR, 0, "file larger than %u bytes", GLMUX_JSON_MAX_SIZE);
-        ok = false;
-    } else {
-        ok = glmux_manifest_parse(path, text, len, out, report, data);
-    }
-done:
-    fclose(f);
+    ok = glmux_manifest_parse(path, text, len, out, report, data);
     free(text);
     return ok;
 }

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: bounded, non-blocking reads of regular files (see file.h). The file is opened with
+ * O_RDONLY|O_NONBLOCK|O_CLOEXEC so that a FIFO or a character device planted where a manifest
+ * or a sysfs attribute is expected cannot hang the process; fstat then refuses anything that
+ * is not a regular file before a single byte is read.
+ */
+#define _GNU_SOURCE
+#include "file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void set_error(struct glmux_file_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(struct glmux_file_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err == NULL)
+        return;
+    err->code = code;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    va_end(ap);
+}
+
+static const char *kind_name(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISDIR(mode))
+        return "a directory";
+    return "not a plain file";
+}
+
+/* Opens path for reading and checks that it is a regular file; -1 with err filled otherwise. */
+static int open_regular(const char *path, struct glmux_file_error *err)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+    if (fd < 0) {
+        int code = errno;
+        set_error(err, code, "cannot open: %s", strerror(code));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        int code = errno;
+        set_error(err, code, "cannot stat: %s", strerror(code));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_error(err, EINVAL, "not a regular file (%s); only regular files are read",
+                  kind_name(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* read() that retries on EINTR; a regular file never returns EAGAIN. */
+static ssize_t read_some(int fd, char *buf, size_t count)
+{
+    ssize_t n;
+
+    do
+        n = read(fd, buf, count);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+char *glmux_file_read(const char *path, size_t max_size, size_t *len_out,
+                      struct glmux_file_error *err)
+{
+    size_t len = 0, cap = 4096;
+    char *text = NULL;
+    int fd = open_regular(path, err);
+
+    if (fd < 0)
+        return NULL;
+    /* st_size may be wrong (sysfs, a file growing under us): read until EOF, bounded. */
+    for (;;) {
+        ssize_t got;
+
+        if (len + 1 >= cap || text == NULL) {
+            char *grown;
+            if (text != NULL)
+                cap *= 2;
+            if (cap > max_size + 2)
+                cap = max_size + 2;
+            grown = realloc(text, cap);
+            if (grown == NULL) {
+                set_error(err, ENOMEM, "out of memory");
+                goto fail;
+            }
+            text = grown;
+        }
+        got = read_some(fd, text + len, cap - 1 - len);
+        if (got < 0) {
+            int code = errno;
+            set_error(err, code, "cannot read: %s", strerror(code));
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+        if (len > max_size) {
+            set_error(err, EFBIG, "file larger than %zu bytes", max_size);
+            goto fail;
+        }
+    }
+    close(fd);
+    text[len] = '\0';
+    if (len_out != NULL)
+        *len_out = len;
+    return text;
+fail:
+    close(fd);
+    free(text);
+    return NULL;
+}
+
+int glmux_file_read_small(const char *path, char *buf, size_t size)
+{
+    struct glmux_file_error err;
+    size_t len = 0;
+    int fd;
+
+    if (size == 0)
+        return EINVAL;
+    buf[0] = '\0';
+    fd = open_regular(path, &err);
+    if (fd < 0)
+        return err.code;
+    while (len + 1 < size) {
+        ssize_t got = read_some(fd, buf + len, size - 1 - len);
+        if (got < 0) {
+            int code = errno;
+            close(fd);
+            buf[0] = '\0';
+            return code;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    buf[len] = '\0';
+    while (len > 0 && isspace((unsigned char)buf[len - 1]))
+        buf[--len] = '\0';
+    return 0;
+}

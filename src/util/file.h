@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the one way library code reads a whole small file (manifests, sysfs attributes). It
+ * never blocks on a FIFO or a device (O_NONBLOCK), never leaks the descriptor into a child
+ * (O_CLOEXEC), accepts only regular files (fstat) and never reads more than the caller's bound.
+ * Failures come back as an errno value plus a ready-made message, so each caller can report in
+ * its own voice.
+ */
+#ifndef GLMUX_UTIL_FILE_H
+#define GLMUX_UTIL_FILE_H
+
+#include <stddef.h>
+
+/* What glmux_file_read failed on, for callers that report it themselves. */
+struct glmux_file_error {
+    int code;             /* errno value: ENOENT, EACCES, EINVAL (not a regular file),
+                             EFBIG (larger than the bound), ENOMEM, ... */
+    char message[128];    /* e.g. "not a regular file (a FIFO); only regular files are read" */
+};
+
+/*
+ * Reads the whole file at path into a new NUL-terminated buffer (free() it). *len_out (may be
+ * NULL) gets the byte count without the NUL. Files larger than max_size bytes are refused with
+ * EFBIG. Returns NULL and fills *err (may be NULL) on failure.
+ */
+char *glmux_file_read(const char *path, size_t max_size, size_t *len_out,
+                      struct glmux_file_error *err);
+
+/*
+ * Reads at most size - 1 bytes of a small attribute file (sysfs) into buf, NUL-terminated, with
+ * trailing whitespace removed. Same rules as glmux_file_read, but a longer file is truncated,
+ * not refused (sysfs reports a page-sized st_size). Returns 0 or an errno value.
+ */
+int glmux_file_read_small(const char *path, char *buf, size_t size);
+
+#endif /* GLMUX_UTIL_FILE_H */
