@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: category logging to stderr or GLMUX_DEBUG_FILE (see log.h). The configuration is
- * read once, on the first message, under a pthread_once.
+ * read once, on the first message, under a pthread_once. There is no lock: each message is
+ * formatted into a buffer of its own and leaves in one write(2), so lines from several
+ * threads never interleave and a fork() while another thread logs cannot leave the child
+ * waiting for a lock that nobody will release (issue 9, item 5). The debug file is opened
+ * with O_NOFOLLOW and O_CLOEXEC and created with mode 0600: a symlink planted at its path is
+ * refused, not followed.
  */
 #define _GNU_SOURCE
 #include "log.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env.h"
 
@@ -25,8 +34,7 @@ static const struct {
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 static unsigned log_mask = GLMUX_LOG_DEFAULT;
-static FILE *log_file;
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int log_fd = STDERR_FILENO;
 
 unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size)
 {
@@ -58,6 +66,46 @@ unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size)
     return mask | GLMUX_LOG_ERROR;
 }
 
+/* Writes all of text to fd; a message is one write unless the kernel splits it. */
+static void write_all(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void log_line(const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        write_all(log_fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/*
+ * Opens the debug file for appending: never through a symbolic link (O_NOFOLLOW), never
+ * inherited by exec (O_CLOEXEC), created private to the user (0600), never blocking on a
+ * FIFO. Returns -1 with errno set on failure.
+ */
+static int open_debug_file(const char *path)
+{
+    return open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                          O_NOCTTY, 0600);
+}
+
 static void log_init(void)
 {
     char bad[64];
@@ -65,17 +113,18 @@ static void log_init(void)
 
     log_mask = glmux_log_parse(glmux_env_get("GLMUX_DEBUG"), bad, sizeof(bad));
     if (path != NULL && *path != '\0') {
-        log_file = fopen(path, "ae");
-        if (log_file == NULL)
-            fprintf(stderr, "glmux: cannot open GLMUX_DEBUG_FILE=%s; logging to stderr\n", path);
+        int fd = open_debug_file(path);
+        if (fd < 0)
+            log_line("glmux: cannot open GLMUX_DEBUG_FILE=%s: %s%s; logging to stderr\n", path,
+                     strerror(errno),
+                     errno == ELOOP ? " (it is a symbolic link, which glmux never follows)" : "");
         else
-            setvbuf(log_file, NULL, _IOLBF, 0);
+            log_fd = fd;
     }
     if (bad[0] != '\0')
-        fprintf(log_file ? log_file : stderr,
-                "glmux: unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
-                "error,warn,info,vendor,select,dispatch,all\n",
-                bad);
+        log_line("glmux: unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
+                 "error,warn,info,vendor,select,dispatch,all\n",
+                 bad);
 }
 
 bool glmux_log_enabled(unsigned category)
@@ -86,17 +135,36 @@ bool glmux_log_enabled(unsigned category)
 
 void glmux_log(unsigned category, const char *fmt, ...)
 {
+    static const char prefix[] = "glmux: ";
+    char stack[1024], *buf = stack;
+    size_t size = sizeof(stack), len;
     va_list ap;
-    FILE *out;
+    int n;
 
     if (!glmux_log_enabled(category))
         return;
-    out = log_file ? log_file : stderr;
-    pthread_mutex_lock(&log_lock);
-    fputs("glmux: ", out);
+    /* "glmux: " + message + "\n" in one buffer, so that it leaves in one write. */
     va_start(ap, fmt);
-    vfprintf(out, fmt, ap);
+    n = vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix), fmt, ap);
     va_end(ap);
-    fputc('\n', out);
-    pthread_mutex_unlock(&log_lock);
+    if (n < 0)
+        return;
+    if ((size_t)n + sizeof(prefix) >= size) {
+        char *heap = malloc((size_t)n + sizeof(prefix));
+        if (heap != NULL) {
+            buf = heap;
+            size = (size_t)n + sizeof(prefix);
+            va_start(ap, fmt);
+            vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix) + 1, fmt, ap);
+            va_end(ap);
+        } else {
+            n = (int)(size - sizeof(prefix) - 1); /* out of memory: the message is truncated */
+        }
+    }
+    memcpy(buf, prefix, sizeof(prefix) - 1);
+    len = sizeof(prefix) - 1 + (size_t)n;
+    buf[len++] = '\n';
+    write_all(log_fd, buf, len);
+    if (buf != stack)
+        free(buf);
 }
