@@ -78,6 +78,9 @@ int glmux_slot_find(const char *name);
 /* Drops every dynamic name (at the last __glDispatchFini). */
 void glmux_slots_reset(void);
 
+/* Longest name that gets a dynamic slot (no GL function name comes near it). */
+#define GLMUX_SLOT_NAME_MAX 255
+
 /* Brings one table up to date with glmux_slots_used(). Lock held. False on allocation failure. */
 bool glmux_table_fixup(__GLdispatchTable *table);
 /* Calls glmux_table_fixup for every table that is current on some thread. Lock held. */

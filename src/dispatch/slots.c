@@ -6,6 +6,7 @@
  * at once so that the new stub works immediately.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,13 @@
 
 static char *dynamic_names[GLMUX_DYNAMIC_SLOTS];
 static unsigned dynamic_count;
+/*
+ * Why a name got no dynamic slot, reported once per process and reason: a program that asks
+ * for millions of names must not write millions of lines (issue 9, item 6).
+ */
+#ifdef GLMUX_HAVE_ASM_STUBS
+static bool warned_full, warned_long;
+#endif
 
 static const char *static_name(unsigned slot)
 {
@@ -34,15 +42,19 @@ const char *glmux_slot_name(unsigned slot)
     return NULL;
 }
 
+/*
+ * The static slot of a GL name, with or without its "gl" prefix: libglvnd's lookups accept
+ * "Vertex3fv" for "glVertex3fv" (its own test vendor patches by the short name). Every static
+ * name starts with "gl", so comparing what follows keeps the sorted order.
+ */
 static int static_find(const char *name)
 {
     unsigned lo = 0, hi = GLMUX_STATIC_SLOTS;
+    const char *key = strncmp(name, "gl", 2) == 0 ? name + 2 : name;
 
-    if (strncmp(name, "gl", 2) != 0)
-        return -1;
     while (lo < hi) {
         unsigned mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(name, static_name(mid));
+        int cmp = strcmp(key, static_name(mid) + 2);
 
         if (cmp == 0)
             return (int)mid;
@@ -74,6 +86,9 @@ void glmux_slots_reset(void)
         dynamic_names[i] = NULL;
     }
     dynamic_count = 0;
+#ifdef GLMUX_HAVE_ASM_STUBS
+    warned_full = warned_long = false;
+#endif
 }
 
 #ifdef GLMUX_HAVE_ASM_STUBS
@@ -110,7 +125,13 @@ __GLdispatchProc __glDispatchGetProcAddress(const char *procName)
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_find(procName);
 #ifdef GLMUX_HAVE_ASM_STUBS
-    if (slot < 0 && dynamic_count < GLMUX_DYNAMIC_SLOTS) {
+    if (slot < 0 && strnlen(procName, GLMUX_SLOT_NAME_MAX + 1) > GLMUX_SLOT_NAME_MAX) {
+        if (!warned_long)
+            glmux_log(GLMUX_LOG_WARN, "a function name of more than %d bytes (\"%.40s...\") "
+                      "gets no dispatch slot; no GL function has such a name (warned once)",
+                      GLMUX_SLOT_NAME_MAX, procName);
+        warned_long = true;
+    } else if (slot < 0 && dynamic_count < GLMUX_DYNAMIC_SLOTS) {
         char *copy = strdup(procName);
 
         if (copy != NULL) {
@@ -121,8 +142,11 @@ __GLdispatchProc __glDispatchGetProcAddress(const char *procName)
             glmux_tables_fixup_current();
         }
     } else if (slot < 0) {
-        glmux_log(GLMUX_LOG_WARN, "%s: all %d dynamic dispatch slots are in use",
-                  procName, GLMUX_DYNAMIC_SLOTS);
+        if (!warned_full)
+            glmux_log(GLMUX_LOG_WARN, "%s: all %d dynamic dispatch slots are in use; this and "
+                      "every further unknown function name get NULL (warned once)",
+                      procName, GLMUX_DYNAMIC_SLOTS);
+        warned_full = true;
     }
 #endif
     if (slot >= 0)

@@ -33,22 +33,26 @@ static size_t region_size(void)
     return (size_t)(glmux_entry_end - glmux_entry_start);
 }
 
+/*
+ * The index of a stub of this library by GL name, with or without the "gl" prefix, as
+ * libglvnd's patch lookup accepts ("Vertex3fv" finds glVertex3fv). Every stub name starts
+ * with "gl", so comparing what follows keeps the sorted order.
+ */
 static int find_stub(const char *name)
 {
     unsigned lo = 0, hi = glmux_entry_count;
+    const char *key = strncmp(name, "gl", 2) == 0 ? name + 2 : name;
 
-    if (strncmp(name, "gl", 2) == 0) {
-        while (lo < hi) {
-            unsigned mid = lo + (hi - lo) / 2;
-            int cmp = strcmp(name, glmux_entry_names_pool + glmux_entry_names_offsets[mid]);
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(key, glmux_entry_names_pool + glmux_entry_names_offsets[mid] + 2);
 
-            if (cmp == 0)
-                return (int)mid;
-            if (cmp < 0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        if (cmp == 0)
+            return (int)mid;
+        if (cmp < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
 #ifdef GLMUX_ENTRY_IN_DISPATCH
     return glmux_slot_find(name);

@@ -66,6 +66,9 @@ static int test_static(void)
     CHECK(__glDispatchGetABIVersion() == 1);
     CHECK(stub != NULL);
     CHECK(__glDispatchGetProcAddress("glVertex3fv") == stub);
+    /* libglvnd's rule: the name without its "gl" prefix is the same static stub. */
+    CHECK(__glDispatchGetProcAddress("Vertex3fv") == stub);
+    CHECK(__glDispatchGetProcAddress("Clear") == __glDispatchGetProcAddress("glClear"));
     /* No current context: no-op, returns 0, reaches nobody. */
     glVertex3fv(v);
     CHECK(glGetError() == 0);
@@ -177,7 +180,33 @@ static int test_generated(void)
     CHECK(before(3) == 3 + 100);
     CHECK(after(3) == 3 + 1000);
     __glDispatchLoseCurrent();
+
+    /* Names longer than 255 bytes get no slot (issue 9.6); 255 bytes still do. */
+    {
+        char name[300];
+        memset(name, 'x', sizeof(name));
+        memcpy(name, "gl", 2);
+        name[256] = '\0';
+        CHECK(__glDispatchGetProcAddress(name) == NULL);
+        name[255] = '\0';
+        CHECK(__glDispatchGetProcAddress(name) != NULL);
+    }
     return 0;
+}
+
+/* Lines of the log file that contain what. */
+static int count_log_lines(const char *path, const char *what)
+{
+    char line[1024];
+    int count = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof(line), f) != NULL)
+        count += strstr(line, what) != NULL;
+    fclose(f);
+    return count;
 }
 
 static int test_lastslot(void)
@@ -203,6 +232,15 @@ static int test_lastslot(void)
     CHECK(first(1) == 1 + 1000);
     CHECK(last(5) == 5 + 1000);
     CHECK(__glDispatchGetProcAddress("glmuxOneTooManyMUX") == NULL);
+    /* Every further unknown name fails too, but the warning was written once (issue 9.6). */
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof(name), "glmuxTooMany%dMUX", i);
+        CHECK(__glDispatchGetProcAddress(name) == NULL);
+    }
+    if (getenv("GLMUX_DEBUG_FILE") != NULL)
+        CHECK_MSG(count_log_lines(getenv("GLMUX_DEBUG_FILE"), "dynamic dispatch slots") == 1,
+                  "%d warnings", count_log_lines(getenv("GLMUX_DEBUG_FILE"),
+                                                 "dynamic dispatch slots"));
     /* Static names still resolve when the dynamic ones are exhausted. */
     CHECK(__glDispatchGetProcAddress("glClear") != NULL);
     __glDispatchLoseCurrent();

@@ -48,11 +48,15 @@ static GLboolean is_patch_supported(int type, int size)
 static GLboolean initiate_patch(int vendor, int type, int size,
                                 DispatchPatchLookupStubOffset lookup)
 {
-    static const char *const names[] = { "glVertex3fv", "glClear" };
+    /* "Vertex3fv": libglvnd's lookup takes names without the "gl" prefix too. */
+    static const char *const names[] = { "Vertex3fv", "glClear" };
 
     (void)type;
     CHECK(size == 32);
     CHECK(!lookup("glNoSuchFunctionMUX", NULL, NULL));
+    CHECK(!lookup("NoSuchFunctionMUX", NULL, NULL));
+    /* Both stub sets (libGLdispatch's, libOpenGL's) have glVertex3fv, under either name. */
+    CHECK(lookup("Vertex3fv", NULL, NULL) && lookup("glVertex3fv", NULL, NULL));
     for (size_t i = 0; i < 2; i++) {
         void *write;
         const void *exec;
