@@ -289,40 +289,109 @@ static struct glmux_json *parse_number(struct parser *ps)
 
 static struct glmux_json *parse_value(struct parser *ps, int depth);
 
-static bool append(struct parser *ps, struct glmux_json *parent, struct glmux_json *item,
-                   char *key, int key_line)
+/*
+ * Appends item (and, in an object, its key) to parent, growing the arrays geometrically:
+ * *cap is how many members they have room for.
+ */
+static bool append(struct parser *ps, struct glmux_json *parent, size_t *cap,
+                   struct glmux_json *item, char *key, int key_line)
 {
-    size_t n = parent->count + 1;
-    struct glmux_json **items = realloc(parent->items, n * sizeof(*items));
+    if (parent->count == *cap) {
+        size_t n = *cap ? *cap * 2 : 4;
+        struct glmux_json **items = realloc(parent->items, n * sizeof(*items));
 
-    if (items == NULL)
-        goto oom;
-    parent->items = items;
-    if (parent->type == GLMUX_JSON_OBJECT) {
-        char **keys = realloc(parent->keys, n * sizeof(*keys));
-        int *lines;
-        if (keys == NULL)
+        if (items == NULL)
             goto oom;
-        parent->keys = keys;
-        lines = realloc(parent->key_lines, n * sizeof(*lines));
-        if (lines == NULL)
-            goto oom;
-        parent->key_lines = lines;
-        keys[parent->count] = key;
-        lines[parent->count] = key_line;
+        parent->items = items;
+        if (parent->type == GLMUX_JSON_OBJECT) {
+            char **keys = realloc(parent->keys, n * sizeof(*keys));
+            int *lines;
+            if (keys == NULL)
+                goto oom;
+            parent->keys = keys;
+            lines = realloc(parent->key_lines, n * sizeof(*lines));
+            if (lines == NULL)
+                goto oom;
+            parent->key_lines = lines;
+        }
+        *cap = n;
     }
-    items[parent->count] = item;
-    parent->count = n;
+    if (parent->type == GLMUX_JSON_OBJECT) {
+        parent->keys[parent->count] = key;
+        parent->key_lines[parent->count] = key_line;
+    }
+    parent->items[parent->count] = item;
+    parent->count++;
     return true;
 oom:
     fail(ps, 0, "out of memory");
     return false;
 }
 
+/*
+ * The keys of one object being parsed, as an open-addressing hash set of member indexes, so
+ * that the duplicate check costs O(1) per key instead of a scan of the earlier ones (a 1 MiB
+ * file of 90,000 keys took 20 s of CPU with the scan).
+ */
+struct key_set {
+    size_t *slots;  /* member index + 1; 0 is an empty slot */
+    size_t size;    /* a power of two, kept at least twice the member count */
+};
+
+static uint32_t key_hash(const char *key)
+{
+    uint32_t h = 2166136261u;  /* FNV-1a */
+
+    for (; *key != '\0'; key++)
+        h = (h ^ (unsigned char)*key) * 16777619u;
+    return h;
+}
+
+/* The slot that holds key, or the empty slot where it would go. */
+static size_t *key_set_slot(const struct key_set *set, const struct glmux_json *obj,
+                            const char *key)
+{
+    size_t mask = set->size - 1;
+
+    for (size_t i = key_hash(key) & mask;; i = (i + 1) & mask) {
+        if (set->slots[i] == 0 || strcmp(obj->keys[set->slots[i] - 1], key) == 0)
+            return &set->slots[i];
+    }
+}
+
+/*
+ * Looks key up among obj's members. Returns the index of an earlier member of that name, or
+ * -1 after recording key as member obj->count (the caller appends it next); -2 when out of
+ * memory.
+ */
+static long key_set_add(struct key_set *set, const struct glmux_json *obj, const char *key)
+{
+    size_t *slot;
+
+    if ((obj->count + 1) * 2 > set->size) {
+        struct key_set bigger = { NULL, set->size ? set->size * 2 : 16 };
+
+        bigger.slots = calloc(bigger.size, sizeof(*bigger.slots));
+        if (bigger.slots == NULL)
+            return -2;
+        for (size_t i = 0; i < obj->count; i++)
+            *key_set_slot(&bigger, obj, obj->keys[i]) = i + 1;
+        free(set->slots);
+        *set = bigger;
+    }
+    slot = key_set_slot(set, obj, key);
+    if (*slot != 0)
+        return (long)(*slot - 1);
+    *slot = obj->count + 1;
+    return -1;
+}
+
 static struct glmux_json *parse_container(struct parser *ps, int depth, bool object)
 {
     struct glmux_json *v = new_value(ps, object ? GLMUX_JSON_OBJECT : GLMUX_JSON_ARRAY);
     char close = object ? '}' : ']';
+    struct key_set keys = { NULL, 0 };
+    size_t cap = 0;
 
     if (v == NULL)
         return NULL;
@@ -337,6 +406,7 @@ static struct glmux_json *parse_container(struct parser *ps, int depth, bool obj
         return v;
     }
     for (;;) {
+        long first;
         char *key = NULL;
         int key_line = ps->line;
         struct glmux_json *item;
@@ -351,13 +421,20 @@ static struct glmux_json *parse_container(struct parser *ps, int depth, bool obj
             key = parse_string(ps);
             if (key == NULL)
                 goto error;
-            for (size_t i = 0; i < v->count; i++) {
-                if (strcmp(v->keys[i], key) == 0) {
-                    fail(ps, key_line, "duplicate key \"%s\" (first at line %d)", key,
-                         v->key_lines[i]);
-                    free(key);
-                    goto error;
-                }
+            if (v->count >= GLMUX_JSON_MAX_KEYS) {
+                fail(ps, key_line, "object with more than %d members", GLMUX_JSON_MAX_KEYS);
+                free(key);
+                goto error;
+            }
+            first = key_set_add(&keys, v, key);
+            if (first >= 0)
+                fail(ps, key_line, "duplicate key \"%s\" (first at line %d)", key,
+                     v->key_lines[first]);
+            else if (first == -2)
+                fail(ps, 0, "out of memory");
+            if (first != -1) {
+                free(key);
+                goto error;
             }
             skip_space(ps);
             if (ps->p >= ps->end || *ps->p != ':') {
@@ -372,7 +449,7 @@ static struct glmux_json *parse_container(struct parser *ps, int depth, bool obj
             free(key);
             goto error;
         }
-        if (!append(ps, v, item, key, key_line)) {
+        if (!append(ps, v, &cap, item, key, key_line)) {
             glmux_json_free(item);
             free(key);
             goto error;
@@ -390,6 +467,7 @@ static struct glmux_json *parse_container(struct parser *ps, int depth, bool obj
         }
         if (ps->p < ps->end && *ps->p == close) {
             ps->p++;
+            free(keys.slots);
             return v;
         }
         if (ps->p >= ps->end)
@@ -399,6 +477,7 @@ static struct glmux_json *parse_container(struct parser *ps, int depth, bool obj
         goto error;
     }
 error:
+    free(keys.slots);
     glmux_json_free(v);
     return NULL;
 }

@@ -15,6 +15,8 @@
 #define GLMUX_JSON_MAX_SIZE (1u << 20)
 /* Deepest nesting of arrays and objects. */
 #define GLMUX_JSON_MAX_DEPTH 32
+/* Most members of one object (manifests have a handful). */
+#define GLMUX_JSON_MAX_KEYS 1024
 
 enum glmux_json_type {
     GLMUX_JSON_NULL,
