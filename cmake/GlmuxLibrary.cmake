@@ -68,6 +68,7 @@ function(glmux_add_stub_library target)
   endif()
   add_custom_command(
     OUTPUT "${stubs}" "${gen}/${target}_entries.c" "${gen}/${target}.map"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${gen}"
     COMMAND Python3::Interpreter "${GLMUX_GEN_SCRIPT}" stubs "${gen}" ${GLMUX_GEN_ARGS}
             --lib ${target} --mode ${GLMUX_STUB_MODE} --symbols "${A_SYMBOLS}" ${check}
     DEPENDS ${GLMUX_GEN_DEPS} "${A_SYMBOLS}" ${A_EXTRA_EXPORTS}

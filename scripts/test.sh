@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs)
-# and the pure-C configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX,
-# selector and tool tests (not those that run Mesa's own programs; the lifetime tests with
-# Mesa too) in an ASan+UBSan Debug build, the same again built with clang, and everything in a
-# build with EGL, GLX and GLES switched off.
+# The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs,
+# Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
+# configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX, selector and tool
+# tests (not those that run Mesa's own programs; the lifetime tests with Mesa too) in an
+# ASan+UBSan Debug build, the same again built with clang, and everything in a build with EGL,
+# GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -16,9 +17,11 @@ status=0
 for config in default pure-c sanitize clang minimal; do
     build="$top/build"
     opts=""
+    generator=Ninja
     labels="-LE packaging"
     case $config in
-        pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF" ;;
+        pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
+                generator="Unix Makefiles" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
@@ -29,9 +32,14 @@ for config in default pure-c sanitize clang minimal; do
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging" ;;
     esac
-    echo "== configuration: $config ($build)"
+    echo "== configuration: $config ($build, $generator)"
+    # A tree configured with the other generator (an older checkout) is configured afresh.
+    if [ -f "$build/CMakeCache.txt" ] &&
+       ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$build/CMakeCache.txt"; then
+        rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+    fi
     # shellcheck disable=SC2086
-    cmake -S "$top" -B "$build" -G Ninja $opts >/dev/null
+    cmake -S "$top" -B "$build" -G "$generator" $opts >/dev/null
     cmake --build "$build" -j "$jobs"
     # shellcheck disable=SC2086
     (cd "$build" && ctest --output-on-failure -j "$jobs" $labels "$@") || status=1
