@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the streaming JSON writer (see json_writer.h). Strings are escaped per RFC 8259;
- * bytes >= 0x80 pass through (the data is UTF-8 or plain ASCII file names).
+ * control characters are escaped and invalid UTF-8 is replaced (see quote()).
  */
 #include "json_writer.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "util/utf8.h"
 
 void glmux_jw_init(struct glmux_jw *w, FILE *out)
 {
@@ -12,21 +17,37 @@ void glmux_jw_init(struct glmux_jw *w, FILE *out)
     w->first[0] = true;
 }
 
+/*
+ * Writes s as a JSON string. Control characters (C0, DEL, C1) are \u escapes, so that the
+ * output is safe on a terminal too, and a byte that is not valid UTF-8 becomes U+FFFD, so that
+ * the document always is valid UTF-8 (sysfs and environment strings are arbitrary bytes).
+ */
 static void quote(FILE *out, const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
+    while (left > 0) {
+        uint32_t cp;
+        int n = glmux_utf8_next(p, left, &cp);
+
+        if (n <= 0) {
+            fputs("\\ufffd", out);
+            n = 1;
+        } else if (cp == '"' || cp == '\\') {
+            fprintf(out, "\\%c", (int)cp);
+        } else if (cp == '\n') {
             fputs("\\n", out);
-        else if (c == '\t')
+        } else if (cp == '\t') {
             fputs("\\t", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
+        } else if (cp < 0x20 || glmux_utf8_is_control(cp)) {
+            fprintf(out, "\\u%04x", (unsigned)cp);
+        } else {
+            fwrite(p, 1, (size_t)n, out);
+        }
+        p += n;
+        left -= (size_t)n;
     }
     fputc('"', out);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "port_check.h"
+#include "safe_out.h"
 #include "select/manifest.h"
 #include "select/select.h"
 
@@ -185,6 +186,7 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
         unsetenv("DRI_PRIME");
     for (int j = 0; j < n; j++)
         setenv(env[j].name, env[j].value, 1);
+    fflush(NULL);
     execvp(argv[i], argv + i);
     fprintf(stderr, "glmux: cannot run %s: %s\n", argv[i], strerror(errno));
     return GLMUX_EXIT_FAIL;
@@ -210,6 +212,8 @@ int main(int argc, char **argv)
     bool json = false, load = true;
     int rc;
 
+    /* Sysfs, manifest and environment strings reach the terminal escaped (issue 9, item 10). */
+    glmux_cli_safe_streams();
     if (argc < 2)
         return usage_error("%s", "no command given");
     cmd = argv[1];

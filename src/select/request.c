@@ -10,14 +10,16 @@
 #include "select.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static bool all_hex(const char *s, size_t n)
+/* True when the n bytes at s are 1 to max hex digits. */
+static bool all_hex(const char *s, size_t n, size_t max)
 {
-    if (n == 0 || n > 4)
+    if (n == 0 || n > max)
         return false;
     for (size_t i = 0; i < n; i++)
         if (!isxdigit((unsigned char)s[i]))
@@ -86,18 +88,38 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
         }
     }
     {
+        /*
+         * vvvv:dddd. A PCI id has 16 bits: a longer or negative number ("10de:-1",
+         * "10de:12345") is out of range, never wrapped.
+         */
         const char *colon = strchr(v, ':');
-        if (colon != NULL && strchr(colon + 1, ':') == NULL && all_hex(v, (size_t)(colon - v)) &&
-            all_hex(colon + 1, strlen(colon + 1))) {
-            out->kind = GLMUX_REQUEST_PCI_ID;
-            out->vendor_id = (uint16_t)strtoul(v, NULL, 16);
-            out->device_id = (uint16_t)strtoul(colon + 1, NULL, 16);
-            return true;
+        if (colon != NULL && strchr(colon + 1, ':') == NULL) {
+            const char *ven = v + (v[0] == '-'), *dev = colon + 1 + (colon[1] == '-');
+            size_t ven_len = (size_t)(colon - ven), dev_len = strlen(dev);
+            if (all_hex(ven, ven_len, 8) && all_hex(dev, dev_len, 8)) {
+                if (ven != v || dev != colon + 1 || ven_len > 4 || dev_len > 4) {
+                    snprintf(err, err_size, "PCI id out of range: vendor and device are 0 to "
+                                            "ffff (vvvv:dddd, e.g. 10de:1c8d)");
+                    return false;
+                }
+                out->kind = GLMUX_REQUEST_PCI_ID;
+                out->vendor_id = (uint16_t)strtoul(ven, NULL, 16);
+                out->device_id = (uint16_t)strtoul(dev, NULL, 16);
+                return true;
+            }
         }
     }
     if (v[0] == '-' || isdigit((unsigned char)v[0])) {
         char *end;
-        long idx = strtol(v, &end, 10);
+        long idx;
+
+        errno = 0;
+        idx = strtol(v, &end, 10);
+        if (*end == '\0' && errno == ERANGE) {
+            snprintf(err, err_size, "GPU number %.24s%s is out of range (1 to 64)", v,
+                     strlen(v) > 24 ? "..." : "");
+            return false;
+        }
         if (*end == '\0') {
             if (idx <= 0) {
                 snprintf(err, err_size, "a GPU number must be 1 or more (1 = the first GPU "
@@ -105,7 +127,7 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
                 return false;
             }
             if (idx > 64) {
-                snprintf(err, err_size, "GPU number %ld is out of range", idx);
+                snprintf(err, err_size, "GPU number %ld is out of range (1 to 64)", idx);
                 return false;
             }
             out->kind = GLMUX_REQUEST_INDEX;

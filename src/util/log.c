@@ -15,12 +15,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "env.h"
+#include "utf8.h"
 
 static const struct {
     const char *name;
@@ -133,6 +135,66 @@ bool glmux_log_enabled(unsigned category)
     return (log_mask & category) != 0;
 }
 
+/* True when the byte at s[i] (of n) needs escaping: a control character or invalid UTF-8. */
+static int unsafe_at(const char *s, size_t n, size_t i, size_t *len)
+{
+    uint32_t cp;
+    int k = glmux_utf8_next((const unsigned char *)s + i, n - i, &cp);
+
+    if (k <= 0) {
+        *len = 1;
+        return 1;
+    }
+    *len = (size_t)k;
+    return cp == '\n' || cp == '\t' || glmux_utf8_is_control(cp);
+}
+
+/*
+ * Messages quote environment values, file names and manifest strings: a control character
+ * among them (ESC, CSI, CR, a newline) or a byte that is not UTF-8 is written as "\xNN" per
+ * byte, so that a message is one line and cannot drive the terminal. *buf holds len bytes plus
+ * room for one more; when escaping is needed it is replaced by a heap copy (freeing the old one
+ * unless it is stack). Returns the new length; without memory the bytes become '?' in place.
+ */
+static size_t escape_controls(char **buf, size_t len, char *stack)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t unsafe = 0, o = 0, k;
+    char *in = *buf, *out;
+
+    for (size_t i = 0; i < len; i += k)
+        if (unsafe_at(in, len, i, &k))
+            unsafe += k;
+    if (unsafe == 0)
+        return len;
+    out = malloc(len + 3 * unsafe + 1);
+    for (size_t i = 0; i < len; i += k) {
+        if (!unsafe_at(in, len, i, &k)) {
+            if (out != NULL)
+                memcpy(out + o, in + i, k);
+            o += k;
+            continue;
+        }
+        for (size_t j = i; j < i + k; j++) {
+            unsigned char c = (unsigned char)in[j];
+            if (out == NULL) {
+                in[j] = '?';
+                continue;
+            }
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    if (out == NULL)
+        return len;
+    if (in != stack)
+        free(in);
+    *buf = out;
+    return o;
+}
+
 void glmux_log(unsigned category, const char *fmt, ...)
 {
     static const char prefix[] = "glmux: ";
@@ -163,6 +225,7 @@ void glmux_log(unsigned category, const char *fmt, ...)
     }
     memcpy(buf, prefix, sizeof(prefix) - 1);
     len = sizeof(prefix) - 1 + (size_t)n;
+    len = escape_controls(&buf, len, stack);
     buf[len++] = '\n';
     write_all(log_fd, buf, len);
     if (buf != stack)

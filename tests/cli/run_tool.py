@@ -137,6 +137,68 @@ def test_no_sysfs(glmux):
           "sysfs missing with DRI_PRIME=1: one warning (%s)" % warnings)
 
 
+def run_bytes(cmd, env):
+    return subprocess.run(cmd, env=env, capture_output=True, timeout=60)
+
+
+def test_untrusted(glmux):
+    """Issue 9, item 10: control characters and invalid UTF-8 from the environment and from
+    manifests never reach the terminal raw, --json stays valid UTF-8 JSON, and numbers out of
+    range are named as such instead of being wrapped."""
+    def raw_controls(data):
+        return [b for b in data if (b < 0x20 and b not in (0x0a, 0x09)) or b == 0x7f] + \
+            ([0x9b] if b"\xc2\x9b" in data else [])
+
+    hostile = b"\x1b]0;owned\x07\x1b[2J\xff\xc2\x9b"
+    env = clean_env()
+    env = {k.encode(): v.encode() for k, v in env.items()}
+    env[b"DRI_PRIME"] = hostile
+    r = run_bytes([glmux, "explain"], env)
+    check(r.returncode == 0 and not raw_controls(r.stdout + r.stderr)
+          and b"\\x1b]0;owned\\x07" in r.stdout + r.stderr,
+          "explain: an ESC sequence in DRI_PRIME is shown escaped (%r)" % (r.stdout + r.stderr)[:200])
+    r = run_bytes([glmux, "explain", "--json"], env)
+    try:
+        out = json.loads(r.stdout.decode("utf-8", errors="strict"))
+        value = out["request"]["value"]
+        ok = value.startswith("\x1b]0;owned\x07") and "\ufffd" in value
+    except (ValueError, KeyError, TypeError) as e:
+        ok, value = False, repr(e)
+    check(r.returncode == 0 and ok and not raw_controls(r.stdout),
+          "explain --json: valid UTF-8 JSON, controls as \\u escapes (%r)" % value)
+
+    r = run([glmux, "env", "--gpu", "10de:-1"])
+    check(r.returncode == 2 and "out of range" in r.stderr, "env --gpu 10de:-1: out of range (%r)"
+          % r.stderr.strip())
+    r = run([glmux, "env", "--gpu", "10de:123456"])
+    check(r.returncode == 2 and "out of range" in r.stderr, "env --gpu 10de:123456: out of range")
+    r = run([glmux, "explain"], env=clean_env(DRI_PRIME="99999999999999999999"))
+    check(r.returncode == 0 and "out of range" in r.stderr and "9223372036854775807" not in
+          r.stdout + r.stderr, "DRI_PRIME=99999999999999999999: out of range, not wrapped")
+
+    # A manifest whose file name and library path carry escape sequences.
+    with tempfile.TemporaryDirectory(prefix="glmux-untrusted-") as d:
+        name = os.path.join(d.encode(), b"\x1b[31mevil\xff.json")
+        with open(name, "wb") as f:
+            f.write(b'{"file_format_version": "1.0.0", '
+                    b'"ICD": {"library_path": "/nonexistent/\\u001b[2Jlib\\u009b.so"}, '
+                    b'"vendor": {"format_version": 1, "name": "evil"}}')
+        env = {k.encode(): v.encode() for k, v in clean_env(GLMUX_VENDOR_DIRS=d).items()}
+        env[b"__EGL_VENDOR_LIBRARY_DIRS"] = d.encode()
+        r = run_bytes([glmux, "vendors"], env)
+        check(b"evil" in r.stdout + r.stderr and not raw_controls(r.stdout + r.stderr),
+              "vendors: a manifest's name and library path are shown escaped (%r)"
+              % (r.stdout + r.stderr)[:300])
+        r = run_bytes([glmux, "vendors", "--json"], env)
+        try:
+            text = r.stdout.decode("utf-8", errors="strict")
+            json.loads(text)
+            ok = "evil" in text and "\\u001b[2J" in text
+        except ValueError:
+            ok = False
+        check(ok and not raw_controls(r.stdout), "vendors --json: valid UTF-8 JSON")
+
+
 def test_beds(glmux, tests):
     beds = os.path.join(tests, "cli", "beds")
     vendors = os.path.join(tests, "cli", "vendors")
@@ -256,6 +318,7 @@ def main():
     test_check(glmux, tests)
     test_vendors(glmux, egl_lib, glx_lib)
     test_no_sysfs(glmux)
+    test_untrusted(glmux)
     test_beds(glmux, tests)
     test_x_screens(glmux, tests)
     print("%d failure(s), %d part(s) skipped" % (len(FAILURES), len(SKIPPED)))
