@@ -165,7 +165,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api)
 
     glmux_egl_entry();
     if (api != EGL_OPENGL_API && api != EGL_OPENGL_ES_API) {
-        glmux_egl_error(EGL_BAD_PARAMETER, "eglBindAPI", "unsupported client API 0x%04x",
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, "eglBindAPI", "unsupported client API 0x%04x",
                         (unsigned)api);
         return EGL_FALSE;
     }
@@ -174,7 +174,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api)
     for (glmux_egl_vendor *v = glmux_egl_vendors(); v != NULL; v = v->next)
         supported |= api == EGL_OPENGL_API ? v->supports_gl : v->supports_gles;
     if (!supported) {
-        glmux_egl_error(EGL_BAD_PARAMETER, "eglBindAPI", "no EGL vendor supports client API "
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, "eglBindAPI", "no EGL vendor supports client API "
                         "0x%04x", (unsigned)api);
         return EGL_FALSE;
     }
@@ -225,7 +225,7 @@ GLMUX_EGL_EXPORT EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint readdraw)
 
     glmux_egl_entry();
     if (readdraw != EGL_DRAW && readdraw != EGL_READ) {
-        glmux_egl_error(EGL_BAD_PARAMETER, "eglGetCurrentSurface", "invalid enum 0x%04x",
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, "eglGetCurrentSurface", "invalid enum 0x%04x",
                         (unsigned)readdraw);
         return EGL_NO_SURFACE;
     }

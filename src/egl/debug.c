@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux libEGL: EGL_KHR_debug, implemented in libEGL and forwarded to vendors, and the one
- * path every error libEGL raises itself goes through (glmux_egl_report): it records the
- * thread's error, calls the application's callback with the command name and the thread
- * label when that message type is enabled, and logs the message under GLMUX_DEBUG=info.
+ * path every error libEGL raises itself goes through (glmux_egl_report and its _thread and
+ * _display forms): it records the thread's error, calls the application's callback with the
+ * command name, the thread label and the object label (none, the thread's, or the display's,
+ * as libglvnd passes them) when that message type is enabled, and logs the message under
+ * GLMUX_DEBUG=info.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "egl_internal.h"
 #include "util/log.h"
@@ -24,23 +27,83 @@ void glmux_egl_debug_after_fork(void)
     pthread_mutex_init(&debug_lock, NULL);
 }
 
+
 static bool is_message_type(EGLAttrib type)
 {
     return type >= EGL_DEBUG_MSG_CRITICAL_KHR && type <= EGL_DEBUG_MSG_INFO_KHR;
 }
 
-void glmux_egl_report(EGLint error, const char *command, EGLint type, const char *fmt, ...)
+/*
+ * Display labels set through eglLabelObjectKHR(dpy, EGL_OBJECT_DISPLAY_KHR, ...), kept here so
+ * that errors libEGL raises about a display carry its label. Displays live until unload, and
+ * an application labels a handful, so a short list does.
+ */
+struct display_label {
+    EGLDisplay dpy;
+    EGLLabelKHR label;
+    struct display_label *next;
+};
+static struct display_label *display_labels;
+
+static EGLLabelKHR display_label(EGLDisplay dpy)
+{
+    EGLLabelKHR label = NULL;
+
+    pthread_mutex_lock(&debug_lock);
+    for (struct display_label *l = display_labels; l != NULL; l = l->next) {
+        if (l->dpy == dpy)
+            label = l->label;
+    }
+    pthread_mutex_unlock(&debug_lock);
+    return label;
+}
+
+static void set_display_label(EGLDisplay dpy, EGLLabelKHR label)
+{
+    struct display_label *l;
+
+    pthread_mutex_lock(&debug_lock);
+    for (l = display_labels; l != NULL && l->dpy != dpy; l = l->next)
+        ;
+    if (l == NULL && (l = calloc(1, sizeof(*l))) != NULL) {
+        l->dpy = dpy;
+        l->next = display_labels;
+        display_labels = l;
+    }
+    if (l != NULL)
+        l->label = label;
+    pthread_mutex_unlock(&debug_lock);
+}
+
+void glmux_egl_debug_teardown(void)
+{
+    while (display_labels != NULL) {
+        struct display_label *next = display_labels->next;
+        free(display_labels);
+        display_labels = next;
+    }
+}
+
+static EGLLabelKHR thread_label(void)
+{
+    struct glmux_egl_tls *t = glmux_egl_tls_peek();
+
+    return t ? t->label : NULL;
+}
+
+static void vreport(EGLLabelKHR object_label, EGLint error, const char *command, EGLint type,
+                    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+static void vreport(EGLLabelKHR object_label, EGLint error, const char *command, EGLint type,
+                    const char *fmt, va_list ap)
 {
     EGLDEBUGPROCKHR callback;
     unsigned mask;
     char message[256];
-    va_list ap;
 
     if (type == EGL_DEBUG_MSG_CRITICAL_KHR || type == EGL_DEBUG_MSG_ERROR_KHR)
         glmux_egl_set_error(error);
-    va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
-    va_end(ap);
     glmux_log(GLMUX_LOG_INFO, "%s: %s (EGL error 0x%04x)", command, message, (unsigned)error);
 
     pthread_mutex_lock(&debug_lock);
@@ -48,11 +111,36 @@ void glmux_egl_report(EGLint error, const char *command, EGLint type, const char
     mask = debug_mask;
     pthread_mutex_unlock(&debug_lock);
     if (callback != NULL && is_message_type(type) && (mask & TYPE_BIT(type)) != 0)
-        {
-        struct glmux_egl_tls *t = glmux_egl_tls_peek();
+        callback(error, command, type, thread_label(), object_label, message);
+}
 
-        callback(error, command, type, t ? t->label : NULL, NULL, message);
-    }
+void glmux_egl_report(EGLint error, const char *command, EGLint type, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreport(NULL, error, command, type, fmt, ap);
+    va_end(ap);
+}
+
+void glmux_egl_report_thread(EGLint error, const char *command, EGLint type, const char *fmt,
+                             ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreport(thread_label(), error, command, type, fmt, ap);
+    va_end(ap);
+}
+
+void glmux_egl_report_display(EGLDisplay dpy, EGLint error, const char *command, EGLint type,
+                              const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreport(display_label(dpy), error, command, type, fmt, ap);
+    va_end(ap);
 }
 
 EGLint glmux_egl_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAttrib *attribs)
@@ -160,5 +248,10 @@ EGLint glmux_egl_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
         return EGL_BAD_PARAMETER;
     }
     glmux_egl_set_last_vendor(vendor);
-    return fn(dpy, type, obj, label);
+    {
+        EGLint result = fn(dpy, type, obj, label);
+        if (result == EGL_SUCCESS && type == EGL_OBJECT_DISPLAY_KHR)
+            set_display_label(dpy, label);
+        return result;
+    }
 }

@@ -26,8 +26,8 @@ static void (*display_fn(EGLDisplay dpy, int index, const char *command))(void)
         return NULL;
     }
     if (v->fn[index] == NULL) {
-        glmux_egl_error(EGL_BAD_DISPLAY, command, "the vendor of display %p (%s) does not "
-                        "implement %s", dpy, v->library, command);
+        glmux_egl_error_display(dpy, EGL_BAD_DISPLAY, command, "the vendor of display %p (%s) "
+                                "does not implement %s", dpy, v->library, command);
         return NULL;
     }
     glmux_egl_set_last_vendor(v);
@@ -276,12 +276,12 @@ static EGLBoolean query_display_attrib(EGLDisplay dpy, EGLint name, EGLAttrib *v
         return EGL_FALSE;
     }
     if (value == NULL) {
-        glmux_egl_error(EGL_BAD_PARAMETER, command, "value is NULL");
+        glmux_egl_error_display(dpy, EGL_BAD_PARAMETER, command, "value is NULL");
         return EGL_FALSE;
     }
     if (v->query_display_attrib == NULL) {
-        glmux_egl_error(EGL_BAD_DISPLAY, command, "the vendor of display %p (%s) does not "
-                        "implement it", dpy, v->library);
+        glmux_egl_error_display(dpy, EGL_BAD_DISPLAY, command, "the vendor of display %p (%s) "
+                                "does not implement it", dpy, v->library);
         return EGL_FALSE;
     }
     glmux_egl_set_last_vendor(v);

@@ -158,6 +158,18 @@ void glmux_egl_report(EGLint error, const char *command, EGLint type, const char
     __attribute__((format(printf, 4, 5)));
 #define glmux_egl_error(err, cmd, ...) \
     glmux_egl_report((err), (cmd), EGL_DEBUG_MSG_ERROR_KHR, __VA_ARGS__)
+/* The same with the thread's label as the object label (libglvnd's thread-scoped errors). */
+void glmux_egl_report_thread(EGLint error, const char *command, EGLint type, const char *fmt,
+                             ...) __attribute__((format(printf, 4, 5)));
+#define glmux_egl_error_thread(err, cmd, ...) \
+    glmux_egl_report_thread((err), (cmd), EGL_DEBUG_MSG_ERROR_KHR, __VA_ARGS__)
+/* The same with dpy's label (eglLabelObjectKHR) as the object label: display-scoped errors. */
+void glmux_egl_report_display(EGLDisplay dpy, EGLint error, const char *command, EGLint type,
+                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define glmux_egl_error_display(dpy, err, cmd, ...) \
+    glmux_egl_report_display((dpy), (err), (cmd), EGL_DEBUG_MSG_ERROR_KHR, __VA_ARGS__)
+/* Forgets the display labels (unload). */
+void glmux_egl_debug_teardown(void);
 
 /* ---- discovery.c: the ordered vendor list ---- */
 /* Loads every vendor once (thread-safe) and returns the first; NULL when there are none. */

@@ -139,7 +139,7 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
     bool any_success = false;
 
     if (list == NULL) {
-        glmux_egl_error(EGL_BAD_PARAMETER, command, "no EGL drivers found; set "
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, command, "no EGL drivers found; set "
                         "GLMUX_DEBUG=vendor to see which manifests were read");
         return EGL_NO_DISPLAY;
     }
@@ -148,7 +148,7 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
         EGLDisplay dpy;
 
         if (v == NULL) {
-            glmux_egl_error(EGL_BAD_PARAMETER, command, "invalid EGLDeviceEXT %p", native);
+            glmux_egl_error_thread(EGL_BAD_PARAMETER, command, "invalid EGLDeviceEXT %p", native);
             return EGL_NO_DISPLAY;
         }
         glmux_egl_set_last_vendor(v);
@@ -156,8 +156,8 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
         if (dpy == EGL_NO_DISPLAY)
             return EGL_NO_DISPLAY;
         if (!glmux_egl_display_add(dpy, v)) {
-            glmux_egl_report(EGL_BAD_ALLOC, command, EGL_DEBUG_MSG_CRITICAL_KHR,
-                             "cannot record display %p", dpy);
+            glmux_egl_report_thread(EGL_BAD_ALLOC, command, EGL_DEBUG_MSG_CRITICAL_KHR,
+                                    "cannot record display %p", dpy);
             return EGL_NO_DISPLAY;
         }
         glmux_egl_set_error(EGL_SUCCESS);
@@ -187,7 +187,7 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
     if (any_success || first_error == EGL_SUCCESS) {
         glmux_egl_set_error(EGL_SUCCESS);
     } else {
-        glmux_egl_error(first_error, command, "no vendor could create the display "
+        glmux_egl_error_thread(first_error, command, "no vendor could create the display "
                         "(platform 0x%04x)", (unsigned)platform);
     }
     return EGL_NO_DISPLAY;
@@ -218,8 +218,8 @@ GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, 
 {
     glmux_egl_entry();
     if (platform == EGL_NONE) {
-        glmux_egl_error(EGL_BAD_PARAMETER, "eglGetPlatformDisplay",
-                        "platform may not be EGL_NONE");
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, "eglGetPlatformDisplay",
+                               "platform may not be EGL_NONE");
         return EGL_NO_DISPLAY;
     }
     return glmux_egl_get_platform_display(platform, native, attribs, "eglGetPlatformDisplay");
@@ -233,8 +233,8 @@ EGLDisplay glmux_egl_GetPlatformDisplayEXT(EGLenum platform, void *native, const
 
     glmux_egl_entry();
     if (platform == EGL_NONE) {
-        glmux_egl_error(EGL_BAD_PARAMETER, "eglGetPlatformDisplayEXT",
-                        "platform may not be EGL_NONE");
+        glmux_egl_error_thread(EGL_BAD_PARAMETER, "eglGetPlatformDisplayEXT",
+                               "platform may not be EGL_NONE");
         return EGL_NO_DISPLAY;
     }
     if (attribs != NULL) {
@@ -242,7 +242,7 @@ EGLDisplay glmux_egl_GetPlatformDisplayEXT(EGLenum platform, void *native, const
             n += 2;
         converted = malloc(sizeof(*converted) * (n + 1));
         if (converted == NULL) {
-            glmux_egl_report(EGL_BAD_ALLOC, "eglGetPlatformDisplayEXT",
+            glmux_egl_report_thread(EGL_BAD_ALLOC, "eglGetPlatformDisplayEXT",
                              EGL_DEBUG_MSG_CRITICAL_KHR, "out of memory");
             return EGL_NO_DISPLAY;
         }

@@ -211,6 +211,7 @@ __attribute__((destructor)) static void egl_library_fini(void)
     glmux_egl_vendors_teardown();
     glmux_egl_maps_teardown();
     glmux_egl_strings_teardown();
+    glmux_egl_debug_teardown();
     glmux_egl_tls_free();
     lib_usable = false;
     __glDispatchFini();
