@@ -2,8 +2,8 @@
 /*
  * glmux: the few GLX requests libGLX sends itself, written straight onto the Xlib connection:
  * QueryServerString (GLX_EXTENSIONS and the GLX_EXT_libglvnd vendor names), QueryVersion,
- * GetDrawableAttributes and QueryContext (to learn a screen), plus core GetGeometry as the
- * fallback for drawables. Errors these requests cause are swallowed by an error hook on our
+ * GetDrawableAttributes and QueryContext (to learn a screen), plus core QueryTree for plain
+ * X windows. Errors these requests cause are swallowed by an error hook on our
  * XAddExtension record (glmux_glx_x11_error_hook), so they never reach the application's X
  * error handler.
  */
@@ -137,17 +137,21 @@ static int drawable_screen_glx(Display *dpy, int opcode, XID drawable)
     return screen;
 }
 
-/* Core GetGeometry: the drawable's root window tells its screen. */
-static int drawable_screen_core(Display *dpy, XID drawable)
+/*
+ * Core QueryTree, which only a window answers: its root tells its screen. A plain pixmap, or
+ * anything else that is not a window, gets -1, so that the caller raises GLXBadDrawable as
+ * the server would (GLX 1.4 section 3.3.10).
+ */
+static int window_screen(Display *dpy, XID drawable)
 {
     xResourceReq *req;
-    xGetGeometryReply reply;
+    xQueryTreeReply reply;
     Window root = None;
 
     LockDisplay(dpy);
-    GetResReq(GetGeometry, drawable, req);
+    GetResReq(QueryTree, drawable, req);
     quiet_begin(dpy);
-    if (_XReply(dpy, (xReply *)&reply, 0, True))
+    if (_XReply(dpy, (xReply *)&reply, 0, True))   /* the children are discarded */
         root = reply.root;
     quiet_end();
     UnlockDisplay(dpy);
@@ -161,16 +165,19 @@ static int drawable_screen_core(Display *dpy, XID drawable)
     return -1;
 }
 
+/*
+ * The screen of a drawable libGLX did not create, asked of the server on every display, one
+ * screen or several (the caller caches the answer): a GLX drawable the server knows (with
+ * GLX_EXT_libglvnd), else a plain X window. A plain pixmap is no GLX drawable: -1.
+ */
 int glmux_glx_x11_drawable_screen(Display *dpy, int opcode, bool libglvnd_ext, XID drawable)
 {
     int screen = -1;
 
-    if (ScreenCount(dpy) == 1)
-        return 0; /* the vendor reports a bad drawable itself */
     if (libglvnd_ext)
         screen = drawable_screen_glx(dpy, opcode, drawable);
     if (screen < 0)
-        screen = drawable_screen_core(dpy, drawable);
+        screen = window_screen(dpy, drawable);
     return screen;
 }
 

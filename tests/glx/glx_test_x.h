@@ -8,7 +8,7 @@
 
 #include <X11/Xlib.h>
 
-/* Opens the fixture's server "two" or "noglx"; skips the test when Xvfb is unavailable. */
+/* Opens the fixture's server "two", "one" or "noglx"; skips the test when Xvfb is unavailable. */
 Display *glx_test_open(const char *which);
 
 /* Installs an X error handler that records the last error instead of exiting. */

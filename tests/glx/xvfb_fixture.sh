@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# glmux tests: the Xvfb fixture of the GLX tests. "start DIR" starts two servers on free
-# displays (Xvfb -displayfd): "two" with two screens and GLX, "noglx" with one screen and the
-# GLX extension disabled, and writes DIR/<name>.display (":N", or "none" when Xvfb is not
+# glmux tests: the Xvfb fixture of the GLX tests. "start DIR" starts three servers on free
+# displays (Xvfb -displayfd): "two" with two screens and GLX, "one" with one screen and GLX,
+# "noglx" with one screen and the GLX extension disabled, and writes DIR/<name>.display (":N", or "none" when Xvfb is not
 # installed, so that the tests skip). "stop DIR" stops them.
 set -u
 cmd=$1
@@ -39,14 +39,16 @@ start)
     if ! command -v Xvfb >/dev/null 2>&1; then
         echo none >"$dir/two.display"
         echo none >"$dir/noglx.display"
+        echo none >"$dir/one.display"
         echo "Xvfb is not installed: the GLX tests will skip"
         exit 0
     fi
     start_one two -screen 0 320x240x24 -screen 1 320x240x24 || exit 1
     start_one noglx -screen 0 320x240x24 -extension GLX || exit 1
+    start_one one -screen 0 320x240x24 || exit 1
     ;;
 stop)
-    for name in two noglx; do
+    for name in two noglx one; do
         if [ -f "$dir/$name.pid" ]; then
             kill "$(cat "$dir/$name.pid")" 2>/dev/null
             rm -f "$dir/$name.pid"
