@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: `glmux explain`. Runs the selector exactly as libEGL and libGLX do under the
- * current environment (same discovery, same calls, same order) and prints the decisions with
- * every rule considered. When DISPLAY names a reachable X server, each screen is listed too; the
+ * glmux tool: `glmux explain`. Decides through the very functions libEGL and libGLX call
+ * (glmux_select_egl_plan, glmux_select_glx_plan, glmux_select_vendor_env) under the current
+ * environment, then prints the decisions with every rule considered, as text or JSON. When DISPLAY names a reachable X server, each screen is listed too; the
  * X library is loaded only then, with dlopen, so the tool does not depend on it.
  */
 #define _GNU_SOURCE
@@ -71,172 +71,284 @@ static void json_gpu_brief(struct glmux_jw *w, const char *key, const struct glm
     glmux_jw_end(w, '}');
 }
 
-int glmux_cli_explain(bool json)
+/* The variables one vendor is given (glmux_select_vendor_env). */
+struct vendor_env {
+    const char *vendor;
+    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
+    size_t n;
+};
+
+/*
+ * Everything `glmux explain` decides, through the same calls libEGL and libGLX make. Each library
+ * has a selector of its own (a GPU libEGL falls back from is still libGLX's choice), so explain
+ * has two as well.
+ */
+struct decision {
+    struct glmux_select *sel;        /* libEGL's */
+    struct glmux_select *glx_sel;    /* libGLX's */
+    struct glmux_vendor_list vl, glx_vl;
+    size_t *egl;                 /* indexes into vl.vendors, in load order */
+    size_t n_egl;
+    bool enumerated_for_egl;     /* enumeration happened for the EGL order alone */
+    const char *glx;             /* screen 0's vendor from the GLX plan, NULL: the server's */
+    bool glx_override;           /* a libglvnd variable named it */
+    struct vendor_env *glx_envs; /* what libGLX gives each GLX vendor it may load */
+    size_t n_glx_envs;
+    int screens;                 /* X screens, -1 when DISPLAY is not reachable */
+    const char **screen_vendor;  /* per screen, NULL: the server's */
+    struct vendor_env *envs;     /* the EGL vendors in order, then the GLX vendor if another */
+    size_t n_envs;
+    const struct glmux_gpu *gpu;
+    const struct glmux_gpu_list *gpus;
+    const struct glmux_gpu_request *req;
+};
+
+static void decision_free(struct decision *d)
+{
+    free(d->egl);
+    free(d->screen_vendor);
+    free(d->envs);
+    free(d->glx_envs);
+    glmux_vendor_list_clear(&d->vl);
+    glmux_vendor_list_clear(&d->glx_vl);
+    glmux_select_free(d->sel);
+    glmux_select_free(d->glx_sel);
+}
+
+/* libGLX's side: the plan for each screen and the variables each GLX vendor would be given. */
+static bool decide_glx(struct decision *d)
+{
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+
+    d->glx_envs = calloc(d->glx_vl.count + 1, sizeof(*d->glx_envs));
+    if (d->glx_envs == NULL)
+        return false;
+    glmux_select_glx_plan(d->glx_sel, 0, &d->glx_vl, plan);
+    d->glx = plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
+    d->glx_override = plan[0].override;
+    if (d->screens > 0) {
+        d->screen_vendor = calloc((size_t)d->screens, sizeof(*d->screen_vendor));
+        if (d->screen_vendor == NULL)
+            return false;
+        for (int s = 0; s < d->screens; s++)
+            d->screen_vendor[s] = glmux_select_glx_vendor_for_screen(d->glx_sel, s, &d->glx_vl);
+    }
+    /* libGLX sets nothing for a vendor a libglvnd variable names (glx_vendor.c). */
+    for (size_t i = 0; i < d->glx_vl.count; i++) {
+        struct glmux_select_candidate c = glmux_select_candidate_of(&d->glx_vl.vendors[i]);
+        struct vendor_env *e = &d->glx_envs[d->n_glx_envs++];
+        e->vendor = c.name;
+        if (!(d->glx_override && strcmp(c.name, d->glx) == 0))
+            e->n = glmux_select_vendor_env(d->glx_sel, &c, e->env);
+    }
+    if (d->glx != NULL && glmux_vendor_list_find(&d->glx_vl, d->glx) == NULL) {
+        struct glmux_select_candidate c = { d->glx, NULL, 0 };
+        struct vendor_env *e = &d->glx_envs[d->n_glx_envs++];
+        e->vendor = d->glx;
+        if (!d->glx_override)
+            e->n = glmux_select_vendor_env(d->glx_sel, &c, e->env);
+    }
+    return true;
+}
+
+static bool decide(struct decision *d)
 {
     struct glmux_select_config cfg = { .keep_reasons = true };
-    struct glmux_select *sel = glmux_select_new(&cfg);
-    struct glmux_vendor_list vl, glx_vl;
-    struct glmux_select_candidate *cands = NULL;
-    size_t *order = NULL, n = 0, k;
-    bool enumerated_for_egl;
-    const struct glmux_gpu *gpu;
-    const struct glmux_gpu_list *gl;
-    const struct glmux_gpu_request *req;
-    const char *glx, *glx_extra = NULL;
-    struct glmux_select_candidate glx_cand = { NULL, NULL, 0 };
-    int screens;
 
-    if (sel == NULL || !glmux_vendor_list_discover(&vl)) {
-        fprintf(stderr, "glmux: out of memory\n");
-        glmux_select_free(sel);
-        return GLMUX_EXIT_FAIL;
-    }
-    if (!glmux_vendor_list_discover_glx(&glx_vl)) {
-        fprintf(stderr, "glmux: out of memory\n");
-        glmux_vendor_list_clear(&vl);
-        glmux_select_free(sel);
-        return GLMUX_EXIT_FAIL;
-    }
-    cands = calloc(vl.count + 1, sizeof(*cands));
-    order = calloc(vl.count + 1, sizeof(*order));
-    if (cands == NULL || order == NULL) {
-        fprintf(stderr, "glmux: out of memory\n");
-        free(cands);
-        free(order);
-        glmux_vendor_list_clear(&vl);
-        glmux_select_free(sel);
-        return GLMUX_EXIT_FAIL;
-    }
-    for (size_t i = 0; i < vl.count; i++)
-        if (vl.vendors[i].egl_library != NULL)
-            cands[n++] = glmux_select_candidate_of(&vl.vendors[i]);
+    memset(d, 0, sizeof(*d));
+    d->sel = glmux_select_new(&cfg);
+    cfg.quiet = true;   /* libEGL's selector already printed the warnings */
+    d->glx_sel = glmux_select_new(&cfg);
+    if (d->sel == NULL || d->glx_sel == NULL || !glmux_vendor_list_discover(&d->vl) ||
+        !glmux_vendor_list_discover_glx(&d->glx_vl))
+        return false;
+    d->egl = calloc(d->vl.count + 1, sizeof(*d->egl));
+    d->envs = calloc(d->vl.count + 2, sizeof(*d->envs));
+    if (d->egl == NULL || d->envs == NULL)
+        return false;
     /* The same calls, in the same order, as libEGL and libGLX make. */
-    k = glmux_select_egl_vendor_order(sel, cands, n, order);
-    enumerated_for_egl = glmux_select_enumerated(sel);
-    glx = glmux_select_glx_vendor_for_screen(sel, 0, &glx_vl);
-    screens = x_screens();
-    gpu = glmux_select_chosen_gpu(sel);
-    gl = glmux_select_gpus(sel);
-    req = glmux_select_request(sel);
+    d->n_egl = glmux_select_egl_plan(d->sel, &d->vl, d->egl);
+    d->enumerated_for_egl = glmux_select_enumerated(d->sel);
+    d->screens = x_screens();
+    if (!decide_glx(d))
+        return false;
+    d->gpu = glmux_select_chosen_gpu(d->sel);
+    d->gpus = glmux_select_gpus(d->sel);
+    d->req = glmux_select_request(d->sel);
+    for (size_t i = 0; i < d->n_egl; i++) {
+        struct glmux_select_candidate c = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
+        struct vendor_env *e = &d->envs[d->n_envs++];
+        e->vendor = c.name;
+        e->n = glmux_select_vendor_env(d->sel, &c, e->env);
+    }
     /* The GLX vendor, when it is not an EGL vendor too, also gets its variables listed. */
-    if (glx != NULL) {
-        const struct glmux_vendor *gv = glmux_vendor_list_find(&glx_vl, glx);
-        glx_extra = glx;
-        for (size_t i = 0; i < k; i++)
-            if (strcmp(cands[order[i]].name, glx) == 0)
-                glx_extra = NULL;
-        if (gv != NULL)
-            glx_cand = glmux_select_candidate_of(gv);
-        else
-            glx_cand.name = glx;
-    }
+    if (d->glx != NULL) {
+        bool listed = false;
 
-    if (json) {
-        struct glmux_jw w;
-        glmux_jw_init(&w, stdout);
-        glmux_jw_object(&w, NULL);
-        if (req->kind == GLMUX_REQUEST_NONE) {
-            glmux_jw_string(&w, "request", NULL);
-        } else {
-            glmux_jw_object(&w, "request");
-            glmux_jw_string(&w, "variable", req->variable);
-            glmux_jw_string(&w, "value", req->value);
-            glmux_jw_string(&w, "kind", request_kind(req->kind));
-            glmux_jw_bool(&w, "exclusive", req->exclusive);
-            glmux_jw_bool(&w, "matched", !glmux_select_request_unmet(sel));
-            glmux_jw_end(&w, '}');
-        }
-        json_gpu_brief(&w, "gpu", gpu, glmux_cli_gpu_vendor(&vl, gpu));
-        json_gpu_brief(&w, "default_gpu",
-                       gl->default_index >= 0 ? &gl->gpus[gl->default_index] : NULL,
-                       gl->default_index >= 0
-                           ? glmux_cli_gpu_vendor(&vl, &gl->gpus[gl->default_index]) : NULL);
-        glmux_jw_int(&w, "gpu_count", (long)gl->count);
-        glmux_jw_bool(&w, "enumerated_for_egl", enumerated_for_egl);
-        glmux_jw_string(&w, "egl_override", vl.override_variable);
-        glmux_jw_array(&w, "egl_vendors");
-        for (size_t i = 0; i < k; i++)
-            glmux_jw_string(&w, NULL, cands[order[i]].name);
-        glmux_jw_end(&w, ']');
-        glmux_jw_object(&w, "vendor_env");
-        for (size_t i = 0; i < k; i++) {
-            struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
-            size_t m = glmux_select_vendor_env(sel, &cands[order[i]], env);
-            glmux_jw_object(&w, cands[order[i]].name);
-            for (size_t j = 0; j < m; j++)
-                glmux_jw_string(&w, env[j].name, env[j].value);
-            glmux_jw_end(&w, '}');
-        }
-        if (glx_extra != NULL) {
-            struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
-            size_t m = glmux_select_vendor_env(sel, &glx_cand, env);
-            glmux_jw_object(&w, glx_extra);
-            for (size_t j = 0; j < m; j++)
-                glmux_jw_string(&w, env[j].name, env[j].value);
-            glmux_jw_end(&w, '}');
-        }
-        glmux_jw_end(&w, '}');
-        glmux_jw_object(&w, "glx");
-        glmux_jw_string(&w, "vendor", glx);
-        glmux_jw_array(&w, "screens");
-        for (int s = 0; s < screens; s++) {
-            const char *v = glmux_select_glx_vendor_for_screen(sel, s, &glx_vl);
-            glmux_jw_object(&w, NULL);
-            glmux_jw_int(&w, "screen", s);
-            glmux_jw_string(&w, "vendor", v ? v : "(X server's choice)");
-            glmux_jw_end(&w, '}');
-        }
-        glmux_jw_end(&w, ']');
-        glmux_jw_end(&w, '}');
-        glmux_jw_array(&w, "reasons");
-        for (size_t i = 0; i < glmux_select_reason_count(sel); i++)
-            glmux_jw_string(&w, NULL, glmux_select_reason(sel, i));
-        glmux_jw_end(&w, ']');
-        glmux_jw_end(&w, '}');
-        glmux_jw_finish(&w);
-    } else {
-        if (req->kind == GLMUX_REQUEST_NONE)
-            printf("asked for:   nothing (the default GPU)\n");
-        else
-            printf("asked for:   %s=%s\n", req->variable, req->value);
-        if (gpu != NULL)
-            printf("GPU:         %s %04x:%04x driver %s%s\n", gpu->tag, gpu->vendor_id,
-                   gpu->device_id, gpu->driver[0] ? gpu->driver : "(none)",
-                   gpu->is_default ? " (the default GPU)" : "");
-        else
-            printf("GPU:         none found\n");
-        printf("EGL vendors:");
-        for (size_t i = 0; i < k; i++)
-            printf(" %s", cands[order[i]].name);
-        printf("%s\n", k ? "" : " (none installed)");
-        for (size_t i = 0; i < k; i++) {
-            struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
-            size_t m = glmux_select_vendor_env(sel, &cands[order[i]], env);
-            for (size_t j = 0; j < m; j++)
-                printf("             %s is given %s=%s\n", cands[order[i]].name, env[j].name,
-                       env[j].value);
-        }
-        printf("GLX vendor:  %s\n", glx ? glx : "the X server's choice, for every screen");
-        if (glx_extra != NULL) {
-            struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
-            size_t m = glmux_select_vendor_env(sel, &glx_cand, env);
-            for (size_t j = 0; j < m; j++)
-                printf("             %s is given %s=%s\n", glx, env[j].name, env[j].value);
-        }
-        if (screens < 0)
-            printf("X screens:   DISPLAY not reachable; not listed\n");
-        for (int s = 0; s < screens; s++) {
-            const char *v = glmux_select_glx_vendor_for_screen(sel, s, &glx_vl);
-            printf("X screen %d:  %s\n", s, v ? v : "the X server's choice");
-        }
-        printf("why:\n");
-        for (size_t i = 0; i < glmux_select_reason_count(sel); i++)
-            printf("  - %s\n", glmux_select_reason(sel, i));
+        for (size_t i = 0; i < d->n_envs; i++)
+            listed |= strcmp(d->envs[i].vendor, d->glx) == 0;
+        for (size_t i = 0; !listed && i < d->n_glx_envs; i++)
+            if (strcmp(d->glx_envs[i].vendor, d->glx) == 0) {
+                d->envs[d->n_envs++] = d->glx_envs[i];
+                listed = true;
+            }
     }
-    free(cands);
-    free(order);
-    glmux_vendor_list_clear(&vl);
-    glmux_vendor_list_clear(&glx_vl);
-    glmux_select_free(sel);
+    return true;
+}
+
+/* Whether libGLX's selector said the i-th of its reasons already on libEGL's side. */
+static bool glx_reason_repeats(const struct decision *d, size_t i)
+{
+    const char *r = glmux_select_reason(d->glx_sel, i);
+
+    for (size_t j = 0; j < glmux_select_reason_count(d->sel); j++)
+        if (strcmp(r, glmux_select_reason(d->sel, j)) == 0)
+            return true;
+    return false;
+}
+
+/* The reasons: libEGL's selector's, then those of libGLX's it did not give. */
+static size_t reason_count(const struct decision *d)
+{
+    size_t n = glmux_select_reason_count(d->sel);
+
+    for (size_t i = 0; i < glmux_select_reason_count(d->glx_sel); i++)
+        n += !glx_reason_repeats(d, i);
+    return n;
+}
+
+static const char *reason_at(const struct decision *d, size_t k)
+{
+    size_t n = glmux_select_reason_count(d->sel);
+
+    if (k < n)
+        return glmux_select_reason(d->sel, k);
+    for (size_t i = 0; i < glmux_select_reason_count(d->glx_sel); i++) {
+        if (glx_reason_repeats(d, i))
+            continue;
+        if (n++ == k)
+            return glmux_select_reason(d->glx_sel, i);
+    }
+    return NULL;
+}
+
+static void print_json(const struct decision *d)
+{
+    const struct glmux_gpu_list *gl = d->gpus;
+    const struct glmux_gpu *def = gl->default_index >= 0 ? &gl->gpus[gl->default_index] : NULL;
+    struct glmux_jw w;
+
+    glmux_jw_init(&w, stdout);
+    glmux_jw_object(&w, NULL);
+    if (d->req->kind == GLMUX_REQUEST_NONE) {
+        glmux_jw_string(&w, "request", NULL);
+    } else {
+        glmux_jw_object(&w, "request");
+        glmux_jw_string(&w, "variable", d->req->variable);
+        glmux_jw_string(&w, "value", d->req->value);
+        glmux_jw_string(&w, "kind", request_kind(d->req->kind));
+        glmux_jw_bool(&w, "exclusive", d->req->exclusive);
+        glmux_jw_bool(&w, "matched", !glmux_select_request_unmet(d->sel));
+        glmux_jw_end(&w, '}');
+    }
+    json_gpu_brief(&w, "gpu", d->gpu, glmux_cli_gpu_vendor(&d->vl, d->gpu));
+    json_gpu_brief(&w, "default_gpu", def, glmux_cli_gpu_vendor(&d->vl, def));
+    glmux_jw_int(&w, "gpu_count", (long)gl->count);
+    glmux_jw_bool(&w, "enumerated_for_egl", d->enumerated_for_egl);
+    glmux_jw_string(&w, "egl_override", d->vl.override_variable);
+    glmux_jw_array(&w, "egl_vendors");
+    for (size_t i = 0; i < d->n_egl; i++)
+        glmux_jw_string(&w, NULL, d->vl.vendors[d->egl[i]].name);
+    glmux_jw_end(&w, ']');
+    glmux_jw_object(&w, "vendor_env");
+    for (size_t i = 0; i < d->n_envs; i++) {
+        glmux_jw_object(&w, d->envs[i].vendor);
+        for (size_t j = 0; j < d->envs[i].n; j++)
+            glmux_jw_string(&w, d->envs[i].env[j].name, d->envs[i].env[j].value);
+        glmux_jw_end(&w, '}');
+    }
+    glmux_jw_end(&w, '}');
+    glmux_jw_object(&w, "glx");
+    glmux_jw_string(&w, "vendor", d->glx);
+    glmux_jw_bool(&w, "override", d->glx_override);
+    glmux_jw_object(&w, "env");
+    for (size_t i = 0; i < d->n_glx_envs; i++) {
+        glmux_jw_object(&w, d->glx_envs[i].vendor);
+        for (size_t j = 0; j < d->glx_envs[i].n; j++)
+            glmux_jw_string(&w, d->glx_envs[i].env[j].name, d->glx_envs[i].env[j].value);
+        glmux_jw_end(&w, '}');
+    }
+    glmux_jw_end(&w, '}');
+    glmux_jw_array(&w, "screens");
+    for (int s = 0; s < d->screens; s++) {
+        glmux_jw_object(&w, NULL);
+        glmux_jw_int(&w, "screen", s);
+        glmux_jw_string(&w, "vendor", d->screen_vendor[s] ? d->screen_vendor[s]
+                                                           : "(X server's choice)");
+        glmux_jw_end(&w, '}');
+    }
+    glmux_jw_end(&w, ']');
+    glmux_jw_end(&w, '}');
+    glmux_jw_array(&w, "reasons");
+    for (size_t i = 0; i < reason_count(d); i++)
+        glmux_jw_string(&w, NULL, reason_at(d, i));
+    glmux_jw_end(&w, ']');
+    glmux_jw_end(&w, '}');
+    glmux_jw_finish(&w);
+}
+
+static void print_env(const struct vendor_env *e)
+{
+    for (size_t j = 0; j < e->n; j++)
+        printf("             %s is given %s=%s\n", e->vendor, e->env[j].name, e->env[j].value);
+}
+
+static void print_text(const struct decision *d)
+{
+    const struct glmux_gpu *gpu = d->gpu;
+
+    if (d->req->kind == GLMUX_REQUEST_NONE)
+        printf("asked for:   nothing (the default GPU)\n");
+    else
+        printf("asked for:   %s=%s\n", d->req->variable, d->req->value);
+    if (gpu != NULL)
+        printf("GPU:         %s %04x:%04x driver %s%s\n", gpu->tag, gpu->vendor_id,
+               gpu->device_id, gpu->driver[0] ? gpu->driver : "(none)",
+               gpu->is_default ? " (the default GPU)" : "");
+    else
+        printf("GPU:         none found\n");
+    printf("EGL vendors:");
+    for (size_t i = 0; i < d->n_egl; i++)
+        printf(" %s", d->vl.vendors[d->egl[i]].name);
+    printf("%s\n", d->n_egl ? "" : " (none installed)");
+    for (size_t i = 0; i < d->n_egl; i++)
+        print_env(&d->envs[i]);
+    printf("GLX vendor:  %s\n", d->glx ? d->glx : "the X server's choice, for every screen");
+    if (d->n_envs > d->n_egl)
+        print_env(&d->envs[d->n_egl]);
+    if (d->screens < 0)
+        printf("X screens:   DISPLAY not reachable; not listed\n");
+    for (int s = 0; s < d->screens; s++)
+        printf("X screen %d:  %s\n", s, d->screen_vendor[s] ? d->screen_vendor[s]
+                                                            : "the X server's choice");
+    printf("why:\n");
+    for (size_t i = 0; i < reason_count(d); i++)
+        printf("  - %s\n", reason_at(d, i));
+}
+
+int glmux_cli_explain(bool json)
+{
+    struct decision d;
+
+    if (!decide(&d)) {
+        fprintf(stderr, "glmux: out of memory\n");
+        decision_free(&d);
+        return GLMUX_EXIT_FAIL;
+    }
+    if (json)
+        print_json(&d);
+    else
+        print_text(&d);
+    decision_free(&d);
     return GLMUX_EXIT_OK;
 }

@@ -46,34 +46,29 @@ static void describe_search(const struct glmux_vendor_list *vl, char *buf, size_
     }
 }
 
-/* Loads the discovered vendors that have an EGL library, in the selector's order. */
+/* Loads the discovered vendors that have an EGL library, in the selector's order
+ * (glmux_select_egl_plan, the rule `glmux explain` shows). */
 static int load_in_order(void)
 {
-    size_t n = 0, count, *order;
-    size_t *index = calloc(discovered.count + 1, sizeof(*index));
-    struct glmux_select_candidate *cands = calloc(discovered.count + 1, sizeof(*cands));
+    size_t *order = calloc(discovered.count + 1, sizeof(*order));
     glmux_egl_vendor **tail = &vendor_list;
+    size_t count;
     int loaded = 0;
 
-    order = calloc(discovered.count + 1, sizeof(*order));
-    if (index == NULL || cands == NULL || order == NULL)
-        goto out;
-    for (size_t i = 0; i < discovered.count; i++) {
-        if (discovered.vendors[i].egl_library == NULL) {
+    if (order == NULL)
+        return 0;
+    for (size_t i = 0; i < discovered.count; i++)
+        if (discovered.vendors[i].egl_library == NULL)
             glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" has no EGL library (GLX only)",
                       discovered.vendors[i].name);
-            continue;
-        }
-        cands[n] = glmux_select_candidate_of(&discovered.vendors[i]);
-        index[n++] = i;
-    }
-    count = glmux_select_egl_vendor_order(selector, cands, n, order);
+    count = glmux_select_egl_plan(selector, &discovered, order);
     for (size_t k = 0; k < count; k++) {
-        const struct glmux_vendor *d = &discovered.vendors[index[order[k]]];
+        const struct glmux_vendor *d = &discovered.vendors[order[k]];
+        struct glmux_select_candidate cand = glmux_select_candidate_of(d);
         glmux_egl_vendor *v;
 
         /* Under the pthread_once, before the dlopen: docs/vendors.md §7 says why. */
-        glmux_select_apply_vendor_env(selector, &cands[order[k]]);
+        glmux_select_apply_vendor_env(selector, &cand);
         v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
         if (v == NULL)
             continue;
@@ -81,9 +76,6 @@ static int load_in_order(void)
         tail = &v->next;
         loaded++;
     }
-out:
-    free(index);
-    free(cands);
     free(order);
     return loaded;
 }

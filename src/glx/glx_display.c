@@ -5,9 +5,10 @@
  * A display record is made on first use: GLX's opcode and error base, whether every screen
  * advertises GLX_EXT_libglvnd, the drawable map and the merged client strings; an Xlib
  * close-display hook drops it. A screen's vendor is decided once and cached, failure included
- * (reported once, not retried): __GLX_FORCE_VENDOR_LIBRARY_<screen>, __GLX_VENDOR_LIBRARY_NAME,
- * the GPU selector's choice, the server's GLX_VENDOR_NAMES_EXT list (with isScreenSupported),
- * then "indirect" and Fedora's "system".
+ * (reported once, not retried) by following glmux_select_glx_plan, the rule `glmux explain`
+ * shows: __GLX_FORCE_VENDOR_LIBRARY_<screen>, __GLX_VENDOR_LIBRARY_NAME, the GPU selector's
+ * choice, the server's GLX_VENDOR_NAMES_EXT list (with isScreenSupported), then "indirect" and
+ * Fedora's "system".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,6 @@
 
 #include "glx/glx_internal.h"
 #include "glx/glx_x11.h"
-#include "util/env.h"
 #include "util/log.h"
 
 #ifndef GLX_VENDOR_NAMES_EXT
@@ -128,40 +128,33 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     return v;
 }
 
+/* Follows the rule for the screen's vendor (glmux_select_glx_plan) until a vendor serves it. */
 static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 {
-    char var[64];
-    const char *name;
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+    size_t n = glmux_glx_selector_plan(screen, plan);
     glmux_glx_vendor *v = NULL;
 
-    snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
-    name = glmux_env_get(var);
-    if (name != NULL && *name != '\0' && (v = try_vendor(d->dpy, screen, name, false, true, var)))
-        return v;
-    name = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
-    if (name != NULL && *name != '\0' &&
-        (v = try_vendor(d->dpy, screen, name, false, true, "__GLX_VENDOR_LIBRARY_NAME")))
-        return v;
-    name = glmux_glx_selector_vendor_name(d->dpy, screen);
-    if (name != NULL && (v = try_vendor(d->dpy, screen, name, true, false, "GPU selector")))
-        return v;
-    if (d->libglvnd_ext) {
-        char *names = glmux_glx_x11_query_server_string(d->dpy, d->opcode, screen,
-                                                        GLX_VENDOR_NAMES_EXT);
-        char *save = NULL;
+    for (size_t i = 0; i < n && v == NULL; i++) {
+        char *names, *save = NULL;
 
+        if (plan[i].kind == GLMUX_GLX_STEP_VENDOR) {
+            v = try_vendor(d->dpy, screen, plan[i].name, plan[i].check_screen, plan[i].override,
+                           plan[i].why);
+            continue;
+        }
+        if (!d->libglvnd_ext)
+            continue;
+        names = glmux_glx_x11_query_server_string(d->dpy, d->opcode, screen,
+                                                  GLX_VENDOR_NAMES_EXT);
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: the server names vendor(s) \"%s\"", screen,
                   names ? names : "");
         for (char *tok = names ? strtok_r(names, " ", &save) : NULL; tok != NULL && v == NULL;
              tok = strtok_r(NULL, " ", &save))
-            v = try_vendor(d->dpy, screen, tok, true, false, "named by the X server");
+            v = try_vendor(d->dpy, screen, tok, plan[i].check_screen, false, plan[i].why);
         free(names);
-        if (v != NULL)
-            return v;
     }
-    if ((v = try_vendor(d->dpy, screen, "indirect", false, false, "fallback")))
-        return v;
-    return try_vendor(d->dpy, screen, "system", false, false, "fallback");
+    return v;
 }
 
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)

@@ -22,6 +22,7 @@
 #include <GL/glx.h>
 
 #include "GLdispatch.h"
+#include "select/select.h"
 #include "glvnd/libglxabi.h"
 #include "glx/glx_core_table.h"
 #include "winsys/winsys.h"
@@ -162,10 +163,10 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy);
 /* The vendor for (dpy, screen); NULL if screen is out of range or no vendor loads. */
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
 /*
- * Seam for the GPU selector: the vendor name it picks for (dpy, screen), or NULL to let the
- * server's GLX_VENDOR_NAMES_EXT list decide (glx_selector.c).
+ * The steps to find a screen's vendor (glmux_select_glx_plan, the rule `glmux explain` shows),
+ * with libGLX's selector and vendor list (glx_selector.c). out holds GLMUX_GLX_PLAN_MAX steps.
  */
-const char *glmux_glx_selector_vendor_name(Display *dpy, int screen);
+size_t glmux_glx_selector_plan(int screen, struct glmux_glx_step *out);
 /* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
 const char *glmux_glx_selector_library(const char *name);
 /* Sets what vendor name needs to render on the chosen GPU; call under the lock, before

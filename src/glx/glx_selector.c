@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: libGLX's use of the PRIME-aware GPU selector (src/select, docs/vendors.md §6–7).
+ * glmux: libGLX's use of the PRIME-aware GPU selector (src/select, docs/vendors.md §6–7). The
+ * rule itself (which vendor for a screen, in which order) is glmux_select_glx_plan, the one
+ * `glmux explain` shows; this file only holds libGLX's selector and vendor list.
  *
  * Once per process, on the first vendor lookup, a pthread_once builds the selector (it reads
  * the environment, nothing else) and the GLX vendor list of the vendor directory
  * (glmux_vendor_list_discover_glx: GLMUX_VENDOR_DIRS, else the default directories; manifests
  * give each vendor its GLX library and kernel drivers). Then, for each screen, after libglvnd's
- * explicit variables (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME, tried first by
- * glx_display.c and always winning) and before the X server's GLX_VENDOR_NAMES_EXT list, the
- * selector names a vendor only when the user asked for a GPU other than the default one
+ * explicit variables (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME, which always
+ * win) and before the X server's GLX_VENDOR_NAMES_EXT list, the selector names a vendor only when the user asked for a GPU other than the default one
  * (DRI_PRIME, GLMUX_GPU, __NV_PRIME_RENDER_OFFLOAD) and the vendor list's driver lists (or the
  * built-in driver table) say which vendor serves it. Just before a vendor library is dlopen'ed
  * (under libGLX's lock, which serialises vendor loading), the variables it needs to render on the
@@ -68,36 +69,11 @@ static const struct glmux_vendor *find_vendor(const char *name)
     return have_list ? glmux_vendor_list_find(&vendor_list, name) : NULL;
 }
 
-/* True when one of libglvnd's GLX variables decides the vendor of this screen; its name in var. */
-static bool libglvnd_override(int screen, char *var, size_t var_size)
+size_t glmux_glx_selector_plan(int screen, struct glmux_glx_step *out)
 {
-    const char *v;
-
-    snprintf(var, var_size, "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
-    if ((v = glmux_env_get(var)) != NULL && *v != '\0')
-        return true;
-    snprintf(var, var_size, "__GLX_VENDOR_LIBRARY_NAME");
-    return (v = glmux_env_get(var)) != NULL && *v != '\0';
-}
-
-const char *glmux_glx_selector_vendor_name(Display *dpy, int screen)
-{
-    char var[64];
-
-    (void)dpy;
-    if (libglvnd_override(screen, var, sizeof(var))) {
-        /* glx_display.c tried it already and it failed: libglvnd asks the server next. */
-        glmux_log(GLMUX_LOG_SELECT, "GLX screen %d: %s is set, so the GPU selector has no "
-                  "say; asking the X server", screen, var);
-        return NULL;
-    }
     ensure_init();
-    if (selector == NULL)
-        return NULL;
     /* No manifest at all (libGLX_<name>.so.0 only): the built-in driver table names vendors. */
-    return glmux_select_glx_vendor_for_screen(selector, screen,
-                                              have_list && vendor_list.count > 0 ? &vendor_list
-                                                                                 : NULL);
+    return glmux_select_glx_plan(selector, screen, have_list ? &vendor_list : NULL, out);
 }
 
 const char *glmux_glx_selector_library(const char *name)

@@ -32,6 +32,7 @@ struct glmux_select {
     char glx_name[128];
     bool warned_no_vendor;
     bool keep_reasons;
+    bool quiet;
 };
 
 static void reason(struct glmux_select *sel, unsigned category, const char *fmt, ...)
@@ -44,12 +45,13 @@ static void reason(struct glmux_select *sel, unsigned category, const char *fmt,
     char **r;
 
     /* Formatting costs more than deciding: skip it unless somebody will read it. */
-    if (!sel->keep_reasons && !glmux_log_enabled(category))
+    if (!sel->keep_reasons && (sel->quiet || !glmux_log_enabled(category)))
         return;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    glmux_log(category, "%s", buf);
+    if (!sel->quiet)
+        glmux_log(category, "%s", buf);
     r = realloc(sel->reasons, (sel->n_reasons + 1) * sizeof(char *));
     if (r == NULL)
         return;
@@ -132,6 +134,7 @@ struct glmux_select *glmux_select_new(const struct glmux_select_config *config)
     sel->getenv = (config && config->getenv) ? config->getenv : glmux_env_get;
     sel->chosen = -1;
     sel->keep_reasons = config != NULL && config->keep_reasons;
+    sel->quiet = config != NULL && config->quiet;
     if (config != NULL && config->display_tag != NULL)
         sel->display_tag = strdup(config->display_tag);
     read_request(sel, config ? config->gpu_spec : NULL);
@@ -453,20 +456,14 @@ struct glmux_select_candidate glmux_select_candidate_of(const struct glmux_vendo
     return c;
 }
 
-const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int screen,
-                                               const struct glmux_vendor_list *vendors)
+/* The selector's own GLX choice for a screen when no libglvnd variable decides it: a vendor
+ * name, or NULL for "the X server's list". vendors NULL: the built-in driver table. */
+static const char *glx_choice(struct glmux_select *sel, int screen,
+                              const struct glmux_vendor_list *vendors)
 {
-    char var[64];
-    const char *v;
     const struct glmux_gpu *gpu;
+    const char *v;
 
-    snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
-    if ((v = env(sel, var)) != NULL || (v = env(sel, "__GLX_VENDOR_LIBRARY_NAME")) != NULL) {
-        reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" from %s (libglvnd's "
-               "override wins)", screen, v, env(sel, var) ? var : "__GLX_VENDOR_LIBRARY_NAME");
-        snprintf(sel->glx_name, sizeof(sel->glx_name), "%s", v);
-        return sel->glx_name;
-    }
     if (sel->request.kind <= GLMUX_REQUEST_DEFAULT) {
         reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (no GPU asked for)",
                screen);
@@ -489,8 +486,8 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
     if (vendors == NULL && (v = gpu->vendor[0] ? gpu->vendor
                                                 : glmux_driver_default_vendor(gpu->driver))) {
         snprintf(sel->glx_name, sizeof(sel->glx_name), "%s", v);
-        reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (built-in table: driver %s)",
-               screen, v, gpu->driver);
+        reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (%s: driver %s)", screen, v,
+               gpu->vendor[0] ? "udev property GLMUX_VENDOR" : "built-in table", gpu->driver);
         return sel->glx_name;
     }
     if (vendors != NULL && sel->gpus.default_index >= 0) {
@@ -502,6 +499,92 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
     reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: no vendor known for GPU %s (driver %s); "
            "using the X server's vendor", screen, gpu->tag, gpu->driver[0] ? gpu->driver : "none");
     return NULL;
+}
+
+static const char *sel_env(struct glmux_select *sel, const char *name)
+{
+    const char *v = sel != NULL ? sel->getenv(name) : glmux_env_get(name);
+
+    return (v != NULL && *v != '\0') ? v : NULL;
+}
+
+static void add_step(struct glmux_glx_step *out, size_t *n, enum glmux_glx_step_kind kind,
+                     const char *name, const char *why, bool check, bool override)
+{
+    struct glmux_glx_step step = { kind, name, why, check, override };
+
+    out[(*n)++] = step;
+}
+
+size_t glmux_select_glx_plan(struct glmux_select *sel, int screen,
+                             const struct glmux_vendor_list *vendors,
+                             struct glmux_glx_step out[GLMUX_GLX_PLAN_MAX])
+{
+    char var[64];
+    const char *force, *name, *choice = NULL;
+    size_t n = 0;
+
+    snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
+    force = sel_env(sel, var);
+    name = sel_env(sel, "__GLX_VENDOR_LIBRARY_NAME");
+    if (force != NULL)
+        add_step(out, &n, GLMUX_GLX_STEP_VENDOR, force, "__GLX_FORCE_VENDOR_LIBRARY_<screen>",
+                 false, true);
+    if (name != NULL)
+        add_step(out, &n, GLMUX_GLX_STEP_VENDOR, name, "__GLX_VENDOR_LIBRARY_NAME", false, true);
+    if (sel != NULL && n > 0)
+        reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" from %s (libglvnd's "
+               "override wins; the GPU selector has no say)", screen, out[0].name,
+               force != NULL ? var : "__GLX_VENDOR_LIBRARY_NAME");
+    if (sel != NULL && n == 0)
+        choice = glx_choice(sel, screen, vendors != NULL && vendors->count > 0 ? vendors : NULL);
+    if (choice != NULL)
+        add_step(out, &n, GLMUX_GLX_STEP_VENDOR, choice, "GPU selector", true, false);
+    add_step(out, &n, GLMUX_GLX_STEP_SERVER, NULL, "named by the X server", true, false);
+    add_step(out, &n, GLMUX_GLX_STEP_VENDOR, "indirect", "fallback", false, false);
+    add_step(out, &n, GLMUX_GLX_STEP_VENDOR, "system", "fallback", false, false);
+    return n;
+}
+
+const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int screen,
+                                               const struct glmux_vendor_list *vendors)
+{
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+
+    glmux_select_glx_plan(sel, screen, vendors, plan);
+    return plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
+}
+
+size_t glmux_select_egl_plan(struct glmux_select *sel, const struct glmux_vendor_list *vl,
+                             size_t *order)
+{
+    struct glmux_select_candidate *cands = calloc(vl->count + 1, sizeof(*cands));
+    size_t *index = calloc(vl->count + 1, sizeof(*index));
+    size_t *o = calloc(vl->count + 1, sizeof(*o));
+    size_t n = 0, k = 0;
+
+    for (size_t i = 0; i < vl->count; i++) {
+        if (vl->vendors[i].egl_library == NULL)
+            continue;
+        if (cands != NULL && index != NULL) {
+            cands[n] = glmux_select_candidate_of(&vl->vendors[i]);
+            index[n] = i;
+        }
+        order[n++] = i;   /* the base order, kept when out of memory */
+    }
+    if (cands != NULL && index != NULL && o != NULL) {
+        k = glmux_select_egl_vendor_order(sel, cands, n, o);
+        for (size_t j = 0; j < k; j++)
+            order[j] = index[o[j]];
+    } else {
+        k = n;
+        reason(sel, GLMUX_LOG_WARN, "out of memory ordering the EGL vendors; they keep their "
+               "base order");
+    }
+    free(cands);
+    free(index);
+    free(o);
+    return k;
 }
 
 static size_t nvidia_env(struct glmux_select *sel, const struct glmux_gpu *gpu,

@@ -235,6 +235,8 @@ struct glmux_select_config {
     const char *gpu_spec;           /* non-NULL: use this as GLMUX_GPU (glmux env/run --gpu) */
     bool keep_reasons;              /* record every reason (glmux explain); otherwise only
                                        those GLMUX_DEBUG would print are formatted */
+    bool quiet;                     /* keep the reasons but log nothing (the tool's second
+                                       selector, whose warnings the first one already gave) */
 };
 
 struct glmux_select;
@@ -290,11 +292,45 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
                                      size_t *order);
 
 /*
- * The GLX vendor name for an X screen, or NULL for "ask the X server as libglvnd does".
- * vendors is the list from glmux_vendor_list_discover_glx (for driver lists); with NULL the
- * built-in driver table names the vendor. __GLX_FORCE_VENDOR_LIBRARY_<screen> and __GLX_VENDOR_LIBRARY_NAME are returned as
- * they are (they always win); otherwise a name is returned only when the user asked for a GPU
- * other than the default one and an installed vendor serves it.
+ * The EGL vendors libEGL loads, in order: writes into order (which holds vl->count entries) the
+ * indexes into vl->vendors of the vendors that have an EGL library, ordered by
+ * glmux_select_egl_vendor_order, and returns how many. libEGL and `glmux explain` both call it.
+ */
+size_t glmux_select_egl_plan(struct glmux_select *sel, const struct glmux_vendor_list *vl,
+                             size_t *order);
+
+/* One step of the GLX vendor search for a screen (glmux_select_glx_plan). */
+enum glmux_glx_step_kind {
+    GLMUX_GLX_STEP_VENDOR,   /* load the vendor `name` */
+    GLMUX_GLX_STEP_SERVER,   /* each vendor of the X server's GLX_VENDOR_NAMES_EXT list */
+};
+
+struct glmux_glx_step {
+    enum glmux_glx_step_kind kind;
+    const char *name;        /* VENDOR: valid until the environment or sel changes */
+    const char *why;         /* static text for messages */
+    bool check_screen;       /* the vendor must accept the screen (isScreenSupported) */
+    bool override;           /* a libglvnd variable named it: glmux sets nothing for it */
+};
+
+#define GLMUX_GLX_PLAN_MAX 6
+
+/*
+ * The rule for an X screen's GLX vendor, as libGLX follows it and `glmux explain` shows it: the
+ * steps to try in order, the first vendor that loads (and accepts the screen, where the step
+ * says so) serves it. __GLX_FORCE_VENDOR_LIBRARY_<screen>, then __GLX_VENDOR_LIBRARY_NAME
+ * (libglvnd's variables; when either is set the GPU selector has no say), else the selector's
+ * vendor when a GPU other than the default one was asked for; then the X server's list, then
+ * "indirect" and Fedora's "system". vendors (glmux_vendor_list_discover_glx) gives driver
+ * lists; NULL or empty: the built-in driver table. sel may be NULL (out of memory): no
+ * selector step. Returns the number of steps.
+ */
+size_t glmux_select_glx_plan(struct glmux_select *sel, int screen,
+                             const struct glmux_vendor_list *vendors,
+                             struct glmux_glx_step out[GLMUX_GLX_PLAN_MAX]);
+
+/*
+ * The first vendor of glmux_select_glx_plan, or NULL when the X server's list comes first.
  */
 const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int screen,
                                                const struct glmux_vendor_list *vendors);

@@ -10,18 +10,20 @@ fake vendors record the environment they saw in __egl_Main and whether they serv
 display. Asserted: the vendor that served it, what that vendor saw, the device-list order, and
 that GPUs are enumerated only when needed. Also: plain libglvnd files (no driver list, the
 built-in table decides), one vendor found in the vendor directory and in egl_vendor.d is loaded
-once, and libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES wins.
-Usage: test_egl_select.py PROGRAM BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
+once, and libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES wins. Every case also runs
+`glmux explain --json` under the same bed and environment and checks that the tool and libEGL
+agree: the same EGL vendor order, and the same variables given to the vendor that serves.
+Usage: test_egl_select.py PROGRAM GLMUX BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
 """
 import os
 import shutil
 import subprocess
 import sys
 
-I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
-N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop, dgpu-first, boot-display)
-D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
-OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from select_driver import (D3, I, N1, OFFLOAD, Report, Runner, case_label,  # noqa: E402
+                           enumerated, explained_env, parse_main, set_by_glmux,
+                           umockdev_available)
 FILES = "@GPU@/egl_vendor.d/50_mesa.json"
 FILES_NV = "@GPU@/egl_vendor.d/10_nvidia.json"
 
@@ -149,66 +151,28 @@ PLAIN = [
     ("vm-virtio", {}, "mesa", {}, MN),
 ]
 
-SELECT_VARS = ("DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
-               "__GLX_VENDOR_LIBRARY_NAME", "__VK_LAYER_NV_optimus", "GLMUX_GPU")
-CLEAR = SELECT_VARS + ("GLMUX_VENDOR_DIRS", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
-                       "GLMUX_DRIVER_VENDORS", "DISPLAY", "WAYLAND_DISPLAY", "EGL_PLATFORM",
-                       "LD_LIBRARY_PATH")
+def substitute(variables, gpu):
+    return {k: v.replace("@GPU@", gpu) for k, v in variables.items()}
 
 
-class Runner:
-    def __init__(self, program, beds, gpu, work):
-        self.program, self.beds, self.gpu, self.work = program, beds, gpu, work
-        self.count = 0
-
-    def env(self, dirs, variables):
-        env = {k: v for k, v in os.environ.items()
-               if k not in CLEAR and not k.startswith("__EGL_") and not k.startswith("__NV_")}
-        env["GLMUX_VENDOR_DIRS"] = dirs
-        env.update({k: v.replace("@GPU@", self.gpu) for k, v in variables.items()})
-        return env
-
-    def run(self, bed, dirs, variables, debug=None):
-        """Runs the program under a bed; returns (stdout lines, records, log text)."""
-        self.count += 1
-        record = os.path.join(self.work, "record-%d.txt" % self.count)
-        log = os.path.join(self.work, "log-%d.txt" % self.count)
-        for path in (record, log):
-            if os.path.exists(path):
-                os.unlink(path)
-        env = self.env(dirs, variables)
-        env["FAKE_EGL_RECORD"] = record
-        env["GLMUX_DEBUG"] = debug or "select,vendor"
-        env["GLMUX_DEBUG_FILE"] = log
-        # bed None: an empty testbed, which has no /sys/devices (a container without /sys).
-        bed_args = ["-d", os.path.join(self.beds, bed + ".umockdev")] if bed else []
-        cmd = ["umockdev-run"] + bed_args + ["--", self.program]
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
-        records = open(record).read().splitlines() if os.path.exists(record) else []
-        text = open(log).read() if os.path.exists(log) else ""
-        if r.returncode != 0:
-            raise RuntimeError("exit status %d: %s %s" % (r.returncode, r.stdout, r.stderr))
-        return r.stdout.splitlines(), records, text
-
-
-def enumerated(log):
-    """Whether the selector listed the GPUs (GLMUX_DEBUG=select says so for each)."""
-    return "default GPU:" in log or "GPU 0:" in log or "no GPU found" in log
-
-
-def parse_main(records):
-    """{vendor: {VAR: value}} from the "main NAME VAR=value ..." lines."""
-    seen = {}
-    for line in records:
-        words = line.split()
-        if words[0] == "main":
-            seen.setdefault(words[1], []).append(dict(w.split("=", 1) for w in words[2:]))
-    return seen
+def agree(explain, vendor, seen, variables, devices):
+    """Whether `glmux explain` says what libEGL did."""
+    problems = []
+    if explain["egl_vendors"] != devices:
+        problems.append("glmux explain orders the EGL vendors %s, libEGL %s"
+                        % (explain["egl_vendors"], devices))
+    told = explained_env(explain, vendor)
+    if any(seen.get(k) != v for k, v in told.items()) or \
+            any(k not in told for k in set_by_glmux(seen, variables)):
+        problems.append("glmux explain gives %s %s, libEGL gave it %s"
+                        % (vendor, told, set_by_glmux(seen, variables)))
+    return problems
 
 
 def check_case(runner, dirs, case, debug=None):
     bed, variables, vendor, venv, devices = case
-    out, records, log = runner.run(bed, dirs, variables, debug)
+    variables = substitute(variables, runner.gpu)
+    out, records, log = runner.run(bed, dirs, variables, debug or "select,vendor")
     problems = []
     got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
     if got != vendor:
@@ -230,40 +194,27 @@ def check_case(runner, dirs, case, debug=None):
                     got_devices.append(name)
     if got_devices != devices:
         problems.append("device list from %s, expected %s" % (got_devices, devices))
+    explain = runner.explain(bed, dirs, variables)
+    problems += agree(explain, vendor, seen.get(vendor, [{}])[0], variables, got_devices)
     return problems, log
 
 
 def main():
-    program, beds, gpu, work = sys.argv[1:5]
+    program, glmux, beds, gpu, work = sys.argv[1:6]
     os.makedirs(work, exist_ok=True)
-    if shutil.which("umockdev-run") is None:
-        print("skipped: umockdev-run not installed (apt-get install umockdev)")
+    why = umockdev_available(beds)
+    if why is not None:
+        print("skipped:", why)
         return 77
-    runner = Runner(program, beds, gpu, work)
+    runner = Runner(program, beds, work, "FAKE_EGL_RECORD", glmux)
+    runner.gpu = gpu
     vendors = os.path.join(gpu, "vendors")
     plain = os.path.join(gpu, "egl_vendor.d")
-    # umockdev itself must work (it needs LD_PRELOAD); our program is not part of the probe.
-    probe = subprocess.run(["umockdev-run", "-d", os.path.join(beds, "intel-nvidia.umockdev"),
-                            "--", "sh", "-c", "test -e /sys/bus/pci/devices/0000:01:00.0"],
-                           capture_output=True, text=True, timeout=60)
-    if probe.returncode != 0:
-        print("skipped: umockdev-run does not work here:", probe.stderr.strip())
-        return 77
-    failures = 0
-
-    def report(label, problems, log):
-        nonlocal failures
-        if problems:
-            failures += 1
-            print("FAIL %s: %s" % (label, "; ".join(problems)))
-            print("  log:\n    " + log.replace("\n", "\n    "))
-        else:
-            print("ok   %s" % label)
+    report = Report()
 
     for dirs, cases in ((vendors, CASES), (plain, PLAIN)):
         for case in cases:
-            label = "%s [%s] %s" % (case[0], os.path.basename(dirs),
-                                    " ".join("%s=%s" % kv for kv in case[1].items()) or "(none)")
+            label = case_label(case, dirs)
             try:
                 problems, log = check_case(runner, dirs, case)
             except (RuntimeError, subprocess.SubprocessError) as e:
@@ -272,7 +223,7 @@ def main():
 
     # Bad input: the cases above, and exactly one warning (GLMUX_DEBUG=warn: only warnings).
     for case in BAD:
-        label = "bad input: %s %s" % (case[0], " ".join("%s=%s" % kv for kv in case[1].items()))
+        label = "bad input: " + case_label(case)
         try:
             problems, log = check_case(runner, vendors, case, debug="warn")
         except (RuntimeError, subprocess.SubprocessError) as e:
@@ -284,7 +235,8 @@ def main():
 
     # Laziness: one vendor and no variable: no GPU enumeration; two vendors: enumeration.
     out, records, log = runner.run("intel-nvidia", vendors,
-                                   {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES})
+                                   substitute({"__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, gpu),
+                                   "select,vendor")
     report("one vendor (libglvnd override), no enumeration",
            ["GPUs enumerated"] if enumerated(log) else [], log)
     solo = os.path.join(work, "solo")
@@ -293,11 +245,11 @@ def main():
     link = os.path.join(solo, "mesa")
     if not os.path.lexists(link):
         os.symlink(os.path.join(vendors, "mesa"), link)
-    out, records, log = runner.run("intel-nvidia", solo, {})
+    out, records, log = runner.run("intel-nvidia", solo, {}, "select,vendor")
     report("one vendor in the vendor directory, no enumeration",
            ["GPUs enumerated"] if enumerated(log) or
            "1 EGL vendor(s) and no GPU asked for: no GPU enumeration" not in log else [], log)
-    out, records, log = runner.run("intel-nvidia", vendors, {})
+    out, records, log = runner.run("intel-nvidia", vendors, {}, "select,vendor")
     report("two vendors: GPUs enumerated", [] if enumerated(log) else ["no enumeration"], log)
 
     # A GPU with no vendor installed (Mesa alone, DRI_PRIME=1 names the NVIDIA GPU): one
@@ -311,7 +263,8 @@ def main():
 
     # One vendor found in the vendor directory and in egl_vendor.d is one vendor, loaded once,
     # with the vendor directory's driver list.
-    out, records, log = runner.run("intel-nvidia", vendors + ":" + plain, {"DRI_PRIME": "1"})
+    out, records, log = runner.run("intel-nvidia", vendors + ":" + plain, {"DRI_PRIME": "1"},
+                                   "select,vendor")
     seen = parse_main(records)
     problems = []
     if sorted(seen) != ["mesa", "nvidia"] or any(len(e) != 1 for e in seen.values()):
@@ -324,8 +277,7 @@ def main():
         problems.append("default display: %s" % out)
     report("vendor directory + egl_vendor.d: one vendor each", problems, log)
 
-    print("%d run(s), %d failure(s)" % (runner.count, failures))
-    return 1 if failures else 0
+    return report.finish(runner)
 
 
 if __name__ == "__main__":

@@ -13,17 +13,21 @@ server is still this Xvfb, so without a request the server's "mesa" serves there
 Asserted: the vendor that served glXMakeCurrent, what it saw, that each vendor loaded once,
 that GPUs are enumerated only when a variable asks, manifests naming absolute paths, and
 libGLX_<name>.so.0 on the linker path without any manifest (built-in driver table).
-Usage: test_glx_select.py PROGRAM BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
+Every case also runs `glmux explain --json` under the same bed and environment and checks that
+the tool and libGLX agree: screen 0's vendor (or, when the rule's vendor cannot be loaded, the
+X server's "mesa"), and the variables given to the vendor that serves.
+Usage: test_glx_select.py PROGRAM GLMUX BEDS_DIR GPU_DIR WORK_DIR. Exit 0 pass, 77 skip, 1 fail.
 """
 import os
-import shutil
 import subprocess
 import sys
 
-I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
-N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop, dgpu-first, boot-display)
-D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
-OFFLOAD = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from select_driver import (D3, I, N1, OFFLOAD, Report, Runner, SkipTest,  # noqa: E402
+                           case_label, enumerated, parse_main, set_by_glmux)
+
+SERVER_VENDOR = "mesa"          # what the fixture's Xvfb names
+LOADABLE = ("mesa", "nvidia")   # the fake vendors that exist
 NAME = "__GLX_VENDOR_LIBRARY_NAME"
 
 # (bed, variables, vendor serving glXMakeCurrent, variables that vendor saw (exactly the
@@ -142,69 +146,24 @@ PLAIN = [
     ("nvidia-desktop", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
 ]
 
-SELECT_VARS = ("DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
-               "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU")
-CLEAR = SELECT_VARS + ("GLMUX_VENDOR_DIRS", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
-                       "GLMUX_DRIVER_VENDORS", "LD_LIBRARY_PATH")
-
-
-class Runner:
-    def __init__(self, program, beds, work):
-        self.program, self.beds, self.work = program, beds, work
-        self.count = 0
-
-    def run(self, bed, dirs, variables, libpath=None, debug="warn,select,vendor"):
-        """Runs the program under a bed; returns (stdout lines, records, log text)."""
-        self.count += 1
-        record = os.path.join(self.work, "record-%d.txt" % self.count)
-        log = os.path.join(self.work, "log-%d.txt" % self.count)
-        for path in (record, log):
-            if os.path.exists(path):
-                os.unlink(path)
-        env = {k: v for k, v in os.environ.items()
-               if k not in CLEAR and not k.startswith(("__GLX_", "__NV_", "FAKE_GLX_"))}
-        env["GLMUX_VENDOR_DIRS"] = dirs
-        if libpath:
-            env["LD_LIBRARY_PATH"] = libpath
-        env.update(variables)
-        env["FAKE_GLX_RECORD"] = record
-        env["GLMUX_DEBUG"] = debug
-        env["GLMUX_DEBUG_FILE"] = log
-        # bed None: an empty testbed, which has no /sys/devices (a container without /sys).
-        bed_args = ["-d", os.path.join(self.beds, bed + ".umockdev")] if bed else []
-        cmd = ["umockdev-run"] + bed_args + ["--", self.program]
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
-        records = open(record).read().splitlines() if os.path.exists(record) else []
-        text = open(log).read() if os.path.exists(log) else ""
-        if r.returncode == 77:
-            raise SkipTest(r.stdout + r.stderr)
-        if r.returncode != 0:
-            raise RuntimeError("exit status %d: %s %s" % (r.returncode, r.stdout, r.stderr))
-        return r.stdout.splitlines(), records, text
-
-
-class SkipTest(Exception):
-    pass
-
-
-def enumerated(log):
-    """Whether the selector listed the GPUs (GLMUX_DEBUG=select says so for each)."""
-    return "default GPU:" in log or "GPU 0:" in log or "no GPU found" in log
-
-
-def parse_main(records):
-    """{vendor: [{VAR: value}, ...]} from the "main NAME VAR=value ..." lines."""
-    seen = {}
-    for line in records:
-        words = line.split()
-        if words and words[0] == "main":
-            seen.setdefault(words[1], []).append(dict(w.split("=", 1) for w in words[2:]))
-    return seen
+def agree(explain, vendor, seen, variables):
+    """Whether `glmux explain` says what libGLX did."""
+    problems = []
+    rule = explain["glx"]["vendor"]
+    expected = rule if rule in LOADABLE else SERVER_VENDOR
+    if vendor != expected:
+        problems.append("glmux explain names GLX vendor %s, libGLX used %s" % (rule, vendor))
+    told = {k: v for k, v in explain["glx"]["env"].get(vendor, {}).items() if v}
+    if any(seen.get(k) != v for k, v in told.items()) or \
+            any(k not in told for k in set_by_glmux(seen, variables)):
+        problems.append("glmux explain gives %s %s, libGLX gave it %s"
+                        % (vendor, told, set_by_glmux(seen, variables)))
+    return problems
 
 
 def check_case(runner, dirs, case, libpath=None, debug="warn,select,vendor"):
     bed, variables, vendor, venv = case
-    out, records, log = runner.run(bed, dirs, variables, libpath, debug)
+    out, records, log = runner.run(bed, dirs, variables, debug, libpath)
     problems = []
     got = next((l.split()[1] for l in out if l.startswith("vendor ")), None)
     if got != vendor:
@@ -221,21 +180,23 @@ def check_case(runner, dirs, case, libpath=None, debug="warn,select,vendor"):
     if not any(k in variables for k in ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD")) \
             and enumerated(log):
         problems.append("GPUs enumerated although no variable asks for one")
+    explain = runner.explain(bed, dirs, variables, libpath)
+    problems += agree(explain, vendor, seen.get(vendor, [{}])[0], variables)
     return problems, log
 
 
 def main():
-    program, beds, gpu, work = sys.argv[1:5]
+    program, glmux, beds, gpu, work = sys.argv[1:6]
     os.makedirs(work, exist_ok=True)
-    if shutil.which("umockdev-run") is None:
-        print("skipped: umockdev-run not installed (apt-get install umockdev)")
-        return 77
-    runner = Runner(program, beds, work)
+    runner = Runner(program, beds, work, "FAKE_GLX_RECORD", glmux)
     vendors = os.path.join(gpu, "vendors")
     try:
-        runner.run("intel-nvidia", vendors, {})
+        runner.run("intel-nvidia", vendors, {}, "warn,select,vendor")
     except SkipTest as e:
         print("skipped:", e)
+        return 77
+    except FileNotFoundError:
+        print("skipped: umockdev-run not installed (apt-get install umockdev)")
         return 77
     except (RuntimeError, subprocess.SubprocessError) as e:
         # Skip only when the program works without umockdev (e.g. a sanitizer build, whose
@@ -247,24 +208,14 @@ def main():
             return 77
         print("FAIL: the program fails even without umockdev:", alone.stdout, alone.stderr)
         return 1
-    failures = 0
-
-    def report(label, problems, log):
-        nonlocal failures
-        if problems:
-            failures += 1
-            print("FAIL %s: %s" % (label, "; ".join(problems)))
-            print("  log:\n    " + log.replace("\n", "\n    "))
-        else:
-            print("ok   %s" % label)
+    report = Report()
 
     libpath = os.path.join(vendors, "mesa") + ":" + os.path.join(vendors, "nvidia")
     for dirs, cases, lp in ((vendors, CASES, None), (os.path.join(gpu, "abs"), ABS, None),
                             (os.path.join(gpu, "solo"), SOLO, None),
                             (os.path.join(gpu, "empty"), PLAIN, libpath)):
         for case in cases:
-            label = "%s [%s] %s" % (case[0], os.path.basename(dirs),
-                                    " ".join("%s=%s" % kv for kv in case[1].items()) or "(none)")
+            label = case_label(case, dirs)
             try:
                 problems, log = check_case(runner, dirs, case, lp)
             except (RuntimeError, SkipTest, subprocess.SubprocessError) as e:
@@ -272,7 +223,7 @@ def main():
             report(label, problems, log)
 
     for case in BAD:
-        label = "bad input: %s %s" % (case[0], " ".join("%s=%s" % kv for kv in case[1].items()))
+        label = "bad input: " + case_label(case)
         try:
             problems, log = check_case(runner, vendors, case, debug="warn")
         except (RuntimeError, SkipTest, subprocess.SubprocessError) as e:
@@ -283,7 +234,8 @@ def main():
         report(label, problems, log)
 
     # The vendor directory's library, not a soname, was loaded; a request enumerates GPUs.
-    out, records, log = runner.run("intel-nvidia", vendors, {"DRI_PRIME": "1"})
+    out, records, log = runner.run("intel-nvidia", vendors, {"DRI_PRIME": "1"},
+                                   "warn,select,vendor")
     problems = []
     lib = os.path.join(vendors, "nvidia", "libGLX_nvidia.so.0")
     if "(%s," % lib not in log:
@@ -295,13 +247,13 @@ def main():
     report("manifest library path; DRI_PRIME=1 explained by GLMUX_DEBUG", problems, log)
 
     # A GPU whose vendor is not installed: one warning that says so, then the default GPU.
-    out, records, log = runner.run("intel-nvidia", os.path.join(gpu, "solo"), {"DRI_PRIME": "1"})
+    out, records, log = runner.run("intel-nvidia", os.path.join(gpu, "solo"), {"DRI_PRIME": "1"},
+                                   "warn,select,vendor")
     n = log.count("no installed GLX vendor serves GPU %s (driver nvidia)" % N1)
     report("no vendor for the chosen GPU: one warning", [] if n == 1 else
            ["%d warnings" % n], log)
 
-    print("%d run(s), %d failure(s)" % (runner.count, failures))
-    return 1 if failures else 0
+    return report.finish(runner)
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ static const struct bed_gpu usb = { "0000:00:14.0", "0x8086\n", "0xa36d\n", "0x0
 
 static struct glmux_select *new_sel(const char *display_tag)
 {
-    struct glmux_select_config cfg = { fake_getenv, display_tag, NULL, true };
+    struct glmux_select_config cfg = { fake_getenv, display_tag, NULL, true, false };
     struct glmux_select *sel = glmux_select_new(&cfg);
 
     CHECK(sel != NULL);
