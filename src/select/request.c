@@ -139,7 +139,9 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
             return true;
         }
     }
-    if (strncasecmp(v, "pci-", 4) == 0) {
+    /* "pci-..." is a PCI tag, unless it goes on (udev's tag of a USB device behind a PCI
+     * controller: pci-0000_00_14_0-usb-0_1_1_0), which the generic form below takes. */
+    if (strncasecmp(v, "pci-", 4) == 0 && strchr(v + 4, '-') == NULL) {
         if (!pci_to_tag(v + 4, out->tag, sizeof(out->tag))) {
             snprintf(err, err_size, "bad PCI tag: write pci-DDDD_BB_DD_F, e.g. pci-0000_01_00_0");
             return false;

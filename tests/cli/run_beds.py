@@ -21,6 +21,8 @@ D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
 A6 = "pci-0000_06_00_0"     # AMD APU (amd-amd)
 A64 = "pci-0000_64_00_0"    # AMD iGPU after the dGPU (dgpu-first)
 SC4 = "pci-0000_c4_00_0"
+V3D = "platform-7ec04000_v3d"   # Raspberry Pi 4's V3D, Mesa's tag (rpi4)
+UDL = "pci-0000_00_14_0-usb-0_1_1_0"   # a DisplayLink adapter, udev's tag (usb-display)
 A5 = "pci-0000_05_00_0"     # AMD APU marked integrated by a udev property (udev-override)    # AMD Strix APU with boot_display (boot-display)
 
 NV = ["nvidia", "mesa"]
@@ -112,6 +114,22 @@ CASES = [
     ("udev-override", {"GLMUX_GPU": "integrated"}, A5, MESA, None, {}, True),
     ("udev-override", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
     ("udev-override", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    # Raspberry Pi 4: display-only vc4 (no render node) and render-only v3d. The default render
+    # GPU is v3d, never vc4; Mesa's tag (from the OF name) and udev's both name v3d, and Mesa is
+    # handed its own form.
+    ("rpi4", {}, V3D, MESA, None, {}, None),
+    ("rpi4", {"DRI_PRIME": "1"}, V3D, MESA, None, prime(V3D), False),
+    ("rpi4", {"DRI_PRIME": V3D}, V3D, MESA, None, {}, True),
+    ("rpi4", {"DRI_PRIME": "platform-fec00000_v3d"}, V3D, MESA, None, prime(V3D), True),
+    ("rpi4", {"DRI_PRIME": "platform-gpu"}, V3D, MESA, None, prime(V3D), False),
+    ("rpi4", {"GLMUX_GPU": "integrated"}, V3D, MESA, None, {}, True),
+    ("rpi4", {"GLMUX_GPU": "discrete"}, V3D, MESA, None, {}, False),
+    # A USB display adapter (udl) next to the Intel iGPU: listed, never a render GPU.
+    ("usb-display", {}, I, MESA, None, {}, None),
+    ("usb-display", {"DRI_PRIME": "1"}, I, MESA, None, prime(I), False),
+    ("usb-display", {"DRI_PRIME": UDL}, I, MESA, None, prime(I), False),
+    ("usb-display", {"DRI_PRIME": "17e9:4301"}, I, MESA, None, prime(I), False),
+    ("usb-display", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
     # No GPU at all: vendors keep their base order.
     ("no-gpu", {}, None, NV, None, {}, None),
     ("no-gpu", {"DRI_PRIME": "1"}, None, NV, None, {}, False),

@@ -38,6 +38,11 @@ int main(void)
     CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "pci-0000_01_00_0") == 0);
     r = ok("PCI-0000_C4_00_0!", false);
     CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "pci-0000_c4_00_0") == 0 && r.exclusive);
+    /* udev's tag of a USB device behind a PCI controller; Mesa's tag of a SoC GPU. */
+    r = ok("pci-0000_00_14_0-usb-0_1_1_0", false);
+    CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "pci-0000_00_14_0-usb-0_1_1_0") == 0);
+    r = ok("platform-7ec04000_v3d", true);
+    CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "platform-7ec04000_v3d") == 0);
     r = ok("0000:01:00.0", false);
     CHECK(r.kind == GLMUX_REQUEST_TAG && strcmp(r.tag, "pci-0000_01_00_0") == 0);
     r = ok("01:00.0", true);
