@@ -231,8 +231,10 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_ta
             glmux_gpu_list_clear(out);
             return false;
         }
-        /* A device may come or go in between: take what the second call returns. */
-        n = L->drmGetDevices2(0, devs, n);
+        /* A device may come or go in between: take what the second call filled (it returns
+         * how many it found, which may be more than it was given room for). */
+        int filled = L->drmGetDevices2(0, devs, n);
+        n = filled < n ? filled : n;
     }
     if (n > 0 && L->have_udev)
         udev = L->udev_new();
