@@ -4,8 +4,9 @@
 # Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
 # configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX, selector and tool
 # tests (not those that run Mesa's own programs; the lifetime tests with Mesa too) in an
-# ASan+UBSan Debug build, the same again built with clang, and everything in a build with EGL,
-# GLX and GLES switched off.
+# ASan+UBSan Debug build, the same again built with clang with the fuzz targets' smoke runs
+# (libFuzzer, a fixed number of executions each), and everything in a build with EGL, GLX and
+# GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -25,9 +26,9 @@ for config in default pure-c sanitize clang minimal; do
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
-        clang) build="$top/build-clang"   # clang's sanitizer runtime is linked differently
-               opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
-               labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
+        clang) build="$top/build-clang"   # clang's sanitizer runtime, and libFuzzer
+               opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
+               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging" ;;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "glx/glx_internal.h"
+#include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
 #include "util/log.h"
 
@@ -136,7 +137,7 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
     glmux_glx_vendor *v = NULL;
 
     for (size_t i = 0; i < n && v == NULL; i++) {
-        char *names, *save = NULL;
+        char *names, *cursor;
 
         if (plan[i].kind == GLMUX_GLX_STEP_VENDOR) {
             v = try_vendor(d->dpy, screen, plan[i].name, plan[i].check_screen, plan[i].override,
@@ -149,8 +150,8 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
                                                   GLX_VENDOR_NAMES_EXT);
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: the server names vendor(s) \"%s\"", screen,
                   names ? names : "");
-        for (char *tok = names ? strtok_r(names, " ", &save) : NULL; tok != NULL && v == NULL;
-             tok = strtok_r(NULL, " ", &save))
+        cursor = names;
+        for (char *tok; v == NULL && (tok = glmux_glx_token_next(&cursor)) != NULL;)
             v = try_vendor(d->dpy, screen, tok, plan[i].check_screen, false, plan[i].why);
         free(names);
     }

@@ -5,7 +5,8 @@
  * GetDrawableAttributes and QueryContext (to learn a screen), plus core QueryTree for plain
  * X windows. Errors these requests cause are swallowed by an error hook on our
  * XAddExtension record (glmux_glx_x11_error_hook), so they never reach the application's X
- * error handler.
+ * error handler. What the replies carry is decoded by glx_reply.c, through the
+ * struct glmux_glx_conn below.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <GL/glxproto.h>
 
 #include "glx/glx_internal.h"
+#include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
 
 /* The sequence number whose error this thread is waiting to swallow; 0 for none. */
@@ -42,6 +44,22 @@ static void quiet_end(void)
     quiet_seq = 0;
 }
 
+/* A reply's data, read from the Xlib connection (display locked). */
+static void conn_read(void *ctx, void *buf, size_t size)
+{
+    _XRead((Display *)ctx, buf, (long)size);
+}
+
+static void conn_skip(void *ctx, uint32_t words)
+{
+    _XEatDataWords((Display *)ctx, words);
+}
+
+static struct glmux_glx_conn conn_of(Display *dpy)
+{
+    return (struct glmux_glx_conn){ .read = conn_read, .skip = conn_skip, .ctx = dpy };
+}
+
 char *glmux_glx_x11_query_server_string(Display *dpy, int opcode, int screen, int name)
 {
     xGLXQueryServerStringReq *req;
@@ -56,17 +74,9 @@ char *glmux_glx_x11_query_server_string(Display *dpy, int opcode, int screen, in
     req->name = (CARD32)name;
     quiet_begin(dpy);
     if (_XReply(dpy, (xReply *)&reply, 0, False)) {
-        unsigned long bytes = (unsigned long)reply.length * 4;
+        struct glmux_glx_conn conn = conn_of(dpy);
 
-        str = malloc(bytes + 1);
-        if (str != NULL) {
-            _XRead(dpy, str, (long)bytes);
-            str[bytes] = '\0';
-            if (reply.n < bytes)
-                str[reply.n] = '\0';
-        } else {
-            _XEatDataWords(dpy, reply.length);
-        }
+        str = glmux_glx_reply_string(&conn, reply.length, reply.n);
     }
     quiet_end();
     UnlockDisplay(dpy);
@@ -99,22 +109,11 @@ Bool glmux_glx_x11_query_version(Display *dpy, int opcode, int *major, int *mino
 }
 
 /* Reads n (attribute, value) pairs and returns the value of GLX_SCREEN, or -1. */
-static int read_screen_attrib(Display *dpy, unsigned long n, unsigned long length)
+static int read_screen_attrib(Display *dpy, uint32_t n, uint32_t length)
 {
-    int screen = -1;
+    struct glmux_glx_conn conn = conn_of(dpy);
 
-    if (n * 2 != length) {
-        _XEatDataWords(dpy, length);
-        return -1;
-    }
-    for (unsigned long i = 0; i < n; i++) {
-        CARD32 pair[2];
-
-        _XRead(dpy, (char *)pair, sizeof(pair));
-        if (pair[0] == GLX_SCREEN)
-            screen = (int)pair[1];
-    }
-    return screen;
+    return glmux_glx_reply_screen(&conn, n, length);
 }
 
 static int drawable_screen_glx(Display *dpy, int opcode, XID drawable)

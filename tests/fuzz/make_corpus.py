@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes the seed corpus of one fuzz target, generated from the project's own test inputs
+(nothing binary is committed): the JSON manifests under tests/ for json and manifest, the
+variable values the tests set for env, the vendor names and GLX extension names the tests and
+sources use for glx_reply. Deterministic: the same tree gives the same files (named by content).
+
+    make_corpus.py TARGET OUTDIR [--top SOURCE_DIR]
+"""
+import argparse
+import hashlib
+import pathlib
+import re
+import struct
+import sys
+
+TARGETS = ("json", "manifest", "env", "glx_reply", "select", "port_lex")
+
+
+def test_files(top, pattern):
+    return sorted(p for p in (top / "tests").rglob(pattern) if p.is_file())
+
+
+def json_seeds(top):
+    seeds = [p.read_bytes() for p in test_files(top, "*.json")]
+    # The manifests of the installed-layout documentation, when present.
+    layout = top / "filesystem-layout"
+    if layout.is_dir():
+        seeds += [p.read_bytes() for p in sorted(layout.rglob("*.json"))]
+    return seeds
+
+
+VARIABLES = ("GLMUX_GPU", "DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD",
+             "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "GLMUX_DEBUG", "GLMUX_DRIVER_VENDORS")
+# NAME="value", NAME='value', "NAME": "value", "NAME", "value" (Python and C test sources).
+VALUE_RE = re.compile(r"""\b(%s)["']?\s*(?:=|:|,)\s*["']([^"'\n]{0,80})["']"""
+                      % "|".join(sorted(VARIABLES, key=len, reverse=True)))
+
+
+def env_values(top):
+    values = {v: set() for v in VARIABLES}
+    for path in test_files(top, "*.py") + test_files(top, "*.c") + test_files(top, "*.txt"):
+        for m in VALUE_RE.finditer(path.read_text(errors="replace")):
+            values[m.group(1)].add(m.group(2))
+    return {k: sorted(v) for k, v in values.items()}
+
+
+def env_seeds(top):
+    vals = env_values(top)
+    gpu_forms = sorted(set(vals["GLMUX_GPU"]) | set(vals["DRI_PRIME"]))
+    drivers = sorted({d for spec in vals["GLMUX_DRIVER_VENDORS"]
+                      for d in re.findall(r"([\w-]+)=", spec)} | {"i915", "nvidia-drm"})
+    seeds = []
+    # Lines: GLMUX_GPU, DRI_PRIME, NV offload, NV provider, GLMUX_DEBUG, GLMUX_DRIVER_VENDORS,
+    # a driver, --gpu (see fuzz_env.c); a missing line is an unset variable.
+    for form in gpu_forms:
+        seeds.append([form])
+        seeds.append(["", form])
+        seeds.append(["", "", "", "", "", "", "", form])
+    for nv in vals["__NV_PRIME_RENDER_OFFLOAD"] or ["1"]:
+        for provider in vals["__NV_PRIME_RENDER_OFFLOAD_PROVIDER"] or ["NVIDIA-G0"]:
+            seeds.append(["", "", nv, provider])
+    for debug in vals["GLMUX_DEBUG"]:
+        seeds.append(["", "", "", "", debug])
+    for spec in vals["GLMUX_DRIVER_VENDORS"]:
+        for driver in drivers:
+            seeds.append(["", "", "", "", "", spec, driver])
+    # Precedence: every variable at once.
+    if gpu_forms:
+        seeds.append([gpu_forms[0], gpu_forms[-1], "1", "NVIDIA-G1", "select", "i915=mesa",
+                      "i915", gpu_forms[len(gpu_forms) // 2]])
+    return ["\n".join(s).encode() for s in seeds]
+
+
+GLX_SCREEN = 0x800C
+GLX_FBCONFIG_ID = 0x8013
+GLX_WIDTH = 0x801D
+GLX_HEIGHT = 0x801E
+X_REPLY = 1
+
+
+def reply(kind, length, count_field, data):
+    """One fuzz_glx_reply input: request byte, 32-byte header, data."""
+    if kind == 0:    # xGLXQueryServerStringReply: type, pad, seq, length, pad1, n, pad3..6
+        header = struct.pack("=BBHIII16x", X_REPLY, 0, 1, length, 0, count_field)
+    elif kind == 1:  # xGLXGetDrawableAttributesReply: type, pad, seq, length, numAttribs
+        header = struct.pack("=BBHII20x", X_REPLY, 0, 1, length, count_field)
+    else:            # xGLXQueryContextReply: type, pad, seq, length, n
+        header = struct.pack("=BBHII20x", X_REPLY, 0, 1, length, count_field)
+    return bytes([kind]) + header + data
+
+
+def server_string(text):
+    raw = text.encode()
+    padded = raw + b"\0" * (-(len(raw) + 1) % 4 + 1)
+    return reply(0, len(padded) // 4, len(raw) + 1, padded)
+
+
+def glx_seeds(top):
+    names = set()
+    for path in test_files(top, "*.json"):
+        names.update(re.findall(r'"name"\s*:\s*"([\w.-]{1,40})"', path.read_text(errors="replace")))
+        names.update(re.findall(r"lib(?:EGL|GLX)_([\w.-]{1,40})\.so", path.read_text(errors="replace")))
+    extensions = set()
+    for path in sorted((top / "src" / "glx").glob("*.[ch]")) + test_files(top, "*.c"):
+        extensions.update(re.findall(r"\bGLX_(?:ARB|EXT|MESA|SGI|SGIX|OML|NV|INTEL)_\w+",
+                                     path.read_text(errors="replace")))
+    names = sorted(names)
+    extensions = sorted(extensions | {"GLX_EXT_libglvnd"})
+    seeds = [server_string(" ".join(names)), server_string(" ".join(extensions)),
+             server_string(" ".join(extensions[: len(extensions) // 2])), server_string("")]
+    seeds += [server_string(n) for n in names]
+    seeds.append(server_string("  " + "  ".join(names[:3]) + "  "))
+    for kind in (1, 2):
+        for screen in (0, 1, 2):
+            pairs = [(GLX_FBCONFIG_ID, 0x21), (GLX_SCREEN, screen), (GLX_WIDTH, 300),
+                     (GLX_HEIGHT, 200)]
+            data = b"".join(struct.pack("=II", a, v) for a, v in pairs)
+            seeds.append(reply(kind, len(pairs) * 2, len(pairs), data))
+        seeds.append(reply(kind, 0, 0, b""))
+    return seeds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("target", choices=TARGETS)
+    ap.add_argument("outdir", type=pathlib.Path)
+    ap.add_argument("--top", type=pathlib.Path,
+                    default=pathlib.Path(__file__).resolve().parents[2])
+    args = ap.parse_args()
+    top = args.top.resolve()
+    make = {"json": json_seeds, "manifest": json_seeds, "env": env_seeds,
+            "glx_reply": glx_seeds}.get(args.target)
+    seeds = make(top) if make else []
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    for old in args.outdir.iterdir():
+        old.unlink()
+    for seed in seeds:
+        (args.outdir / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
+    print(f"{args.target}: {len(set(seeds))} seed(s) in {args.outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
