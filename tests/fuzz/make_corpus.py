@@ -121,6 +121,13 @@ def glx_seeds(top):
     return seeds
 
 
+def port_lex_seeds(top):
+    """port-check's fixture tree and the project's own C test sources (small ones)."""
+    paths = [p for p in sorted((top / "tests" / "port").rglob("*")) if p.is_file()]
+    paths += [p for p in test_files(top, "*.c") if p.stat().st_size <= 8192]
+    return [p.read_bytes() for p in paths]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("target", choices=TARGETS)
@@ -130,7 +137,7 @@ def main():
     args = ap.parse_args()
     top = args.top.resolve()
     make = {"json": json_seeds, "manifest": json_seeds, "env": env_seeds,
-            "glx_reply": glx_seeds}.get(args.target)
+            "glx_reply": glx_seeds, "port_lex": port_lex_seeds}.get(args.target)
     seeds = make(top) if make else []
     args.outdir.mkdir(parents=True, exist_ok=True)
     for old in args.outdir.iterdir():

@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--top", required=True, type=pathlib.Path)
     ap.add_argument("--work", required=True, type=pathlib.Path)
     ap.add_argument("--runs", type=int, default=100000)
+    ap.add_argument("--max-len", type=int, default=4096)
     args = ap.parse_args()
     work = args.work
     shutil.rmtree(work, ignore_errors=True)
@@ -78,7 +79,7 @@ def main():
         (work / "corpus").mkdir()
         (work / "artifacts").mkdir()
         cmd = [args.exe, f"-runs={args.runs}", "-seed=1", "-timeout=30", "-rss_limit_mb=2048",
-               "-max_len=4096", "-print_final_stats=1",
+               f"-max_len={args.max_len}", "-print_final_stats=1",
                f"-artifact_prefix={work / 'artifacts'}/", str(work / "corpus"),
                str(work / "seeds")]
     print("running:", " ".join(cmd[:8]), "..." if len(cmd) > 8 else "", flush=True)
