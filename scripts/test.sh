@@ -19,7 +19,7 @@ for config in default pure-c sanitize clang minimal; do
     build="$top/build"
     opts=""
     generator=Ninja
-    labels="-LE packaging"
+    labels="-LE packaging|memcheck"
     case $config in
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles" ;;
@@ -31,7 +31,7 @@ for config in default pure-c sanitize clang minimal; do
                labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-                 labels="-LE packaging" ;;
+                 labels="-LE packaging|memcheck" ;;
     esac
     echo "== configuration: $config ($build, $generator)"
     # A tree configured with the other generator (an older checkout) is configured afresh.
