@@ -485,6 +485,14 @@ Bool glXQueryExtension(Display *dpy, int *error_base, int *event_base)
             *event_base = d->first_event;
     }
     glmux_glx_lock_release();
+    if (!ok && glmux_glx_display_pixels(dpy)) {
+        /* No GLX on the server; the pixels vendor renders here: no GLX errors or events. */
+        ok = True;
+        if (error_base != NULL)
+            *error_base = 0;
+        if (event_base != NULL)
+            *event_base = 0;
+    }
     return ok;
 }
 
@@ -505,8 +513,12 @@ Bool glXQueryVersion(Display *dpy, int *major, int *minor)
         sminor = d->server_minor;
     }
     glmux_glx_lock_release();
-    if (!has_glx)
+    if (!has_glx && glmux_glx_display_pixels(dpy)) {
+        smajor = 1; /* the pixels vendor implements GLX 1.4 itself */
+        sminor = 4;
+    } else if (!has_glx) {
         return False;
+    }
     if (smajor == 0) {
         if (!glmux_glx_x11_query_version(dpy, opcode, &smajor, &sminor) || smajor != 1)
             return False;

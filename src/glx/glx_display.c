@@ -8,7 +8,9 @@
  * (reported once, not retried) by following glmux_select_glx_plan, the rule `glmux explain`
  * shows: __GLX_FORCE_VENDOR_LIBRARY_<screen>, __GLX_VENDOR_LIBRARY_NAME, the GPU selector's
  * choice, the server's GLX_VENDOR_NAMES_EXT list (with isScreenSupported), then "indirect" and
- * Fedora's "system".
+ * Fedora's "system". libGLX's built-in pixels vendor (src/glx/pixels, docs/remote.md) joins the
+ * plan after libglvnd's variables when the server cannot render (no GLX, a TCP connection,
+ * GLMUX_GLX_REMOTE=pixels) and after the server's list when none of its vendors serves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "glx/glx_internal.h"
 #include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
+#include "glx/pixels/pixels.h"
 #include "util/log.h"
 
 #ifndef GLX_VENDOR_NAMES_EXT
@@ -129,16 +132,48 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     return v;
 }
 
+/*
+ * Why the pixels vendor should serve this screen before the server's vendors, or NULL. Never
+ * when a libglvnd variable names another vendor, or with GLMUX_GLX_REMOTE=off.
+ */
+static const char *pixels_first(struct glmux_glx_display *d, bool named_other)
+{
+    enum glmux_pixels_mode mode = glmux_glx_pixels_mode();
+    const char *how;
+
+    if (named_other || mode == GLMUX_PIXELS_OFF)
+        return NULL;
+    if (mode == GLMUX_PIXELS_FORCE)
+        return "GLMUX_GLX_REMOTE=pixels";
+    if (!d->has_glx)
+        return "the X server has no GLX extension";
+    if (glmux_glx_pixels_remote_connection(d->dpy, &how))
+        return "the X connection is not local";
+    return NULL;
+}
+
 /* Follows the rule for the screen's vendor (glmux_select_glx_plan) until a vendor serves it. */
 static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 {
     struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
     size_t n = glmux_glx_selector_plan(screen, plan);
     glmux_glx_vendor *v = NULL;
+    bool named_other = false, pixels_tried = false;
+    const char *why;
 
+    for (size_t i = 0; i < n; i++)
+        named_other = named_other ||
+                      (plan[i].override && strcmp(plan[i].name, GLMUX_GLX_PIXELS_NAME) != 0);
     for (size_t i = 0; i < n && v == NULL; i++) {
         char *names, *cursor;
 
+        /* After libglvnd's variables: the pixels vendor when the server cannot render. */
+        if (!plan[i].override && !pixels_tried) {
+            pixels_tried = true;
+            if ((why = pixels_first(d, named_other)) != NULL &&
+                (v = try_vendor(d->dpy, screen, GLMUX_GLX_PIXELS_NAME, true, false, why)))
+                break;
+        }
         if (plan[i].kind == GLMUX_GLX_STEP_VENDOR) {
             v = try_vendor(d->dpy, screen, plan[i].name, plan[i].check_screen, plan[i].override,
                            plan[i].why);
@@ -154,6 +189,10 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
         for (char *tok; v == NULL && (tok = glmux_glx_token_next(&cursor)) != NULL;)
             v = try_vendor(d->dpy, screen, tok, plan[i].check_screen, false, plan[i].why);
         free(names);
+        /* The server's vendors are missing or refuse the screen: render here, ship pixels. */
+        if (v == NULL && !named_other && glmux_glx_pixels_mode() == GLMUX_PIXELS_AUTO)
+            v = try_vendor(d->dpy, screen, GLMUX_GLX_PIXELS_NAME, true, false,
+                           "no vendor the X server names can render on it");
     }
     return v;
 }
@@ -175,7 +214,8 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
             if (v == NULL)
                 glmux_log(GLMUX_LOG_ERROR,
                           "no GLX vendor for screen %d of display %s (tried the overrides, "
-                          "the server's list, \"indirect\" and \"system\"); GLX calls for it "
+                          "the server's list, glmux's pixels vendor, \"indirect\" and "
+                          "\"system\"); GLX calls for it "
                           "will fail. Set GLMUX_DEBUG=vendor to see why",
                           screen, DisplayString(dpy));
         }
@@ -183,6 +223,13 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
     }
     glmux_glx_lock_release();
     return v;
+}
+
+bool glmux_glx_display_pixels(Display *dpy)
+{
+    glmux_glx_vendor *v = glmux_glx_vendor_for_screen(dpy, DefaultScreen(dpy));
+
+    return v != NULL && strcmp(v->name, GLMUX_GLX_PIXELS_NAME) == 0;
 }
 
 void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned char minor,

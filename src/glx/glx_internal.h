@@ -160,6 +160,11 @@ struct glmux_glx_display {
 
 /* The record of dpy, created on first use; NULL on allocation failure. Lock held. */
 struct glmux_glx_display *glmux_glx_display_get(Display *dpy);
+/*
+ * True when the built-in pixels vendor (src/glx/pixels) serves dpy's default screen: libGLX
+ * then answers glXQueryExtension and glXQueryVersion (GLX 1.4) for a server without GLX.
+ */
+bool glmux_glx_display_pixels(Display *dpy);
 /* The vendor for (dpy, screen); NULL if screen is out of range or no vendor loads. */
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
 /*

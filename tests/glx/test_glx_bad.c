@@ -254,6 +254,8 @@ int main(int argc, char **argv)
 
     if (log != NULL)
         unlink(log);
+    /* These check libglvnd's fallbacks on a server without GLX, not glmux's pixels vendor. */
+    setenv("GLMUX_GLX_REMOTE", "off", 0);
     CHECK_MSG(argc >= 2, "usage: %s fallback MESSAGE [VENDOR] | alias | servername | patch | "
               "noglx | stubs | secure forced|ignored FAKEA", argv[0]);
     if (strcmp(argv[1], "fallback") == 0 && argc >= 3)

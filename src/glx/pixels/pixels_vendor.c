@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the GLX vendor ABI of the built-in pixels vendor: its entry point
+ * (glmux_glx_pixels_main, which libGLX calls as it calls a library's __glx_Main) and the GLX
+ * 1.4 functions libGLX dispatches to it, plus GLX_ARB_create_context(_profile). A context is an
+ * EGL context of the EGL vendor (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer
+ * (pixels_present.c) made current with it. glXSwapBuffers presents the calling thread's current
+ * draw drawable; glFinish and glFlush (this vendor's own, in the GL dispatch table) present a
+ * single-buffered window or a pixmap, and so does glXWaitGL. Contexts and drawables destroyed
+ * while current are freed when the last thread releases them. One mutex guards the lists; the
+ * current context and drawables of a thread are thread-local.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <X11/Xlibint.h>
+#include <X11/Xutil.h>
+
+#include "glx/pixels/pixels.h"
+#include "util/log.h"
+
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_FLAGS_ARB 0x2094
+#define GLX_CONTEXT_DEBUG_BIT_ARB 0x0001
+#define GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB 0x0002
+#endif
+#ifndef GLX_CONTEXT_PROFILE_MASK_ARB
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
+#define GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB 0x0002
+#endif
+#ifndef EGL_CONTEXT_OPENGL_DEBUG
+#define EGL_CONTEXT_OPENGL_DEBUG 0x31B0
+#define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE 0x31B1
+#endif
+
+#define PIXELS_EXTENSIONS                                                                  \
+    "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address "     \
+    "GLX_EXT_visual_info"
+
+struct glmux_pixels_context {
+    struct glmux_pixels_context *next;
+    Display *dpy;
+    EGLContext egl;
+    struct glmux_pixels_config *config;
+    int current;            /* threads that have it current */
+    bool destroyed;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct glmux_pixels_context *contexts;
+static struct glmux_pixels_drawable *drawables;
+
+static __thread struct glmux_pixels_context *cur_ctx;
+static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
+
+/* ---- records (lock held) ---- */
+
+static struct glmux_pixels_context *context_find(GLXContext handle)
+{
+    for (struct glmux_pixels_context *c = contexts; c != NULL; c = c->next) {
+        if ((GLXContext)c == handle && !c->destroyed)
+            return c;
+    }
+    return NULL;
+}
+
+static struct glmux_pixels_drawable *drawable_find(Display *dpy, XID xid)
+{
+    for (struct glmux_pixels_drawable *d = drawables; d != NULL; d = d->next) {
+        if (d->dpy == dpy && d->xid == xid && !d->destroyed)
+            return d;
+    }
+    return NULL;
+}
+
+static void context_free(struct glmux_pixels_context *c)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+
+    for (struct glmux_pixels_context **p = &contexts; *p != NULL; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
+    if (egl != NULL)
+        egl->DestroyContext(egl->display, c->egl);
+    free(c);
+}
+
+static void drawable_free(struct glmux_pixels_drawable *d)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+
+    for (struct glmux_pixels_drawable **p = &drawables; *p != NULL; p = &(*p)->next) {
+        if (*p == d) {
+            *p = d->next;
+            break;
+        }
+    }
+    if (egl != NULL && d->surface != EGL_NO_SURFACE)
+        egl->DestroySurface(egl->display, d->surface);
+    glmux_pixels_present_release(d);
+    free(d);
+}
+
+static struct glmux_pixels_drawable *drawable_new(Display *dpy, XID xid, XID target,
+                                                  enum glmux_pixels_kind kind,
+                                                  struct glmux_pixels_config *config)
+{
+    struct glmux_pixels_drawable *d = calloc(1, sizeof(*d));
+
+    if (d == NULL)
+        return NULL;
+    d->dpy = dpy;
+    d->xid = xid;
+    d->target = target;
+    d->kind = kind;
+    d->config = config;
+    d->next = drawables;
+    drawables = d;
+    return d;
+}
+
+static XID new_xid(Display *dpy)
+{
+    XID id;
+
+    LockDisplay(dpy);
+    id = XAllocID(dpy);
+    UnlockDisplay(dpy);
+    return id;
+}
+
+/* ---- configs and visuals ---- */
+
+static GLXFBConfig *pixels_ChooseFBConfig(Display *dpy, int screen, const int *attribs, int *n)
+{
+    int count = 0;
+    GLXFBConfig *c = glmux_pixels_choose(dpy, screen, attribs, false, &count);
+
+    if (n != NULL)
+        *n = count;
+    return c;
+}
+
+static GLXFBConfig *pixels_GetFBConfigs(Display *dpy, int screen, int *n)
+{
+    int count = 0;
+    struct glmux_pixels_config *c = glmux_pixels_configs(dpy, screen, &count);
+    GLXFBConfig *out = count > 0 ? malloc(sizeof(*out) * (size_t)count) : NULL;
+
+    if (out == NULL)
+        count = 0;
+    for (int i = 0; i < count; i++)
+        out[i] = (GLXFBConfig)&c[i];
+    if (n != NULL)
+        *n = count;
+    return out;
+}
+
+static int pixels_GetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *value)
+{
+    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+        return GLX_BAD_VISUAL; /* GLXBadFBConfig is an X error; the call's own code */
+    return glmux_pixels_config_attrib((struct glmux_pixels_config *)config, attrib, value);
+}
+
+static XVisualInfo *pixels_GetVisualFromFBConfig(Display *dpy, GLXFBConfig config)
+{
+    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+        return NULL;
+    return glmux_pixels_visual_info(dpy, (struct glmux_pixels_config *)config);
+}
+
+static XVisualInfo *pixels_ChooseVisual(Display *dpy, int screen, int *attribs)
+{
+    int n = 0;
+    GLXFBConfig *c = glmux_pixels_choose(dpy, screen, attribs, true, &n);
+    XVisualInfo *vi = NULL;
+
+    if (c != NULL && n > 0)
+        vi = glmux_pixels_visual_info(dpy, (struct glmux_pixels_config *)c[0]);
+    free(c);
+    return vi;
+}
+
+static int pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value)
+{
+    struct glmux_pixels_config *c;
+
+    if (vis == NULL)
+        return GLX_BAD_VISUAL;
+    c = glmux_pixels_config_of_visual(dpy, vis->screen, vis->visualid);
+    if (c == NULL) {
+        if (attrib == GLX_USE_GL) {
+            *value = False;
+            return Success;
+        }
+        return GLX_BAD_VISUAL;
+    }
+    return glmux_pixels_config_attrib(c, attrib, value);
+}
+
+/* ---- contexts ---- */
+
+static GLXContext create_context(Display *dpy, struct glmux_pixels_config *config,
+                                 GLXContext share, const EGLint *attribs)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    struct glmux_pixels_context *c, *sc = NULL;
+    EGLContext e;
+
+    if (egl == NULL || !glmux_pixels_config_valid(dpy, config))
+        return NULL;
+    pthread_mutex_lock(&lock);
+    if (share != NULL && (sc = context_find(share)) == NULL) {
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
+    egl->BindAPI(EGL_OPENGL_API);
+    e = egl->CreateContext(egl->display, config->egl_config, sc ? sc->egl : EGL_NO_CONTEXT,
+                           attribs);
+    if (e == EGL_NO_CONTEXT || (c = calloc(1, sizeof(*c))) == NULL) {
+        if (e != EGL_NO_CONTEXT)
+            egl->DestroyContext(egl->display, e);
+        else
+            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: EGL vendor \"%s\" refused the "
+                      "context (EGL error 0x%x)", egl->vendor_name, egl->GetError());
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
+    c->dpy = dpy;
+    c->egl = e;
+    c->config = config;
+    c->next = contexts;
+    contexts = c;
+    pthread_mutex_unlock(&lock);
+    return (GLXContext)c;
+}
+
+static GLXContext pixels_CreateContext(Display *dpy, XVisualInfo *vis, GLXContext share,
+                                       Bool direct)
+{
+    (void)direct;
+    if (vis == NULL)
+        return NULL;
+    return create_context(dpy, glmux_pixels_config_of_visual(dpy, vis->screen, vis->visualid),
+                          share, NULL);
+}
+
+static GLXContext pixels_CreateNewContext(Display *dpy, GLXFBConfig config, int render_type,
+                                          GLXContext share, Bool direct)
+{
+    (void)direct;
+    if (render_type != GLX_RGBA_TYPE)
+        return NULL;
+    return create_context(dpy, (struct glmux_pixels_config *)config, share, NULL);
+}
+
+static GLXContext pixels_CreateContextAttribsARB(Display *dpy, GLXFBConfig config,
+                                                 GLXContext share, Bool direct,
+                                                 const int *attribs)
+{
+    EGLint out[16];
+    int n = 0, major = 1, minor = 0, flags = 0, profile = GLX_CONTEXT_CORE_PROFILE_BIT_ARB;
+
+    (void)direct;
+    for (const int *a = attribs; a != NULL && a[0] != None; a += 2) {
+        switch (a[0]) {
+        case GLX_CONTEXT_MAJOR_VERSION_ARB: major = a[1]; break;
+        case GLX_CONTEXT_MINOR_VERSION_ARB: minor = a[1]; break;
+        case GLX_CONTEXT_FLAGS_ARB: flags = a[1]; break;
+        case GLX_CONTEXT_PROFILE_MASK_ARB: profile = a[1]; break;
+        case GLX_RENDER_TYPE:
+            if (a[1] != GLX_RGBA_TYPE)
+                return NULL;
+            break;
+        default:
+            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: context attribute 0x%x is not "
+                      "supported", a[0]);
+            return NULL;
+        }
+    }
+    if (profile != GLX_CONTEXT_CORE_PROFILE_BIT_ARB &&
+        profile != GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB)
+        return NULL; /* ES profiles: this vendor renders desktop GL only */
+    out[n++] = EGL_CONTEXT_MAJOR_VERSION;
+    out[n++] = major;
+    out[n++] = EGL_CONTEXT_MINOR_VERSION;
+    out[n++] = minor;
+    if (major > 3 || (major == 3 && minor >= 2)) {
+        out[n++] = EGL_CONTEXT_OPENGL_PROFILE_MASK;
+        out[n++] = profile == GLX_CONTEXT_CORE_PROFILE_BIT_ARB
+                       ? EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
+                       : EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT;
+    }
+    if (flags & GLX_CONTEXT_DEBUG_BIT_ARB) {
+        out[n++] = EGL_CONTEXT_OPENGL_DEBUG;
+        out[n++] = EGL_TRUE;
+    }
+    if (flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) {
+        out[n++] = EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
+        out[n++] = EGL_TRUE;
+    }
+    out[n] = EGL_NONE;
+    return create_context(dpy, (struct glmux_pixels_config *)config, share, out);
+}
+
+static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
+{
+    struct glmux_pixels_context *c;
+
+    (void)dpy;
+    pthread_mutex_lock(&lock);
+    if ((c = context_find(ctx)) != NULL) {
+        if (c->current > 0)
+            c->destroyed = true;
+        else
+            context_free(c);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static Bool pixels_IsDirect(Display *dpy, GLXContext ctx)
+{
+    (void)dpy;
+    (void)ctx;
+    return True; /* rendering happens in this process */
+}
+
+static void pixels_CopyContext(Display *dpy, GLXContext src, GLXContext dst, unsigned long mask)
+{
+    (void)dpy;
+    (void)src;
+    (void)dst;
+    (void)mask;
+    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXCopyContext is not supported; nothing "
+              "was copied");
+}
+
+static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *value)
+{
+    struct glmux_pixels_context *c;
+    int rc = Success;
+
+    (void)dpy;
+    pthread_mutex_lock(&lock);
+    c = context_find(ctx);
+    if (c == NULL)
+        rc = GLX_BAD_CONTEXT;
+    else if (attrib == GLX_FBCONFIG_ID)
+        *value = c->config->id;
+    else if (attrib == GLX_RENDER_TYPE)
+        *value = GLX_RGBA_TYPE;
+    else if (attrib == GLX_SCREEN)
+        *value = c->config->screen;
+    else
+        rc = GLX_BAD_ATTRIBUTE;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* ---- drawables ---- */
+
+static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window win,
+                                     const int *attribs)
+{
+    struct glmux_pixels_drawable *d;
+
+    (void)attribs;
+    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+        return None;
+    pthread_mutex_lock(&lock);
+    d = drawable_new(dpy, new_xid(dpy), win, GLMUX_PIXELS_WINDOW,
+                     (struct glmux_pixels_config *)config);
+    pthread_mutex_unlock(&lock);
+    return d ? d->xid : None;
+}
+
+static GLXPixmap pixels_CreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap,
+                                     const int *attribs)
+{
+    struct glmux_pixels_drawable *d;
+
+    (void)attribs;
+    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+        return None;
+    pthread_mutex_lock(&lock);
+    d = drawable_new(dpy, new_xid(dpy), pixmap, GLMUX_PIXELS_PIXMAP,
+                     (struct glmux_pixels_config *)config);
+    pthread_mutex_unlock(&lock);
+    return d ? d->xid : None;
+}
+
+static GLXPixmap pixels_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
+{
+    struct glmux_pixels_config *c;
+
+    if (vis == NULL || (c = glmux_pixels_config_of_visual(dpy, vis->screen,
+                                                          vis->visualid)) == NULL)
+        return None;
+    return pixels_CreatePixmap(dpy, (GLXFBConfig)c, pixmap, NULL);
+}
+
+static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs)
+{
+    struct glmux_pixels_drawable *d;
+    int w = 0, h = 0;
+
+    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+        return None;
+    for (const int *a = attribs; a != NULL && a[0] != None; a += 2) {
+        if (a[0] == GLX_PBUFFER_WIDTH)
+            w = a[1];
+        else if (a[0] == GLX_PBUFFER_HEIGHT)
+            h = a[1];
+    }
+    pthread_mutex_lock(&lock);
+    d = drawable_new(dpy, new_xid(dpy), None, GLMUX_PIXELS_PBUFFER,
+                     (struct glmux_pixels_config *)config);
+    if (d != NULL) {
+        d->width = w;
+        d->height = h;
+        if (!glmux_pixels_surface_update(d, d->config->egl_config)) {
+            drawable_free(d);
+            d = NULL;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return d ? d->xid : None;
+}
+
+static void destroy_drawable(Display *dpy, XID xid)
+{
+    struct glmux_pixels_drawable *d;
+
+    pthread_mutex_lock(&lock);
+    if ((d = drawable_find(dpy, xid)) != NULL) {
+        if (d->current > 0)
+            d->destroyed = true;
+        else
+            drawable_free(d);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void pixels_DestroyWindow(Display *dpy, GLXWindow w) { destroy_drawable(dpy, w); }
+static void pixels_DestroyPixmap(Display *dpy, GLXPixmap p) { destroy_drawable(dpy, p); }
+static void pixels_DestroyGLXPixmap(Display *dpy, GLXPixmap p) { destroy_drawable(dpy, p); }
+static void pixels_DestroyPbuffer(Display *dpy, GLXPbuffer p) { destroy_drawable(dpy, p); }
+
+static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, unsigned int *value)
+{
+    struct glmux_pixels_drawable *d;
+
+    pthread_mutex_lock(&lock);
+    d = drawable_find(dpy, draw);
+    if (d != NULL && value != NULL) {
+        switch (attrib) {
+        case GLX_WIDTH: *value = (unsigned)d->width; break;
+        case GLX_HEIGHT: *value = (unsigned)d->height; break;
+        case GLX_PRESERVED_CONTENTS: *value = True; break;
+        case GLX_LARGEST_PBUFFER: *value = False; break;
+        case GLX_FBCONFIG_ID: *value = (unsigned)d->config->id; break;
+        case GLX_EVENT_MASK: *value = (unsigned)d->event_mask; break;
+        default: break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void pixels_SelectEvent(Display *dpy, GLXDrawable draw, unsigned long mask)
+{
+    struct glmux_pixels_drawable *d;
+
+    pthread_mutex_lock(&lock);
+    if ((d = drawable_find(dpy, draw)) != NULL)
+        d->event_mask = mask;
+    pthread_mutex_unlock(&lock);
+}
+
+static void pixels_GetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned long *mask)
+{
+    struct glmux_pixels_drawable *d;
+
+    pthread_mutex_lock(&lock);
+    d = drawable_find(dpy, draw);
+    if (mask != NULL)
+        *mask = d ? d->event_mask : 0;
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- current context ---- */
+
+/* Drops this thread's references (lock held); frees what was destroyed meanwhile. */
+static void release_current(void)
+{
+    struct glmux_pixels_drawable *ds[2] = { cur_draw, cur_read };
+
+    for (int i = 0; i < 2; i++) {
+        if (ds[i] == NULL || (i == 1 && ds[1] == ds[0]))
+            continue;
+        if (--ds[i]->current == 0 && ds[i]->destroyed)
+            drawable_free(ds[i]);
+    }
+    if (cur_ctx != NULL && --cur_ctx->current == 0 && cur_ctx->destroyed)
+        context_free(cur_ctx);
+    cur_ctx = NULL;
+    cur_draw = cur_read = NULL;
+}
+
+/* The record of a GLX drawable, or of an X window used directly (made on first use). */
+static struct glmux_pixels_drawable *drawable_for(Display *dpy, XID xid,
+                                                  struct glmux_pixels_config *config)
+{
+    struct glmux_pixels_drawable *d = drawable_find(dpy, xid);
+    int w, h;
+
+    if (d != NULL || xid == None)
+        return d;
+    if (!glmux_pixels_geometry(dpy, xid, &w, &h, NULL))
+        return NULL;
+    return drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config);
+}
+
+static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read,
+                                      GLXContext ctx)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    struct glmux_pixels_context *c;
+    struct glmux_pixels_drawable *d = NULL, *r = NULL;
+    Bool ok = False;
+
+    if (egl == NULL)
+        return False;
+    pthread_mutex_lock(&lock);
+    if (ctx == NULL) {
+        egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        release_current();
+        pthread_mutex_unlock(&lock);
+        return True;
+    }
+    c = context_find(ctx);
+    if (c == NULL || (draw == None) != (read == None))
+        goto out;
+    if (draw != None) {
+        d = drawable_for(dpy, draw, c->config);
+        r = read == draw ? d : drawable_for(dpy, read, c->config);
+        if (d == NULL || r == NULL)
+            goto out;
+        if (!glmux_pixels_surface_update(d, c->config->egl_config) ||
+            (r != d && !glmux_pixels_surface_update(r, c->config->egl_config)))
+            goto out;
+    }
+    egl->BindAPI(EGL_OPENGL_API);
+    if (!egl->MakeCurrent(egl->display, d ? d->surface : EGL_NO_SURFACE,
+                          r ? r->surface : EGL_NO_SURFACE, c->egl)) {
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: eglMakeCurrent failed (EGL error 0x%x)",
+                  egl->GetError());
+        goto out;
+    }
+    /* Take the new references before dropping the old: they may be the same records. */
+    c->current++;
+    if (d != NULL)
+        d->current++;
+    if (r != NULL && r != d)
+        r->current++;
+    release_current();
+    cur_ctx = c;
+    cur_draw = d;
+    cur_read = r;
+    ok = True;
+out:
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+static Bool pixels_MakeCurrent(Display *dpy, GLXDrawable draw, GLXContext ctx)
+{
+    return pixels_MakeContextCurrent(dpy, draw, draw, ctx);
+}
+
+/* After a frame: follow the window's size, rebinding when the surface changed. */
+static void follow_size(void)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    EGLSurface before = cur_draw->surface;
+
+    if (cur_draw->kind == GLMUX_PIXELS_PBUFFER || cur_draw->gone)
+        return;
+    if (!glmux_pixels_surface_update(cur_draw, cur_ctx->config->egl_config) ||
+        cur_draw->surface == before)
+        return;
+    egl->MakeCurrent(egl->display, cur_draw->surface,
+                     cur_read == cur_draw ? cur_draw->surface : cur_read->surface, cur_ctx->egl);
+}
+
+static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
+{
+    static int warned;
+
+    if (cur_ctx == NULL || cur_draw == NULL || cur_draw->dpy != dpy || cur_draw->xid != draw) {
+        if (__atomic_fetch_add(&warned, 1, __ATOMIC_RELAXED) == 0)
+            glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXSwapBuffers on drawable 0x%lx, "
+                      "which is not current on this thread, shows nothing (reported once)",
+                      (unsigned long)draw);
+        return;
+    }
+    if (!cur_draw->config->double_buffer)
+        return;
+    glmux_pixels_present(cur_draw);
+    pthread_mutex_lock(&lock);
+    follow_size();
+    pthread_mutex_unlock(&lock);
+}
+
+/* glFinish, glFlush and glXWaitGL: a single-buffered window or a pixmap shows what was drawn. */
+static void present_single(void)
+{
+    if (cur_ctx == NULL || cur_draw == NULL)
+        return;
+    if (cur_draw->kind == GLMUX_PIXELS_PIXMAP ||
+        (cur_draw->kind == GLMUX_PIXELS_WINDOW && !cur_draw->config->double_buffer))
+        glmux_pixels_present(cur_draw);
+}
+
+static void pixels_glFinish(void)
+{
+    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
+
+    if (gl != NULL)
+        gl->Finish();
+    present_single();
+}
+
+static void pixels_glFlush(void)
+{
+    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
+
+    if (gl != NULL)
+        gl->Flush();
+    present_single();
+}
+
+static void pixels_WaitGL(void)
+{
+    pixels_glFinish();
+}
+
+static void pixels_WaitX(void)
+{
+    if (cur_draw != NULL)
+        XSync(cur_draw->dpy, False);
+}
+
+static void pixels_UseXFont(Font font, int first, int count, int list)
+{
+    (void)font;
+    (void)first;
+    (void)count;
+    (void)list;
+    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXUseXFont is not supported; the display "
+              "lists stay empty");
+}
+
+/* ---- strings ---- */
+
+static const char *pixels_QueryServerString(Display *dpy, int screen, int name)
+{
+    (void)dpy;
+    (void)screen;
+    switch (name) {
+    case GLX_VENDOR: return "glmux pixels (local EGL rendering, images over X11)";
+    case GLX_VERSION: return "1.4";
+    case GLX_EXTENSIONS: return PIXELS_EXTENSIONS;
+    default: return NULL;
+    }
+}
+
+static const char *pixels_GetClientString(Display *dpy, int name)
+{
+    return pixels_QueryServerString(dpy, 0, name);
+}
+
+static const char *pixels_QueryExtensionsString(Display *dpy, int screen)
+{
+    (void)dpy;
+    (void)screen;
+    return PIXELS_EXTENSIONS;
+}
+
+/* ---- the vendor ABI ---- */
+
+struct named_fn {
+    const char *name;
+    void *fn;
+};
+
+#define PIXELS_FN(name) { "glX" #name, (void *)pixels_##name }
+static const struct named_fn glx_functions[] = {
+    PIXELS_FN(ChooseVisual), PIXELS_FN(CopyContext), PIXELS_FN(CreateContext),
+    PIXELS_FN(CreateGLXPixmap), PIXELS_FN(DestroyContext), PIXELS_FN(DestroyGLXPixmap),
+    PIXELS_FN(GetConfig), PIXELS_FN(IsDirect), PIXELS_FN(MakeCurrent), PIXELS_FN(SwapBuffers),
+    PIXELS_FN(UseXFont), PIXELS_FN(WaitGL), PIXELS_FN(WaitX), PIXELS_FN(QueryServerString),
+    PIXELS_FN(GetClientString), PIXELS_FN(QueryExtensionsString), PIXELS_FN(ChooseFBConfig),
+    PIXELS_FN(CreateNewContext), PIXELS_FN(CreatePbuffer), PIXELS_FN(CreatePixmap),
+    PIXELS_FN(CreateWindow), PIXELS_FN(DestroyPbuffer), PIXELS_FN(DestroyPixmap),
+    PIXELS_FN(DestroyWindow), PIXELS_FN(GetFBConfigAttrib), PIXELS_FN(GetFBConfigs),
+    PIXELS_FN(GetSelectedEvent), PIXELS_FN(GetVisualFromFBConfig),
+    PIXELS_FN(MakeContextCurrent), PIXELS_FN(QueryContext), PIXELS_FN(QueryDrawable),
+    PIXELS_FN(SelectEvent), PIXELS_FN(CreateContextAttribsARB),
+    { "glFinish", (void *)pixels_glFinish }, { "glFlush", (void *)pixels_glFlush },
+};
+#undef PIXELS_FN
+
+static void *pixels_get_proc(const GLubyte *name)
+{
+    const struct glmux_pixels_egl *egl;
+
+    for (size_t i = 0; i < sizeof(glx_functions) / sizeof(glx_functions[0]); i++) {
+        if (strcmp((const char *)name, glx_functions[i].name) == 0)
+            return glx_functions[i].fn;
+    }
+    if (strncmp((const char *)name, "glX", 3) == 0)
+        return NULL;
+    egl = glmux_pixels_egl_get(NULL);
+    return egl != NULL ? egl->get_proc((const char *)name) : NULL;
+}
+
+static Bool pixels_screen_supported(Display *dpy, int screen)
+{
+    int n;
+
+    return glmux_pixels_configs(dpy, screen, &n) != NULL;
+}
+
+static void *pixels_dispatch_address(const GLubyte *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static void pixels_set_dispatch_index(const GLubyte *name, int index)
+{
+    (void)name;
+    (void)index;
+}
+
+Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
+                           __GLXvendorInfo *vendor, __GLXapiImports *imports)
+{
+    (void)exports;
+    (void)vendor;
+    if (GLX_VENDOR_ABI_GET_MAJOR_VERSION(version) != GLX_VENDOR_ABI_MAJOR_VERSION)
+        return False;
+    imports->isScreenSupported = pixels_screen_supported;
+    imports->getProcAddress = pixels_get_proc;
+    imports->getDispatchAddress = pixels_dispatch_address;
+    imports->setDispatchIndex = pixels_set_dispatch_index;
+    return True;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# glmux tests: the pixels GLX vendor against an Xvfb started here, for this test alone (ctest -j
+# safe), in a fresh directory. usage: run_glx_pixels.sh MODE PROGRAM BUILD_DIR [DEMO]
+#   noglx        server without GLX (Unix socket, MIT-SHM): test_glx_pixels render shm (and put
+#                with GLMUX_GLX_REMOTE_SHM=0), glxinfo -B (a >= 3.3 core profile from llvmpipe),
+#                glxgears for a few frames, the GLX demo
+#   noglx-noshm  the same server without MIT-SHM: frames go out with XPutImage
+#   tcp          a server with GLX, reached over TCP as 127.0.0.1:N: the pixels vendor serves it
+#                (not the server's vendor); the server attaches no shared memory for a TCP
+#                client, so frames go out with XPutImage
+#   noegl        no EGL vendor installed (__EGL_VENDOR_LIBRARY_DIRS=<empty directory>)
+#   iodeath      the server is killed mid-frame: the application's I/O error handler runs
+# Our libraries: the test program is linked to the build tree (it checks the loaded path); for
+# glxinfo and glxgears, the glmux log their run writes proves that our libGLX served them.
+set -u
+mode=$1
+prog=$2
+build=$3
+demo=${4:-}
+command -v Xvfb >/dev/null 2>&1 || { echo "skipped: Xvfb is not installed"; exit 77; }
+work=$(mktemp -d)
+xpid=
+cleanup() {
+    [ -n "$xpid" ] && kill "$xpid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [ -f "$work/glmux.log" ] && cat "$work/glmux.log"; exit 1; }
+
+start_xvfb() {
+    setsid Xvfb -displayfd 3 -noreset -screen 0 1024x768x24 "$@" \
+        3>"$work/fd" >"$work/xvfb.log" 2>&1 </dev/null &
+    xpid=$!
+    i=0
+    while [ $i -lt 100 ] && ! [ -s "$work/fd" ]; do
+        kill -0 "$xpid" 2>/dev/null || { cat "$work/xvfb.log"; fail "Xvfb did not start"; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -s "$work/fd" ] || fail "Xvfb did not start in 10 s"
+    num=$(head -n 1 "$work/fd")
+}
+
+export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/src/opengl"
+export GLMUX_DEBUG=vendor,info GLMUX_DEBUG_FILE="$work/glmux.log"
+export LSAN_OPTIONS=detect_leaks=0
+
+run_prog() {
+    rm -f "$work/glmux.log"
+    "$prog" "$@" || fail "$prog $* exited $?"
+}
+
+tools() {
+    rm -f "$work/glmux.log"
+    glxinfo -B >"$work/glxinfo" 2>&1 || { cat "$work/glxinfo"; fail "glxinfo exited $?"; }
+    cat "$work/glxinfo"
+    grep -q "OpenGL renderer string: llvmpipe" "$work/glxinfo" || fail "glxinfo: no llvmpipe"
+    grep -Eq "OpenGL core profile version string: (3\.[3-9]|[4-9]\.)" "$work/glxinfo" ||
+        fail "glxinfo: no core profile >= 3.3"
+    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glxinfo: not the pixels vendor"
+    if command -v glxgears >/dev/null 2>&1; then
+        rm -f "$work/glmux.log"
+        timeout 3 glxgears >"$work/gears" 2>&1
+        rc=$?
+        cat "$work/gears"
+        [ $rc -eq 124 ] || fail "glxgears exited $rc before it was stopped"
+        grep -q "frames go out with" "$work/glmux.log" || fail "glxgears sent no frame"
+    fi
+}
+
+case $mode in
+noglx)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num" DISPLAY=":$num"
+    run_prog render shm
+    grep -q "the X server has no GLX extension" "$work/glmux.log" || fail "no reason logged"
+    GLMUX_GLX_REMOTE_SHM=0 run_prog render put
+    tools
+    if [ -n "$demo" ]; then
+        out=$("$demo" 2>&1) || { echo "$out"; fail "the GLX demo exited $?"; }
+        echo "$out"
+        echo "$out" | grep -q "as drawn" || fail "demo: pixels not as drawn"
+        echo "$out" | grep -q "GLX vendor:  glmux pixels" || fail "demo: not the pixels vendor"
+        echo "$out" | grep -q "loaded $build/src/glx/libGLX.so.0" || fail "demo: not our libGLX"
+    fi
+    ;;
+noglx-noshm)
+    start_xvfb -nolisten tcp -extension GLX -extension MIT-SHM
+    export PIXELS_DISPLAY=":$num"
+    run_prog render put
+    ;;
+tcp)
+    start_xvfb -listen tcp
+    export PIXELS_DISPLAY="127.0.0.1:$num" DISPLAY="127.0.0.1:$num"
+    # The server does not attach shared memory for a TCP client: XPutImage.
+    run_prog render put
+    grep -q "the X connection is not local" "$work/glmux.log" || fail "no reason logged"
+    tools
+    # GLMUX_GLX_REMOTE=off: the server's vendor (Mesa) again, never the pixels vendor.
+    rm -f "$work/glmux.log"
+    GLMUX_GLX_REMOTE=off glxinfo -B >/dev/null 2>&1
+    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" && fail "GLMUX_GLX_REMOTE=off ignored"
+    ;;
+noegl)
+    start_xvfb -nolisten tcp -extension GLX
+    mkdir "$work/empty"
+    export PIXELS_DISPLAY=":$num" __EGL_VENDOR_LIBRARY_DIRS="$work/empty"
+    run_prog noegl
+    ;;
+iodeath)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num" PIXELS_XVFB_PID=$xpid
+    "$prog" iodeath
+    rc=$?
+    [ $rc -eq 42 ] || fail "expected the I/O error handler's exit status 42, got $rc"
+    xpid=
+    ;;
+*)
+    echo "unknown mode $mode" >&2
+    exit 2
+    ;;
+esac
+echo "ok: $mode"

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: the built-in pixels GLX vendor (src/glx/pixels) on an Xvfb the wrapper
+ * (run_glx_pixels.sh) started for this test alone: a GL 3.3 core context from the local EGL
+ * vendor on a display that cannot render GL itself, and the window's pixels read back from the
+ * X server (XGetImage) as drawn: after a swap, after a resize, in two windows, from two threads,
+ * in a pixmap (glFinish), in a pbuffer, and with a window destroyed while current.
+ * usage: glx_pixels render shm|put | noegl | iodeath
+ *   render  PIXELS_DISPLAY names the server; "shm"/"put" is how frames must have gone out
+ *           (read from the GLMUX_DEBUG_FILE log).
+ *   noegl   no EGL vendor installed: glXChooseFBConfig finds nothing and the log says why.
+ *   iodeath the server is killed (PIXELS_XVFB_PID) while frames are sent: the application's
+ *           XSetIOErrorHandler runs (exit 42), nothing crashes.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <GL/gl.h>
+#include <GL/glx.h>
+
+#include "glmux_test.h"
+
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
+#endif
+#ifndef GL_CONTEXT_PROFILE_MASK
+#define GL_CONTEXT_PROFILE_MASK 0x9126
+#define GL_CONTEXT_CORE_PROFILE_BIT 0x00000001
+#endif
+#ifndef GL_MAJOR_VERSION
+#define GL_MAJOR_VERSION 0x821B
+#define GL_MINOR_VERSION 0x821C
+#endif
+
+typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
+
+#define RED 0xff0000ul
+#define GREEN 0x00ff00ul
+#define BLUE 0x0000fful
+#define YELLOW 0xffff00ul
+#define MAGENTA 0xff00fful
+#define CYAN 0x00fffful
+
+static Display *dpy;
+static GLXFBConfig config;
+static XVisualInfo *vis;
+static create_attribs_fn create_attribs;
+static int app_errors;
+
+static int count_error(Display *d, XErrorEvent *ev)
+{
+    (void)d;
+    fprintf(stderr, "X error %d (request %d) reached the application\n", ev->error_code,
+            ev->request_code);
+    app_errors++;
+    return 0;
+}
+
+static Display *open_display(void)
+{
+    const char *name = getenv("PIXELS_DISPLAY");
+    Display *d;
+
+    CHECK_MSG(name != NULL, "PIXELS_DISPLAY is not set (run through run_glx_pixels.sh)");
+    d = XOpenDisplay(name);
+    CHECK_MSG(d != NULL, "cannot open display %s", name);
+    return d;
+}
+
+static GLXContext core_context(void)
+{
+    static const int attribs[] = {
+        GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 3,
+        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB, None
+    };
+    GLXContext ctx = create_attribs(dpy, config, NULL, True, attribs);
+
+    CHECK_MSG(ctx != NULL, "no GL 3.3 core context");
+    return ctx;
+}
+
+static Window make_window(int x, int y, int w, int h)
+{
+    XSetWindowAttributes swa = { 0 };
+    Window win;
+
+    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vis->screen), vis->visual, AllocNone);
+    win = XCreateWindow(dpy, RootWindow(dpy, vis->screen), x, y, (unsigned)w, (unsigned)h, 0,
+                        vis->depth, InputOutput, vis->visual, CWColormap | CWBorderPixel, &swa);
+    XMapWindow(dpy, win);
+    XSync(dpy, False);
+    return win;
+}
+
+static void clear(unsigned long rgb)
+{
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor((float)((rgb >> 16) & 0xff) / 255.0f, (float)((rgb >> 8) & 0xff) / 255.0f,
+                 (float)(rgb & 0xff) / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+/* The server's pixel at (x, y), top-left origin. */
+static unsigned long pixel(Drawable d, int x, int y)
+{
+    XImage *img = XGetImage(dpy, d, x, y, 1, 1, AllPlanes, ZPixmap);
+    unsigned long p;
+
+    CHECK_MSG(img != NULL, "XGetImage of 0x%lx failed", (unsigned long)d);
+    p = XGetPixel(img, 0, 0) & 0xffffff;
+    XDestroyImage(img);
+    return p;
+}
+
+#define CHECK_PIXEL(d, x, y, want)                                                         \
+    do {                                                                                   \
+        unsigned long got_ = pixel((d), (x), (y));                                         \
+        CHECK_MSG(got_ == (want), "pixel (%d,%d) of 0x%lx is %06lx, want %06lx", (x), (y),  \
+                  (unsigned long)(d), got_, (unsigned long)(want));                        \
+    } while (0)
+
+static void check_log(const char *needle)
+{
+    const char *path = getenv("GLMUX_DEBUG_FILE");
+    char buf[65536];
+    size_t n;
+    FILE *f;
+
+    CHECK_MSG(path != NULL, "GLMUX_DEBUG_FILE must be set");
+    f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot read %s", path);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    CHECK_MSG(strstr(buf, needle) != NULL, "the log %s does not say \"%s\"", path, needle);
+}
+
+static void setup(void)
+{
+    static const int attribs[] = {
+        GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT | GLX_PIXMAP_BIT |
+        GLX_PBUFFER_BIT, GLX_DOUBLEBUFFER, True, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8,
+        GLX_BLUE_SIZE, 8, GLX_DEPTH_SIZE, 24, None
+    };
+    GLXFBConfig *configs;
+    int n = 0, major = 0, minor = 0;
+    const char *vendor;
+
+    CHECK(glXQueryExtension(dpy, NULL, NULL));
+    CHECK(glXQueryVersion(dpy, &major, &minor) && major == 1 && minor >= 3);
+    glmux_test_require_ours("libGLX.so.0");
+    vendor = glXGetClientString(dpy, GLX_VENDOR);
+    CHECK_MSG(vendor != NULL && strstr(vendor, "glmux pixels") != NULL, "GLX vendor \"%s\"",
+              vendor ? vendor : "(null)");
+    CHECK(strstr(glXQueryExtensionsString(dpy, DefaultScreen(dpy)),
+                 "GLX_ARB_create_context_profile") != NULL);
+    configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+    CHECK_MSG(configs != NULL && n > 0, "no FBConfig");
+    config = configs[0];
+    XFree(configs);
+    vis = glXGetVisualFromFBConfig(dpy, config);
+    CHECK(vis != NULL);
+    create_attribs = (create_attribs_fn)glXGetProcAddress(
+        (const GLubyte *)"glXCreateContextAttribsARB");
+    CHECK(create_attribs != NULL);
+}
+
+struct thread_arg {
+    int x;
+    unsigned long color;
+    Window win;
+    GLXContext ctx;
+};
+
+static void *thread_main(void *p)
+{
+    struct thread_arg *a = p;
+
+    a->ctx = core_context();
+    a->win = make_window(a->x, 400, 64, 64);
+    CHECK(glXMakeCurrent(dpy, a->win, a->ctx));
+    for (int i = 0; i < 5; i++) {
+        clear(a->color);
+        glXSwapBuffers(dpy, a->win);
+    }
+    glFinish();
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+    return NULL;
+}
+
+static int render(const char *expect)
+{
+    GLXContext ctx, ctx2;
+    Window win, win2, doomed;
+    Pixmap pix;
+    GLXPixmap glxpix;
+    GLXPbuffer pbuf;
+    GLint major = 0, minor = 0, profile = 0;
+    unsigned char rgba[4];
+    unsigned int width = 0;
+    const int pbuf_attribs[] = { GLX_PBUFFER_WIDTH, 32, GLX_PBUFFER_HEIGHT, 16, None };
+    struct thread_arg t[2] = { { 0, MAGENTA, 0, NULL }, { 100, CYAN, 0, NULL } };
+    pthread_t th[2];
+
+    CHECK(XInitThreads());
+    dpy = open_display();
+    XSetErrorHandler(count_error);
+    setup();
+
+    /* A 3.3 core context from llvmpipe; one frame, read back from the server. */
+    ctx = core_context();
+    win = make_window(0, 0, 128, 96);
+    CHECK(glXMakeCurrent(dpy, win, ctx));
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
+    printf("GL %d.%d, profile mask %d, renderer %s\n", major, minor, profile,
+           (const char *)glGetString(GL_RENDERER));
+    CHECK(major * 10 + minor >= 33 && (profile & GL_CONTEXT_CORE_PROFILE_BIT));
+    CHECK(strstr((const char *)glGetString(GL_RENDERER), "llvmpipe") != NULL);
+    clear(GREEN);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 32, 24);
+    glClearColor(1, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glXSwapBuffers(dpy, win);
+    CHECK_PIXEL(win, 100, 10, GREEN);
+    CHECK_PIXEL(win, 5, 90, RED);   /* GL's bottom-left is X's bottom-left */
+    CHECK_PIXEL(win, 40, 90, GREEN);
+
+    /* Resize: the frame after the next swap has the new size. */
+    XResizeWindow(dpy, win, 200, 150);
+    XSync(dpy, False);
+    clear(BLUE);
+    glXSwapBuffers(dpy, win);
+    clear(BLUE);
+    glXSwapBuffers(dpy, win);
+    CHECK_PIXEL(win, 190, 140, BLUE);
+    CHECK(glXQueryContext(dpy, ctx, GLX_RENDER_TYPE, &major) == Success);
+
+    /* A second window with a second context; the first keeps its frame. */
+    ctx2 = core_context();
+    win2 = make_window(300, 0, 80, 60);
+    CHECK(glXMakeCurrent(dpy, win2, ctx2));
+    clear(YELLOW);
+    glXSwapBuffers(dpy, win2);
+    CHECK_PIXEL(win2, 70, 50, YELLOW);
+    CHECK_PIXEL(win, 190, 140, BLUE);
+    CHECK(glXMakeCurrent(dpy, win, ctx));
+    clear(GREEN);
+    glXSwapBuffers(dpy, win);
+    CHECK_PIXEL(win, 10, 10, GREEN);
+    CHECK_PIXEL(win2, 10, 10, YELLOW);
+
+    /* A pixmap shows what was drawn at glFinish. */
+    pix = XCreatePixmap(dpy, RootWindow(dpy, vis->screen), 48, 40, (unsigned)vis->depth);
+    glxpix = glXCreatePixmap(dpy, config, pix, NULL);
+    CHECK(glxpix != None);
+    CHECK(glXMakeCurrent(dpy, glxpix, ctx2));
+    clear(MAGENTA);
+    glFinish();
+    CHECK_PIXEL(pix, 47, 39, MAGENTA);
+    CHECK_PIXEL(pix, 0, 0, MAGENTA);
+
+    /* A pbuffer. */
+    pbuf = glXCreatePbuffer(dpy, config, pbuf_attribs);
+    CHECK(pbuf != None);
+    glXQueryDrawable(dpy, pbuf, GLX_WIDTH, &width);
+    CHECK(width == 32);
+    CHECK(glXMakeContextCurrent(dpy, pbuf, pbuf, ctx2));
+    clear(CYAN);
+    glReadPixels(31, 15, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    CHECK_MSG(rgba[0] == 0 && rgba[1] == 255 && rgba[2] == 255, "pbuffer %d %d %d", rgba[0],
+              rgba[1], rgba[2]);
+
+    /* A window destroyed while current: drawing and swapping go on, nothing reaches the
+     * application's error handler. */
+    doomed = make_window(500, 0, 64, 64);
+    CHECK(glXMakeCurrent(dpy, doomed, ctx2));
+    clear(RED);
+    glXSwapBuffers(dpy, doomed);
+    XDestroyWindow(dpy, doomed);
+    XSync(dpy, False);
+    for (int i = 0; i < 3; i++) {
+        clear(GREEN);
+        glXSwapBuffers(dpy, doomed);
+    }
+    XSync(dpy, False);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+
+    /* Two threads, each with its own context and window. */
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, thread_main, &t[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_join(th[i], NULL) == 0);
+    CHECK_PIXEL(t[0].win, 32, 32, MAGENTA);
+    CHECK_PIXEL(t[1].win, 32, 32, CYAN);
+
+    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
+    check_log(strcmp(expect, "shm") == 0 ? "XShmPutImage (MIT-SHM works)"
+                                         : "XPutImage (no usable MIT-SHM)");
+    glXDestroyPixmap(dpy, glxpix);
+    glXDestroyPbuffer(dpy, pbuf);
+    glXDestroyContext(dpy, ctx);
+    glXDestroyContext(dpy, ctx2);
+    for (int i = 0; i < 2; i++)
+        glXDestroyContext(dpy, t[i].ctx);
+    XFree(vis);
+    XCloseDisplay(dpy);
+    printf("ok: frames reached the X server as drawn (%s)\n", expect);
+    return 0;
+}
+
+static int noegl(void)
+{
+    int n = 5;
+    GLXFBConfig *configs;
+
+    dpy = open_display();
+    glmux_test_require_ours("libGLX.so.0");
+    configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n);
+    CHECK_MSG(configs == NULL && n == 0, "%d FBConfigs without an EGL vendor", n);
+    check_log("cannot render it locally either: no EGL vendor is installed");
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+static int io_error_exit(Display *d)
+{
+    (void)d;
+    _exit(42);
+}
+
+static int iodeath(void)
+{
+    const char *pid = getenv("PIXELS_XVFB_PID");
+    GLXContext ctx;
+    Window win;
+
+    CHECK(pid != NULL);
+    dpy = open_display();
+    XSetIOErrorHandler(io_error_exit);
+    setup();
+    ctx = core_context();
+    win = make_window(0, 0, 256, 256);
+    CHECK(glXMakeCurrent(dpy, win, ctx));
+    for (int i = 0; i < 2000; i++) {
+        clear(i & 1 ? RED : GREEN);
+        glXSwapBuffers(dpy, win);
+        if (i == 5)
+            kill((pid_t)atol(pid), SIGKILL);
+        if (i > 5)
+            usleep(1000);
+    }
+    fprintf(stderr, "the connection died but Xlib's I/O error handler never ran\n");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_MSG(argc >= 2, "usage: %s render shm|put | noegl | iodeath", argv[0]);
+    if (strcmp(argv[1], "render") == 0 && argc >= 3)
+        return render(argv[2]);
+    if (strcmp(argv[1], "noegl") == 0)
+        return noegl();
+    if (strcmp(argv[1], "iodeath") == 0)
+        return iodeath();
+    CHECK_MSG(0, "unknown mode %s", argv[1]);
+    return 1;
+}
