@@ -10,8 +10,11 @@
  * drawable that went away (a window destroyed while current) are swallowed by an error hook on
  * our own XAddExtension record and mark the drawable gone; the application's handler never
  * sees them. A connection that dies goes to Xlib's I/O error handler, as for any Xlib call.
+ * libXext (MIT-SHM) is loaded with dlopen the first time a frame goes out, so that libGLX
+ * itself links libX11 only, as libglvnd's does.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,41 @@ static Display *quiet_dpys[QUIET_MAX];
 static bool quiet_gone[QUIET_MAX];
 
 static struct glmux_pixels_stats stats;
+
+/* libXext's MIT-SHM functions, loaded on first use (pthread_once); QueryVersion NULL without. */
+static struct {
+    Bool (*QueryVersion)(Display *, int *, int *, Bool *);
+    Bool (*Attach)(Display *, XShmSegmentInfo *);
+    Bool (*Detach)(Display *, XShmSegmentInfo *);
+    XImage *(*CreateImage)(Display *, Visual *, unsigned, int, char *, XShmSegmentInfo *,
+                           unsigned, unsigned);
+    Bool (*PutImage)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned,
+                     Bool);
+} xshm;
+static pthread_once_t xshm_once = PTHREAD_ONCE_INIT;
+
+static void xshm_load(void)
+{
+    void *lib = dlopen("libXext.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+    if (lib == NULL) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: libXext.so.6 is not installed; frames "
+                  "go out with XPutImage");
+        return;
+    }
+    xshm.Attach = (Bool (*)(Display *, XShmSegmentInfo *))dlsym(lib, "XShmAttach");
+    xshm.Detach = (Bool (*)(Display *, XShmSegmentInfo *))dlsym(lib, "XShmDetach");
+    xshm.CreateImage = (XImage * (*)(Display *, Visual *, unsigned, int, char *,
+                                     XShmSegmentInfo *, unsigned, unsigned))
+        dlsym(lib, "XShmCreateImage");
+    xshm.PutImage = (Bool (*)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned,
+                              unsigned, Bool))dlsym(lib, "XShmPutImage");
+    if (xshm.Attach != NULL && xshm.Detach != NULL && xshm.CreateImage != NULL &&
+        xshm.PutImage != NULL)
+        xshm.QueryVersion = (Bool (*)(Display *, int *, int *, Bool *))
+            dlsym(lib, "XShmQueryVersion");
+    /* libXext stays loaded: nothing of ours unloads it while a display may use it. */
+}
 
 static void quiet_add(Display *dpy, XID id)
 {
@@ -248,8 +286,10 @@ static bool shm_works(struct present_display *pd)
     if (pd->shm_state != 0)
         return pd->shm_state > 0;
     pd->shm_state = -1;
-    if (pd->shm_opcode == 0 || !glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) != 0 ||
-        !XShmQueryVersion(pd->dpy, &major, &minor, &pixmaps))
+    if (pd->shm_opcode == 0 || glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) == 0)
+        goto out;
+    pthread_once(&xshm_once, xshm_load);
+    if (xshm.QueryVersion == NULL || !xshm.QueryVersion(pd->dpy, &major, &minor, &pixmaps))
         goto out;
     memset(&info, 0, sizeof(info));
     info.shmid = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
@@ -260,10 +300,10 @@ static bool shm_works(struct present_display *pd)
     if (info.shmaddr == (char *)-1)
         goto out;
     pd->shm_error = false;
-    if (XShmAttach(pd->dpy, &info)) {
+    if (xshm.Attach(pd->dpy, &info)) {
         XSync(pd->dpy, False);
         if (!pd->shm_error) {
-            XShmDetach(pd->dpy, &info);
+            xshm.Detach(pd->dpy, &info);
             XSync(pd->dpy, False);
             pd->shm_state = 1;
         }
@@ -281,7 +321,7 @@ static void shm_free(Display *dpy, struct glmux_pixels_shm *b)
     if (b == NULL)
         return;
     if (b->image != NULL) {
-        XShmDetach(dpy, &b->info);
+        xshm.Detach(dpy, &b->info);
         b->image->data = NULL;
         XDestroyImage(b->image);
         shmdt(b->info.shmaddr);
@@ -296,7 +336,7 @@ static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth, int w, int h)
 
     if (b == NULL || pd == NULL)
         goto fail;
-    b->image = XShmCreateImage(dpy, NULL, (unsigned)depth, ZPixmap, NULL, &b->info,
+    b->image = xshm.CreateImage(dpy, NULL, (unsigned)depth, ZPixmap, NULL, &b->info,
                                (unsigned)w, (unsigned)h);
     if (b->image == NULL)
         goto fail;
@@ -312,7 +352,7 @@ static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth, int w, int h)
     }
     b->info.readOnly = True;
     pd->shm_error = false;
-    if (!XShmAttach(dpy, &b->info)) {
+    if (!xshm.Attach(dpy, &b->info)) {
         shmdt(b->info.shmaddr);
         b->image->data = NULL;
         goto fail;
@@ -419,7 +459,7 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d)
             b = d->shm = shm_alloc(d->dpy, depth, w, h);
         if (b != NULL) {
             read_back(gl, w, h, b->image->data, (size_t)b->image->bytes_per_line);
-            XShmPutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)w,
+            xshm.PutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)w,
                          (unsigned)h, False);
             /* The server reads the segment before this returns; then it can be reused. */
             XSync(d->dpy, False);
