@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "glx/glx_internal.h"
+#include "glx/pixels/pixels.h"
 #include "util/log.h"
 
 pthread_mutex_t glmux_glx_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -47,6 +48,7 @@ static void after_fork(void)
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
+    glmux_glx_pixels_after_fork();
 }
 
 const struct glmux_dispatch_client glmux_glx_client =
@@ -68,6 +70,7 @@ __attribute__((destructor)) static void glx_fini(void)
     glmux_winsys_client_fini(&glmux_glx_client);
     glmux_glx_lock_acquire();
     glmux_glx_display_fini();
+    glmux_glx_pixels_fini();
     glmux_glx_mapping_fini();
     glmux_glx_procaddr_fini();
     glmux_glx_entry_fini();

@@ -149,6 +149,14 @@ void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
                            __GLXvendorInfo *vendor, __GLXapiImports *imports);
 
+/* In a forked child: every lock of the pixels vendor made anew (glx_init.c's after_fork). */
+void glmux_glx_pixels_after_fork(void);
+/* libGLX unloads: the Xlib hooks on every display removed (no callback into unloaded code). */
+void glmux_glx_pixels_fini(void);
+void glmux_pixels_present_after_fork(void);
+void glmux_pixels_present_fini(void);
+void glmux_pixels_config_after_fork(void);
+
 /* ---- when libGLX uses it (pixels_policy.c) ---- */
 
 enum glmux_pixels_mode { GLMUX_PIXELS_AUTO, GLMUX_PIXELS_FORCE, GLMUX_PIXELS_OFF };

@@ -369,6 +369,11 @@ XVisualInfo *glmux_pixels_visual_info(Display *dpy, const struct glmux_pixels_co
     return XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl, &n);
 }
 
+void glmux_pixels_config_after_fork(void)
+{
+    pthread_mutex_init(&configs_lock, NULL);
+}
+
 void glmux_pixels_config_display_closed(Display *dpy)
 {
     pthread_mutex_lock(&configs_lock);

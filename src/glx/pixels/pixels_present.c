@@ -178,7 +178,13 @@ static int error_hook(Display *dpy, xError *err, XExtCodes *codes, int *ret_code
 
 static int close_display(Display *dpy, XExtCodes *codes)
 {
+    struct glmux_pixels_stats st;
+
     (void)codes;
+    glmux_pixels_stats_get(&st);
+    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
+              "in this process (%llu with XShmPutImage), %llu bytes of pixels over the "
+              "connection", DisplayString(dpy), st.frames, st.shm_frames, st.bytes);
     glmux_pixels_present_display_closed(dpy);
     glmux_pixels_config_display_closed(dpy);
     return 0;
@@ -524,6 +530,27 @@ void glmux_pixels_present_display_closed(Display *dpy)
             quiet_ids[i] = None;
     }
     pthread_mutex_unlock(&quiet_lock);
+}
+
+void glmux_pixels_present_after_fork(void)
+{
+    pthread_mutex_init(&present_lock, NULL);
+    pthread_mutex_init(&quiet_lock, NULL);
+}
+
+void glmux_pixels_present_fini(void)
+{
+    pthread_mutex_lock(&present_lock);
+    while (displays != NULL) {
+        struct present_display *d = displays;
+
+        displays = d->next;
+        /* The display outlives libGLX: unhook before our code goes away. */
+        XESetError(d->dpy, d->ext_number, NULL);
+        XESetCloseDisplay(d->dpy, d->ext_number, NULL);
+        free(d);
+    }
+    pthread_mutex_unlock(&present_lock);
 }
 
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out)

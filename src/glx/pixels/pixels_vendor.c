@@ -752,6 +752,18 @@ static void pixels_set_dispatch_index(const GLubyte *name, int index)
     (void)index;
 }
 
+void glmux_glx_pixels_after_fork(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    glmux_pixels_config_after_fork();
+    glmux_pixels_present_after_fork();
+}
+
+void glmux_glx_pixels_fini(void)
+{
+    glmux_pixels_present_fini();
+}
+
 Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
                            __GLXvendorInfo *vendor, __GLXapiImports *imports)
 {
