@@ -25,5 +25,7 @@ void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, co
 int glmux_cli_gpus(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
+/* Whether libGLX would serve DISPLAY with its pixels vendor (*used) and why (explain_remote.c). */
+const char *glmux_cli_explain_remote(bool *used);
 
 #endif

@@ -101,6 +101,8 @@ struct decision {
     const struct glmux_gpu *gpu;
     const struct glmux_gpu_list *gpus;
     const struct glmux_gpu_request *req;
+    bool pixels;                 /* libGLX would render here and ship pixels (docs/remote.md) */
+    const char *pixels_why;
 };
 
 static void decision_free(struct decision *d)
@@ -170,6 +172,7 @@ static bool decide(struct decision *d)
     d->n_egl = glmux_select_egl_plan(d->sel, &d->vl, d->egl);
     d->enumerated_for_egl = glmux_select_enumerated(d->sel);
     d->screens = x_screens();
+    d->pixels_why = glmux_cli_explain_remote(&d->pixels);
     if (!decide_glx(d))
         return false;
     d->gpu = glmux_select_chosen_gpu(d->sel);
@@ -271,6 +274,8 @@ static void print_json(const struct decision *d)
     glmux_jw_object(&w, "glx");
     glmux_jw_string(&w, "vendor", d->glx);
     glmux_jw_bool(&w, "override", d->glx_override);
+    glmux_jw_bool(&w, "pixels", d->pixels);
+    glmux_jw_string(&w, "pixels_reason", d->pixels_why);
     glmux_jw_object(&w, "env");
     for (size_t i = 0; i < d->n_glx_envs; i++) {
         glmux_jw_object(&w, d->glx_envs[i].vendor);
@@ -331,6 +336,9 @@ static void print_text(const struct decision *d)
     for (int s = 0; s < d->screens; s++)
         printf("X screen %d:  %s\n", s, d->screen_vendor[s] ? d->screen_vendor[s]
                                                             : "the X server's choice");
+    printf("GLX pixels:  %s (%s; docs/remote.md)\n",
+           d->pixels ? "libGLX renders here with EGL and sends the frames as images"
+                     : "not used", d->pixels_why);
     printf("why:\n");
     for (size_t i = 0; i < reason_count(d); i++)
         printf("  - %s\n", reason_at(d, i));

@@ -69,12 +69,24 @@ tools() {
     fi
 }
 
+# glmux explain says that libGLX renders here, and why.
+explain() {
+    [ -x "$build/src/cli/glmux" ] || return 0
+    "$build/src/cli/glmux" explain >"$work/explain" 2>&1 || fail "glmux explain exited $?"
+    grep "GLX pixels:" "$work/explain"
+    grep -q "GLX pixels:  libGLX renders here.*$1" "$work/explain" ||
+        { cat "$work/explain"; fail "glmux explain does not say: $1"; }
+    GLMUX_GLX_REMOTE=off "$build/src/cli/glmux" explain | grep -q "GLX pixels:  not used" ||
+        fail "glmux explain ignores GLMUX_GLX_REMOTE=off"
+}
+
 case $mode in
 noglx)
     start_xvfb -nolisten tcp -extension GLX
     export PIXELS_DISPLAY=":$num" DISPLAY=":$num"
     run_prog render shm
     grep -q "the X server has no GLX extension" "$work/glmux.log" || fail "no reason logged"
+    explain "the X server has no GLX extension"
     GLMUX_GLX_REMOTE_SHM=0 run_prog render put
     tools
     if [ -n "$demo" ]; then
@@ -96,6 +108,7 @@ tcp)
     # The server does not attach shared memory for a TCP client: XPutImage.
     run_prog render put
     grep -q "the X connection is not local" "$work/glmux.log" || fail "no reason logged"
+    explain "the X connection is not local"
     tools
     # GLMUX_GLX_REMOTE=off: the server's vendor (Mesa) again, never the pixels vendor.
     rm -f "$work/glmux.log"
