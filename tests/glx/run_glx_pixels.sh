@@ -29,7 +29,8 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$work/glmux.log" ] && cat "$work/glmux.log"; exit 1; }
 
 start_xvfb() {
-    setsid Xvfb -displayfd 3 -noreset -screen 0 1024x768x24 "$@" \
+    # Xvfb loads GL libraries itself: it must not get ours from LD_LIBRARY_PATH.
+    setsid env -u LD_LIBRARY_PATH Xvfb -displayfd 3 -noreset -screen 0 1024x768x24 "$@" \
         3>"$work/fd" >"$work/xvfb.log" 2>&1 </dev/null &
     xpid=$!
     i=0
@@ -53,7 +54,9 @@ run_prog() {
 
 tools() {
     rm -f "$work/glmux.log"
-    glxinfo -B >"$work/glxinfo" 2>&1 || { cat "$work/glxinfo"; fail "glxinfo exited $?"; }
+    glxinfo -B >"$work/glxinfo" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || { cat "$work/glxinfo"; fail "glxinfo exited $rc"; }
     cat "$work/glxinfo"
     grep -q "OpenGL renderer string: llvmpipe" "$work/glxinfo" || fail "glxinfo: no llvmpipe"
     grep -Eq "OpenGL core profile version string: (3\.[3-9]|[4-9]\.)" "$work/glxinfo" ||
@@ -90,7 +93,9 @@ noglx)
     GLMUX_GLX_REMOTE_SHM=0 run_prog render put
     tools
     if [ -n "$demo" ]; then
-        out=$("$demo" 2>&1) || { echo "$out"; fail "the GLX demo exited $?"; }
+        out=$("$demo" 2>&1)
+        rc=$?
+        [ $rc -eq 0 ] || { echo "$out"; fail "the GLX demo exited $rc"; }
         echo "$out"
         echo "$out" | grep -q "as drawn" || fail "demo: pixels not as drawn"
         echo "$out" | grep -q "GLX vendor:  glmux pixels" || fail "demo: not the pixels vendor"
