@@ -14,6 +14,7 @@
 
 #include "dispatch_internal.h"
 #include "util/env.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 __thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec"))) = {
@@ -228,6 +229,7 @@ bool glmux_table_fixup(__GLdispatchTable *table)
 {
     unsigned used = glmux_slots_used();
 
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (table->entries == NULL) {
         table->entries = alloc_entries(table);
         if (table->entries == NULL)
@@ -245,6 +247,7 @@ bool glmux_table_fixup(__GLdispatchTable *table)
 
 void glmux_tables_fixup_current(void)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     for (__GLdispatchTable *t = current_tables; t != NULL; t = t->next_current)
         glmux_table_fixup(t);
 }
@@ -264,6 +267,7 @@ static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
     __GLdispatchTable *table = priv->table;
 
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (table != NULL && --table->current_threads == 0) {
         unlink_current_table(table);
         if (table->destroyed)
@@ -404,7 +408,9 @@ void __glDispatchReset(void)
     if (glmux_dispatch_thread_key_valid)
         priv = pthread_getspecific(glmux_dispatch_thread_key);
     if (priv != NULL) {
+        pthread_mutex_lock(&glmux_dispatch_lock);
         glmux_records_unlink_locked(priv);
+        pthread_mutex_unlock(&glmux_dispatch_lock);
         priv->state->priv = NULL;
         pthread_setspecific(glmux_dispatch_thread_key, NULL);
         free(priv);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "dispatch_internal.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #define MAX_CLIENTS 8
@@ -28,6 +29,7 @@ struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_records;
 
 void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     priv->client = NULL;
     for (int i = 0; i < MAX_CLIENTS; i++) {
         const struct glmux_dispatch_client *c = clients[i].client;
@@ -47,6 +49,7 @@ void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 
 void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (priv->prev != NULL)
         priv->prev->next = priv->next;
     else if (glmux_dispatch_records == priv)
@@ -58,6 +61,7 @@ void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 
 struct glmux_client_slot *glmux_client_enter_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (priv->client != NULL)
         priv->client->busy++;
     return priv->client;
@@ -151,7 +155,8 @@ static void fork_child(void)
 {
     struct __GLdispatchThreadStatePrivateRec *list = glmux_dispatch_records;
 
-    pthread_mutex_init(&glmux_dispatch_lock, NULL);
+    /* fork_prepare took the lock on this very thread: unlock it (ThreadSanitizer follows). */
+    pthread_mutex_unlock(&glmux_dispatch_lock);
     pthread_cond_init(&clients_idle, NULL);
     glmux_dispatch_reset_tables();
     glmux_dispatch_records = NULL;

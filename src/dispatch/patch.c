@@ -11,7 +11,9 @@
 #include <stdlib.h>
 
 #include "dispatch_internal.h"
+#include "entry/entry.h"
 #include "util/env.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 struct stub_set {
@@ -23,6 +25,10 @@ struct stub_set {
 
 static struct stub_set *stub_sets;
 static int next_stub_id = 1;
+/*
+ * The owner's callbacks: written under glmux_dispatch_lock (with an atomic store, because
+ * __glDispatchCheckMultithreaded reads it without the lock on every winsys entry point).
+ */
 static const __GLdispatchPatchCallbacks *owner_cb;
 static int owner_vendor;
 static bool patching_disallowed;
@@ -84,7 +90,7 @@ static void patch_all(const __GLdispatchPatchCallbacks *cb, int vendor_id)
             s->patched = false;
         }
     }
-    owner_cb = any ? cb : NULL;
+    __atomic_store_n(&owner_cb, any ? cb : NULL, __ATOMIC_RELEASE);
     owner_vendor = any ? vendor_id : 0;
     glmux_log(GLMUX_LOG_DISPATCH, "vendor %d %s the entry stubs", vendor_id,
               any ? "patched" : "could not patch");
@@ -116,7 +122,7 @@ static bool switch_owner(const __GLdispatchPatchCallbacks *cb, int vendor_id, bo
             owner_cb->releasePatch();
         if (!restore_all())
             return false;
-        owner_cb = NULL;
+        __atomic_store_n(&owner_cb, NULL, __ATOMIC_RELEASE);
         owner_vendor = 0;
     }
     if (cb != NULL)
@@ -126,6 +132,7 @@ static bool switch_owner(const __GLdispatchPatchCallbacks *cb, int vendor_id, bo
 
 bool glmux_patch_for_make_current(const __GLdispatchPatchCallbacks *cb, int vendor_id)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (patching_disallowed || (cb != NULL && (cb->isPatchSupported == NULL ||
                                                cb->initiatePatch == NULL)))
         cb = NULL;
@@ -186,8 +193,7 @@ void __glDispatchUnregisterStubCallbacks(int stubId)
 }
 
 #ifdef GLMUX_HAVE_ASM_STUBS
-/* Provided by src/entry/entry_patch.c, compiled into libGLdispatch too. */
-extern const __GLdispatchStubPatchCallbacks glmux_entry_patch_callbacks;
+/* glmux_entry_patch_callbacks: src/entry/entry_patch.c, compiled into libGLdispatch too. */
 static int own_stub_id = -1;
 
 void glmux_patch_register_own_stubs(void)

@@ -154,7 +154,7 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
         }
         __glDispatchLoseCurrent();
     }
-    t = (struct glmux_glx_thread *)glmux_winsys_record_new(&glmux_glx_client, sizeof(*t));
+    t = (struct glmux_glx_thread *)glmux_winsys_record_new(sizeof(*t));
     if (t != NULL) {
         t->vendor = v;
         t->ctx = info;
@@ -233,6 +233,7 @@ void glmux_glx_current_drop(void)
 {
     struct glmux_glx_thread *t = glmux_glx_current();
 
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     if (t == NULL)
         return;
     __glDispatchLoseCurrent();

@@ -75,6 +75,7 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     struct glmux_glx_display *d;
     XExtCodes *codes;
 
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     for (d = displays; d != NULL; d = d->next) {
         if (d->dpy == dpy)
             return d;
@@ -197,28 +198,44 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
     return v;
 }
 
+/*
+ * The decision runs with glmux_glx_lock released (it asks vendors: isScreenSupported); the
+ * first decision stored is kept, and reported once.
+ */
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
 {
     struct glmux_glx_display *d;
     glmux_glx_vendor *v = NULL;
+    bool known = false;
 
     if (dpy == NULL || screen < 0)
         return NULL;
     glmux_glx_lock_acquire();
     d = glmux_glx_display_get(dpy);
-    if (d != NULL && screen < d->screen_count) {
-        if (!d->screen_resolved[screen]) {
-            v = resolve_screen(d, screen);
-            d->screen_vendor[screen] = v;
-            d->screen_resolved[screen] = true;
-            if (v == NULL)
-                glmux_log(GLMUX_LOG_ERROR,
-                          "no GLX vendor for screen %d of display %s (tried the overrides, "
-                          "the server's list, glmux's pixels vendor, \"indirect\" and "
-                          "\"system\"); GLX calls for it "
-                          "will fail. Set GLMUX_DEBUG=vendor to see why",
-                          screen, DisplayString(dpy));
-        }
+    if (d == NULL || screen >= d->screen_count) {
+        d = NULL;
+    } else if (d->screen_resolved[screen]) {
+        v = d->screen_vendor[screen];
+        known = true;
+    }
+    glmux_glx_lock_release();
+    if (d == NULL || known)
+        return v;
+
+    v = resolve_screen(d, screen);
+    glmux_glx_lock_acquire();
+    d = glmux_glx_display_get(dpy);
+    if (d != NULL && !d->screen_resolved[screen]) {
+        d->screen_vendor[screen] = v;
+        d->screen_resolved[screen] = true;
+        if (v == NULL)
+            glmux_log(GLMUX_LOG_ERROR,
+                      "no GLX vendor for screen %d of display %s (tried the overrides, "
+                      "the server's list, glmux's pixels vendor, \"indirect\" and "
+                      "\"system\"); GLX calls for it will fail. Set GLMUX_DEBUG=vendor to "
+                      "see why",
+                      screen, DisplayString(dpy));
+    } else if (d != NULL) {
         v = d->screen_vendor[screen];
     }
     glmux_glx_lock_release();

@@ -48,6 +48,7 @@ int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor
 
 void glmux_glx_context_unref_locked(struct glmux_glx_context *info)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     if (info == NULL)
         return;
     if (info->current_count > 0)
@@ -77,6 +78,7 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
 
 struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     return glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
 }
 

@@ -6,7 +6,8 @@
  * offers (getDispatchAddress), which gets a dispatch index broadcast to every vendor; the
  * libGLdispatch stub when a vendor's getProcAddress knows the name (a GL function whose name
  * starts with "glX"); or a generated GLX entry stub that a vendor loaded later fills in. Any
- * other name is a GL function and gets libGLdispatch's stub. Every answer is cached.
+ * other name is a GL function and gets libGLdispatch's stub. Every answer is cached. The
+ * vendors are asked with glmux_glx_lock released.
  * The first lookup also loads the vendor __GLX_VENDOR_LIBRARY_NAME names, so its extension
  * functions are known before any display is opened.
  */
@@ -90,26 +91,25 @@ static bool ensure_own_indices(void)
     return true;
 }
 
-int glmux_glx_index_count(void)
-{
-    ensure_own_indices();
-    return indices.count;
-}
-
 const char *glmux_glx_index_name(int index)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     return glmux_names_get(&indices, index);
 }
 
 int glmux_glx_index_find(const char *name)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     ensure_own_indices();
     return glmux_names_find(&indices, name);
 }
 
 int glmux_glx_index_add(const char *name)
 {
-    int i = glmux_glx_index_find(name);
+    int i;
+
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    i = glmux_glx_index_find(name);
 
     if (i >= 0)
         return i;
@@ -123,69 +123,130 @@ int glmux_glx_index_add(const char *name)
 
 void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     ensure_own_indices();
     for (int i = 0; i < indices.count; i++)
         vendor->imports.setDispatchIndex((const GLubyte *)indices.items[i].name, i);
     glmux_glx_entry_vendor_loaded(vendor);
 }
 
-static __GLXextFuncPtr lookup_glx(const char *name)
+/*
+ * Gives name a dispatch index for a vendor's dispatch stub (the first one recorded wins) and
+ * tells every loaded vendor, with the lock released: a vendor loaded meanwhile learnt the
+ * index while loading, and a second setDispatchIndex with the same index is harmless.
+ */
+static __GLXextFuncPtr publish_stub(const char *name, __GLXextFuncPtr stub)
 {
+    glmux_glx_vendor *first;
     int i;
 
-    for (i = 0; i < OWN_COUNT; i++) {
+    glmux_glx_lock_acquire();
+    ensure_own_indices();
+    i = glmux_names_add(&indices, name);
+    if (i >= 0) {
+        if (indices.items[i].data == NULL)
+            indices.items[i].data = (void *)stub;
+        stub = (__GLXextFuncPtr)indices.items[i].data;
+    }
+    first = glmux_glx_vendor_first();
+    glmux_glx_lock_release();
+    if (i < 0)
+        return NULL;
+    for (glmux_glx_vendor *v = first; v != NULL; v = v->next)
+        v->imports.setDispatchIndex((const GLubyte *)name, i);
+    return stub;
+}
+
+/*
+ * A glX name that is not libGLX's own. The vendors are asked with the lock released: the
+ * list is read once under it (vendors are only ever added at its head, and never freed
+ * while libGLX is loaded). A generated stub is handed out only if no vendor was loaded in
+ * the meantime; otherwise the vendors are asked again.
+ */
+static __GLXextFuncPtr lookup_vendor_glx(const char *name)
+{
+    for (;;) {
+        glmux_glx_vendor *first;
+        __GLXextFuncPtr fn = NULL;
+        int i;
+
+        glmux_glx_lock_acquire();
+        i = glmux_glx_index_find(name);
+        if (i >= 0)
+            fn = (__GLXextFuncPtr)indices.items[i].data;
+        first = glmux_glx_vendor_first();
+        glmux_glx_lock_release();
+        if (fn != NULL)
+            return fn;
+        for (glmux_glx_vendor *v = first; v != NULL; v = v->next) {
+            fn = (__GLXextFuncPtr)v->imports.getDispatchAddress((const GLubyte *)name);
+            if (fn != NULL)
+                return publish_stub(name, fn);
+        }
+        for (glmux_glx_vendor *v = first; v != NULL; v = v->next) {
+            if (v->imports.getProcAddress((const GLubyte *)name) != NULL)
+                return (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+        }
+        glmux_glx_lock_acquire();
+        if (glmux_glx_vendor_first() == first) {
+            fn = glmux_glx_entry_new(name);
+            glmux_glx_lock_release();
+            return fn;
+        }
+        glmux_glx_lock_release();
+    }
+}
+
+static __GLXextFuncPtr lookup_glx(const char *name)
+{
+    for (int i = 0; i < OWN_COUNT; i++) {
         if (strcmp(own[i].name, name) == 0)
             return own[i].fn;
     }
-    i = glmux_glx_index_find(name);
-    if (i >= 0 && indices.items[i].data != NULL)
-        return (__GLXextFuncPtr)indices.items[i].data;
-    for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next) {
-        __GLXextFuncPtr stub =
-            (__GLXextFuncPtr)v->imports.getDispatchAddress((const GLubyte *)name);
-
-        if (stub != NULL) {
-            i = glmux_glx_index_add(name);
-            if (i < 0)
-                return NULL;
-            indices.items[i].data = (void *)stub;
-            return stub;
-        }
-    }
-    for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next) {
-        if (v->imports.getProcAddress((const GLubyte *)name) != NULL)
-            return (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
-    }
-    return glmux_glx_entry_new(name);
+    return lookup_vendor_glx(name);
 }
 
+/*
+ * Locking (docs/architecture.md): the cache is read and written under glmux_glx_lock, the
+ * answer is looked up with it released, so no vendor is called under it here.
+ */
 __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
 {
     const char *name = (const char *)procName;
-    __GLXextFuncPtr fn;
+    __GLXextFuncPtr fn, known;
+    bool preload;
 
     glmux_glx_entry();
-    if (name == NULL)
+    /* libGLdispatch's private extension is not a function (GLdispatch.h). */
+    if (name == NULL || strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
         return NULL;
     glmux_glx_lock_acquire();
     fn = cache_find(name);
-    if (fn == NULL) {
-        if (!preloaded) {
-            const char *forced = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
+    preload = !preloaded;
+    preloaded = true;
+    glmux_glx_lock_release();
+    if (fn != NULL)
+        return fn;
+    if (preload) {
+        const char *forced = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
 
-            preloaded = true;
-            if (forced != NULL && *forced != '\0')
-                glmux_glx_vendor_load(forced, true);
-        }
-        if (strncmp(name, "glX", 3) == 0)
-            fn = lookup_glx(name);
-        else
-            fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
-        if (fn != NULL)
-            cache_add(name, fn);
-        else
-            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+        if (forced != NULL && *forced != '\0')
+            glmux_glx_vendor_load(forced, true);
     }
+    if (strncmp(name, "glX", 3) == 0)
+        fn = lookup_glx(name);
+    else
+        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+    if (fn == NULL) {
+        glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+        return NULL;
+    }
+    glmux_glx_lock_acquire();
+    known = cache_find(name);
+    if (known != NULL)
+        fn = known;         /* another thread answered first: one answer per name */
+    else
+        cache_add(name, fn);
     glmux_glx_lock_release();
     return fn;
 }

@@ -36,6 +36,7 @@ static struct vendor_name *names;
 
 glmux_glx_vendor *glmux_glx_vendor_first(void)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     return vendors;
 }
 

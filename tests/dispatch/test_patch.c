@@ -6,7 +6,10 @@
  * the patch; another vendor is refused while a thread is current with the owner and succeeds
  * (restoring the stubs, after releasePatch) once nothing is current; threadAttach runs from
  * __glDispatchCheckMultithreaded; __glDispatchForceUnpatch restores even while current.
- * With __GLVND_DISALLOW_PATCHING=1 (mode "disallowed") nothing is ever patched.
+ * With __GLVND_DISALLOW_PATCHING=1 (mode "disallowed") nothing is ever patched. Mode "race":
+ * a thread calls __glDispatchCheckMultithreaded (which reads the owner's callbacks without
+ * the lock) while the main thread hands the patch back and forth between two vendors; run
+ * under ThreadSanitizer by scripts/test.sh.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -26,17 +29,28 @@ static int release_calls;
 static int attach_calls;
 static int patch_calls[FAKE_VENDORS];
 
-/* movabs $&patched_calls, %rax; incl (%rax); ret */
-static size_t write_counter_stub(unsigned char *out)
+#if defined(__SANITIZE_THREAD__)
+#define NO_TSAN __attribute__((no_sanitize_thread))
+#else
+#define NO_TSAN
+#endif
+
+/*
+ * movabs $&patched_calls, %rax; incl (%rax); ret. Not instrumented: ThreadSanitizer keeps a
+ * read-only shadow for code pages (a vendor's patch code is not instrumented either).
+ */
+static NO_TSAN size_t write_counter_stub(unsigned char *out)
 {
+    volatile unsigned char *o = out;
     uint64_t addr = (uint64_t)(uintptr_t)&patched_calls;
 
-    out[0] = 0x48;
-    out[1] = 0xb8;
-    memcpy(out + 2, &addr, 8);
-    out[10] = 0xff;
-    out[11] = 0x00;
-    out[12] = 0xc3;
+    o[0] = 0x48;
+    o[1] = 0xb8;
+    for (int i = 0; i < 8; i++)
+        o[2 + i] = (unsigned char)(addr >> (8 * i));
+    o[10] = 0xff;
+    o[11] = 0x00;
+    o[12] = 0xc3;
     return 13;
 }
 
@@ -136,6 +150,40 @@ static void *other_thread(void *arg)
     return fake_thread_calls[0] == 1 ? NULL : (void *)2;
 }
 
+static int stop_spinning;
+
+/* Gives the patch owner its thread hook, over and over, until told to stop. */
+static void *spinner(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&stop_spinning, __ATOMIC_ACQUIRE))
+        __glDispatchCheckMultithreaded();
+    return NULL;
+}
+
+/* Two vendors take the patch in turn while another thread reads the owner. */
+static int mode_race(void)
+{
+    struct fake_thread_state s;
+    GLfloat v[3] = { 0, 0, 0 };
+    pthread_t thread;
+
+    fake_vendors_init();
+    fake_thread_state_init(&s, 0);
+    CHECK(pthread_create(&thread, NULL, spinner, NULL) == 0);
+    for (int i = 0; i < 200; i++) {
+        CHECK(fake_make_current(&s, i % 2, i % 2 ? &patch1 : &patch0));
+        glVertex3fv(v);
+        __glDispatchLoseCurrent();
+    }
+    __atomic_store_n(&stop_spinning, 1, __ATOMIC_RELEASE);
+    CHECK(pthread_join(thread, NULL) == 0);
+    CHECK(patch_calls[0] == 100 * SETS && patch_calls[1] == 100 * SETS);
+    CHECK(patched_calls == 200);
+    printf("200 hand-overs of the patch while another thread read the owner\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bool disallowed = argc > 1 && strcmp(argv[1], "disallowed") == 0;
@@ -149,6 +197,8 @@ int main(int argc, char **argv)
 #endif
     glmux_test_require_ours("libGLdispatch.so.0");
     glmux_test_require_ours("libOpenGL.so.0");
+    if (argc > 1 && strcmp(argv[1], "race") == 0)
+        return mode_race();
     fake_vendors_init();
     fake_thread_state_init(&s, 0);
 
