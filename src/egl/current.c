@@ -59,8 +59,8 @@ static EGLBoolean lose_current(struct glmux_egl_current *cur)
 static EGLBoolean make_current_new(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurface draw,
                                    EGLSurface read, EGLContext ctx)
 {
-    struct glmux_egl_current *cur = (struct glmux_egl_current *)glmux_winsys_record_new(
-        &glmux_egl_client, sizeof(*cur));
+    struct glmux_egl_current *cur =
+        (struct glmux_egl_current *)glmux_winsys_record_new(sizeof(*cur));
 
     if (cur == NULL) {
         glmux_egl_report(EGL_BAD_ALLOC, "eglMakeCurrent", EGL_DEBUG_MSG_CRITICAL_KHR,

@@ -228,8 +228,6 @@ EGLint glmux_egl_DebugMessageControlKHR(EGLDEBUGPROCKHR callback, const EGLAttri
 EGLBoolean glmux_egl_QueryDebugKHR(EGLint attribute, EGLAttrib *value);
 EGLint glmux_egl_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
                                 EGLLabelKHR label);
-/* libEGL as libGLdispatch's client (state.c); its records are struct glmux_egl_current. */
-extern const struct glmux_dispatch_client glmux_egl_client;
 /* Releases the thread's current context without asking the vendor (unload). */
 void glmux_egl_current_drop(void);
 /* Frees a record whose thread exited or that a forked child inherited (record_destroyed). */

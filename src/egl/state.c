@@ -12,7 +12,6 @@
 #include "egl_internal.h"
 #include "util/log.h"
 
-static bool lib_usable;
 /*
  * The thread's API state: plain TLS, so that a thread that exits, or the parent's other
  * threads in a forked child, leave nothing to free. Initial-exec (32 bytes of the static TLS
@@ -24,7 +23,7 @@ static __thread struct glmux_egl_tls thread_state __attribute__((tls_model("init
 
 struct glmux_egl_tls *glmux_egl_tls_peek(void)
 {
-    return lib_usable ? &thread_state : NULL;
+    return glmux_winsys_usable() ? &thread_state : NULL;
 }
 
 struct glmux_egl_tls *glmux_egl_tls(void)
@@ -41,7 +40,7 @@ void glmux_egl_tls_free(void)
 
 bool glmux_egl_usable(void)
 {
-    return lib_usable;
+    return glmux_winsys_usable();
 }
 
 void glmux_egl_thread_init(void)
@@ -183,7 +182,7 @@ const __EGLapiExports glmux_egl_exports = {
  */
 static void after_fork(void)
 {
-    if (!lib_usable)
+    if (!glmux_winsys_usable())
         return;
     glmux_egl_maps_reset_locks();
     glmux_egl_strings_after_fork();
@@ -193,26 +192,15 @@ static void after_fork(void)
     glmux_egl_tls_free();
 }
 
-const struct glmux_dispatch_client glmux_egl_client =
-    GLMUX_WINSYS_CLIENT(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed);
-
-__attribute__((constructor)) static void egl_library_init(void)
+/* What libEGL frees at unload (winsys.h runs the protocol around it). */
+static void teardown(void)
 {
-    lib_usable = glmux_winsys_client_init(&glmux_egl_client);
-}
-
-__attribute__((destructor)) static void egl_library_fini(void)
-{
-    if (!lib_usable)
-        return;
-    /* Vendors are not called here, except through dlclose. */
-    glmux_egl_current_drop();
-    glmux_winsys_client_fini(&glmux_egl_client);
     glmux_egl_vendors_teardown();
     glmux_egl_maps_teardown();
     glmux_egl_strings_teardown();
     glmux_egl_debug_teardown();
     glmux_egl_tls_free();
-    lib_usable = false;
-    __glDispatchFini();
 }
+
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed,
+                     glmux_egl_current_drop, teardown);

@@ -19,7 +19,6 @@
 #include "util/log.h"
 
 pthread_mutex_t glmux_glx_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static bool dispatch_ok;
 
 void glmux_glx_lock_acquire(void)
 {
@@ -51,23 +50,16 @@ static void after_fork(void)
     glmux_glx_pixels_after_fork();
 }
 
-const struct glmux_dispatch_client glmux_glx_client =
-    GLMUX_WINSYS_CLIENT(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed);
-
-__attribute__((constructor)) static void glx_init(void)
+static void drop_current(void)
 {
-    dispatch_ok = glmux_winsys_client_init(&glmux_glx_client);
-}
-
-__attribute__((destructor)) static void glx_fini(void)
-{
-    if (!dispatch_ok)
-        return;
     glmux_glx_lock_acquire();
     glmux_glx_current_drop();
     glmux_glx_lock_release();
-    /* No lock held: a thread exiting now may wait for it in glmux_glx_current_destroyed. */
-    glmux_winsys_client_fini(&glmux_glx_client);
+}
+
+/* What libGLX frees at unload (winsys.h runs the protocol around it). */
+static void teardown(void)
+{
     glmux_glx_lock_acquire();
     glmux_glx_display_fini();
     glmux_glx_pixels_fini();
@@ -77,5 +69,7 @@ __attribute__((destructor)) static void glx_fini(void)
     glmux_glx_vendor_unload_all();
     glmux_glx_selector_fini();
     glmux_glx_lock_release();
-    __glDispatchFini();
 }
+
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed,
+                     drop_current, teardown);

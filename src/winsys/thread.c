@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux winsys: the current-context records of libEGL and libGLX and their lifetime. A
- * record embeds libGLdispatch's __GLdispatchThreadState; the library registers with
- * libGLdispatch (GLdispatch.h, struct glmux_dispatch_winsys), which then owns the one fork
- * reset and takes over the records of an unloaded library. Also the patch-callback set-up
- * both libraries do for a vendor, and the debug-build lock assertion.
+ * glmux winsys: the load and unload of libEGL and libGLX, their current-context records and
+ * the records' lifetime. A record embeds libGLdispatch's __GLdispatchThreadState; the library
+ * registers with libGLdispatch (GLdispatch.h, struct glmux_dispatch_winsys), which then owns
+ * the one fork reset and takes over the records of an unloaded library. Also the
+ * patch-callback set-up both libraries do for a vendor.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "util/log.h"
 #include "winsys/winsys.h"
 
 static const struct glmux_dispatch_winsys *dispatch_winsys;
 static const struct glmux_dispatch_client *fallback_client;
+static bool usable;
 
 /* Without glmux's libGLdispatch: what libglvnd's libraries do in their own fork check. */
 static void fallback_after_fork(void)
@@ -27,7 +27,7 @@ static void fallback_after_fork(void)
         fallback_client->record_destroyed(state);
 }
 
-bool glmux_winsys_client_init(const struct glmux_dispatch_client *client)
+static bool client_init(const struct glmux_dispatch_client *client)
 {
     int abi = __glDispatchGetABIVersion();
     const struct glmux_dispatch_winsys *w;
@@ -55,7 +55,7 @@ bool glmux_winsys_client_init(const struct glmux_dispatch_client *client)
     return true;
 }
 
-void glmux_winsys_client_fini(const struct glmux_dispatch_client *client)
+static void client_fini(const struct glmux_dispatch_client *client)
 {
     int n = 0;
 
@@ -68,15 +68,36 @@ void glmux_winsys_client_fini(const struct glmux_dispatch_client *client)
                   "context current", client->name, n);
 }
 
-__GLdispatchThreadState *glmux_winsys_record_new(const struct glmux_dispatch_client *client,
-                                                 size_t size)
+bool glmux_winsys_usable(void)
+{
+    return usable;
+}
+
+__attribute__((constructor)) static void library_load(void)
+{
+    usable = client_init(&glmux_winsys_library.client);
+}
+
+__attribute__((destructor)) static void library_unload(void)
+{
+    if (!usable)
+        return;
+    /* Vendors are not called from here, except by the dlclose in teardown. */
+    glmux_winsys_library.drop_current();
+    client_fini(&glmux_winsys_library.client);
+    glmux_winsys_library.teardown();
+    usable = false;
+    __glDispatchFini();
+}
+
+__GLdispatchThreadState *glmux_winsys_record_new(size_t size)
 {
     __GLdispatchThreadState *state = calloc(1, size);
 
     if (state == NULL)
         return NULL;
-    state->tag = client->tag;
-    state->threadDestroyedCallback = client->record_destroyed;
+    state->tag = glmux_winsys_library.client.tag;
+    state->threadDestroyedCallback = glmux_winsys_library.client.record_destroyed;
     return state;
 }
 
@@ -99,14 +120,4 @@ bool glmux_winsys_patch_setup(__GLdispatchPatchCallbacks *cb,
     cb->releasePatch = release;
     cb->threadAttach = thread_attach;
     return true;
-}
-
-bool glmux_winsys_lock_held(pthread_mutex_t *lock)
-{
-#ifdef __GLIBC__
-    return lock->__data.__owner == gettid();
-#else
-    (void)lock;
-    return true;
-#endif
 }

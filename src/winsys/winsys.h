@@ -13,13 +13,13 @@
 #ifndef GLMUX_WINSYS_H
 #define GLMUX_WINSYS_H
 
-#include <assert.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "GLdispatch.h"
+#include "util/lock.h"
 
 /* ---- ptrmap.c: open-addressing map from a non-zero integer key to a pointer ---- */
 
@@ -92,35 +92,40 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
 /* ---- thread.c: current-context records, the lifetime protocol, patch callbacks ---- */
 
 /*
- * An API library is a struct glmux_dispatch_client (GLdispatch.h): its tag, its name, its
- * after_fork (re-create its locks in a forked child) and its record_destroyed (drop what a
- * record holds and free it; the records' threadDestroyedCallback).
- *
- * Load, from the library's constructor: checks libGLdispatch's private ABI version (false,
- * with a message, when it does not match: the library stays unusable), takes a reference on
- * libGLdispatch and registers the client, whose fork handler then resets the dispatch state,
- * calls after_fork and passes every record of the parent to record_destroyed, in that order.
- * With a libGLdispatch that is not glmux's, the library installs its own fork handler instead
- * (libglvnd's behaviour: the forking thread's record is dropped).
+ * The library this code is linked into, defined once by it (libEGL: state.c, libGLX:
+ * glx_init.c). thread.c's constructor and destructor run the one load and unload protocol
+ * for it (docs/architecture.md, "Threads, fork, unload"):
+ *   load: check libGLdispatch's private ABI version (on a mismatch the library stays unusable
+ *     and says why), take a reference on libGLdispatch, register client; libGLdispatch's fork
+ *     handler then resets the dispatch state, calls after_fork and passes every record of the
+ *     parent to record_destroyed. With a libGLdispatch that is not glmux's, the library
+ *     installs its own fork handler instead (libglvnd's behaviour).
+ *   unload: drop_current (release the calling thread's context without calling its vendor),
+ *     unregister with none of the library's locks held (records still current on other threads
+ *     become libGLdispatch's, freed when those threads exit or next ask for their state, never
+ *     passed back into the unloaded library), teardown (the library's own state; vendors are
+ *     closed), drop the reference on libGLdispatch.
  */
-bool glmux_winsys_client_init(const struct glmux_dispatch_client *client);
-#define GLMUX_WINSYS_CLIENT(api_tag, lib_name, after_fork_fn, record_destroyed_fn)          \
-    {                                                                                       \
-        .tag = (api_tag), .name = (lib_name), .after_fork = (after_fork_fn),               \
-        .record_destroyed = (record_destroyed_fn)                                           \
+struct glmux_winsys_library {
+    /* tag, name, after_fork (re-create the library's locks in a forked child) and
+     * record_destroyed (drop what a record holds and free it) */
+    struct glmux_dispatch_client client;
+    void (*drop_current)(void);
+    void (*teardown)(void);
+};
+extern const struct glmux_winsys_library glmux_winsys_library;
+#define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, after_fork_fn, record_destroyed_fn,             \
+                             drop_current_fn, teardown_fn)                                      \
+    const struct glmux_winsys_library glmux_winsys_library = {                                  \
+        .client = { .tag = (api_tag), .name = (lib_name), .after_fork = (after_fork_fn),        \
+                    .record_destroyed = (record_destroyed_fn) },                                \
+        .drop_current = (drop_current_fn), .teardown = (teardown_fn)                            \
     }
-/*
- * Unload, from the library's destructor after it released the calling thread's context and
- * with none of its locks held: every record still current on another thread becomes
- * libGLdispatch's, freed when that thread exits or next asks for its state, never passed
- * back into the unloaded library (warned about: those threads' GL calls now reach unloaded
- * vendors). The library calls __glDispatchFini last.
- */
-void glmux_winsys_client_fini(const struct glmux_dispatch_client *client);
+/* Whether the library loaded (libGLdispatch's ABI matched) and is not being unloaded. */
+bool glmux_winsys_usable(void);
 
-/* A zeroed record of size bytes (>= sizeof the base) for client, or NULL when out of memory. */
-__GLdispatchThreadState *glmux_winsys_record_new(const struct glmux_dispatch_client *client,
-                                                 size_t size);
+/* A zeroed record of size bytes (>= sizeof the base) of this library, or NULL (no memory). */
+__GLdispatchThreadState *glmux_winsys_record_new(size_t size);
 /* The calling thread's record if its current context belongs to API tag, else NULL. */
 __GLdispatchThreadState *glmux_winsys_record_current(int tag);
 
@@ -135,13 +140,5 @@ bool glmux_winsys_patch_setup(__GLdispatchPatchCallbacks *cb,
 #define GLMUX_WINSYS_PATCH_SETUP(cb, imports)                                              \
     glmux_winsys_patch_setup((cb), (imports).isPatchSupported, (imports).initiatePatch,     \
                              (imports).releasePatch, (imports).patchThreadAttach)
-
-/*
- * Whether the calling thread holds lock (glibc records a mutex's owner; elsewhere: true).
- * The *_locked functions start with GLMUX_ASSERT_LOCKED, an assert() of it: checked in debug
- * builds (the sanitizer configuration), nothing in release builds.
- */
-bool glmux_winsys_lock_held(pthread_mutex_t *lock);
-#define GLMUX_ASSERT_LOCKED(lock) assert(glmux_winsys_lock_held(lock))
 
 #endif /* GLMUX_WINSYS_H */
