@@ -81,5 +81,7 @@ function(glmux_add_stub_library target)
     VERSION ${A_VERSION} MAP "${gen}/${target}.map" SOURCES ${sources})
   target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/src/dispatch")
   target_link_libraries(${target} PRIVATE GLdispatch)
+  # The stubs and entry/entry.h include the generated glmux_constants.h.
+  add_dependencies(${target} glmux_generated_core)
   set_property(TARGET ${target} PROPERTY GLMUX_SYMBOLS_FILE "${A_SYMBOLS}")
 endfunction()

@@ -25,7 +25,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glmux_registry  # noqa: E402
 
-STUB_SIZE = 32
+# The numbers C and assembly share, written once into glmux_constants.h (gen_constants).
+STUB_SIZE = 32          # bytes per GL entry stub: the patch ABI's stubSize
+STUB_ALIGN = 4096       # a library's stub region starts and ends on a page
+LAZY_SIZE = 16          # bytes per lazy resolver trampoline (glmux_lazy.S)
+GLX_ENTRY_COUNT = 4096  # libGLX's generated GLX entry stubs (glx_entry_x86_64.S)
+GLX_ENTRY_SIZE = 16     # bytes per GLX entry stub
 
 
 def header(what):
@@ -67,16 +72,34 @@ def emit_pool(symbol, names):
     return "".join(out)
 
 
+def gen_constants(args, slots):
+    """glmux_constants.h: only #defines, so that C and assembly (.S) include the same one."""
+    return (header("gl_slots.txt and gen_dispatch.py")
+            + "/* The numbers C and assembly share. Only #defines: .S files include it too. */\n"
+            + "#ifndef GLMUX_CONSTANTS_H\n#define GLMUX_CONSTANTS_H\n\n"
+            + "/* Dispatch slots: the frozen static ones (gl_slots.txt), then dynamic ones. */\n"
+            + f"#define GLMUX_STATIC_SLOTS {len(slots)}\n"
+            + f"#define GLMUX_DYNAMIC_SLOTS {args.dynamic}\n"
+            + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n"
+            + "/* Bytes per GL entry stub (the patch ABI's stubSize); stub region alignment. */\n"
+            + f"#define GLMUX_STUB_SIZE {STUB_SIZE}\n"
+            + f"#define GLMUX_STUB_ALIGN {STUB_ALIGN}\n"
+            + "/* Bytes per lazy resolver trampoline (glmux_lazy.S). */\n"
+            + f"#define GLMUX_LAZY_SIZE {LAZY_SIZE}\n"
+            + "/* libGLX's generated GLX entry stubs: how many, and bytes per stub. */\n"
+            + f"#define GLMUX_GLX_ENTRY_COUNT {GLX_ENTRY_COUNT}\n"
+            + f"#define GLMUX_GLX_ENTRY_SIZE {GLX_ENTRY_SIZE}\n\n"
+            + "#endif\n")
+
+
 def gen_core(args, registry, slots, commands):
     what = "gl.xml and gl_slots.txt"
     total = len(slots) + args.dynamic
+    write_if_changed(os.path.join(args.out, "glmux_constants.h"), gen_constants(args, slots))
     write_if_changed(os.path.join(args.out, "glmux_slots.h"), (
         header(what)
         + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n"
-        + f"#define GLMUX_STATIC_SLOTS {len(slots)}\n"
-        + f"#define GLMUX_DYNAMIC_SLOTS {args.dynamic}\n"
-        + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n"
-        + f"#define GLMUX_LAZY_SIZE {LAZY_SIZE}\n\n"
+        + "#include \"glmux_constants.h\"\n\n"
         + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
         + "extern const char glmux_slot_names_pool[];\n"
         + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
@@ -109,7 +132,6 @@ def gen_core(args, registry, slots, commands):
     write_if_changed(os.path.join(args.out, "glmux_gl_types.h"), "".join(types))
 
 
-LAZY_SIZE = 16
 
 
 def gen_lazy(total):
@@ -119,6 +141,7 @@ def gen_lazy(total):
     out = [header("gl_slots.txt"),
            "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in slot\n"
            " * order from glmux_lazy_start, and the common part that calls the resolver. */\n\n",
+           "#include \"glmux_constants.h\"\n\n",
            "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
            "    .section .note.GNU-stack,\"\",@progbits\n",
            "    .text\n",
@@ -145,11 +168,11 @@ def gen_lazy(total):
            "    addq $184, %rsp\n",
            "    jmp *%r11\n",
            "    .size glmux_lazy_common, .-glmux_lazy_common\n\n",
-           f"    .balign {LAZY_SIZE}\n",
+           "    .balign GLMUX_LAZY_SIZE\n",
            "    .globl glmux_lazy_start\n    .hidden glmux_lazy_start\n",
            "glmux_lazy_start:\n"]
     for i in range(total):
-        out.append(f"    .balign {LAZY_SIZE}\n    GLMUX_ENDBR\n    movl ${i}, %eax\n"
+        out.append(f"    .balign GLMUX_LAZY_SIZE\n    GLMUX_ENDBR\n    movl ${i}, %eax\n"
                    "    jmp glmux_lazy_common\n")
     out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
     return "".join(out)
@@ -188,18 +211,21 @@ def gen_asm(args, entries):
     hidden = args.all_slots
     out = [header("gl_slots.txt and the library's symbol list"),
            "/* x86-64 initial-exec TLS stubs: load the TLS offset of _glapi_tls_Current, load\n"
-           " * the current table, jump through the slot. Each stub is one 32-byte cell in the\n"
-           " * page-aligned wtext section, so vendors may patch it (GLdispatchABI.h). */\n\n",
+           " * the current table, jump through the slot. Each stub is one GLMUX_STUB_SIZE-byte\n"
+           " * cell in the page-aligned wtext section, so vendors may patch it (GLdispatchABI.h).\n"
+           " */\n\n",
+           "#include \"glmux_constants.h\"\n\n",
            "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
            "    .section .note.GNU-stack,\"\",@progbits\n",
            "    .section wtext,\"ax\",@progbits\n",
-           "    .balign 4096\n",
+           "    .balign GLMUX_STUB_ALIGN\n",
            "    .globl glmux_entry_start\n    .hidden glmux_entry_start\n",
            "glmux_entry_start:\n"]
 
     def stub(name, slot):
         vis = f"    .hidden {name}\n" if hidden else ""
-        return (f"    .balign {STUB_SIZE}\n    .globl {name}\n{vis}    .type {name}, @function\n"
+        return ("    .balign GLMUX_STUB_SIZE\n"
+                f"    .globl {name}\n{vis}    .type {name}, @function\n"
                 f"{name}:\n    GLMUX_ENDBR\n"
                 "    movq _glapi_tls_Current@GOTTPOFF(%rip), %rax\n"
                 "    movq %fs:(%rax), %r11\n"
@@ -211,7 +237,7 @@ def gen_asm(args, entries):
         base = len(entries)
         for i in range(args.dynamic):
             out.append(stub(f"glmux_dynamic_{i:04d}", base + i))
-    out += [f"    .balign 4096\n",
+    out += ["    .balign GLMUX_STUB_ALIGN\n",
             "    .globl glmux_entry_end\n    .hidden glmux_entry_end\n",
             "glmux_entry_end:\n"]
     return "".join(out)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dispatch_internal.h"
+#include "entry/entry.h"
 #include "util/log.h"
 
 static char *dynamic_names[GLMUX_DYNAMIC_SLOTS];
@@ -42,33 +43,10 @@ const char *glmux_slot_name(unsigned slot)
     return NULL;
 }
 
-/*
- * The static slot of a GL name, with or without its "gl" prefix: libglvnd's lookups accept
- * "Vertex3fv" for "glVertex3fv" (its own test vendor patches by the short name). Every static
- * name starts with "gl", so comparing what follows keeps the sorted order.
- */
-static int static_find(const char *name)
-{
-    unsigned lo = 0, hi = GLMUX_STATIC_SLOTS;
-    const char *key = strncmp(name, "gl", 2) == 0 ? name + 2 : name;
-
-    while (lo < hi) {
-        unsigned mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(key, static_name(mid) + 2);
-
-        if (cmp == 0)
-            return (int)mid;
-        if (cmp < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return -1;
-}
-
 int glmux_slot_find(const char *name)
 {
-    int slot = static_find(name);
+    int slot = glmux_entry_pool_find(glmux_slot_names_pool, glmux_slot_names_offsets,
+                                     GLMUX_STATIC_SLOTS, name);
 
     if (slot >= 0)
         return slot;
@@ -92,13 +70,10 @@ void glmux_slots_reset(void)
 }
 
 #ifdef GLMUX_HAVE_ASM_STUBS
-/* The stubs of libGLdispatch itself, generated in slot order. */
-extern const char glmux_entry_start[];
-#define STUB_SIZE 32
-
+/* The stubs of libGLdispatch itself, generated in slot order (entry/entry.h). */
 static __GLdispatchProc slot_stub(int slot)
 {
-    return (__GLdispatchProc)(uintptr_t)(glmux_entry_start + (size_t)slot * STUB_SIZE);
+    return (__GLdispatchProc)(uintptr_t)(glmux_entry_start + (size_t)slot * GLMUX_STUB_SIZE);
 }
 #else
 /* Pure-C builds have C stubs for the static names only and no dynamic stubs. */

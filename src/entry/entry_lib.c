@@ -4,10 +4,9 @@
  * libGL). The constructor takes a reference on libGLdispatch and, in assembly builds, offers
  * the library's stubs for patching; the destructor undoes both.
  */
-#include "GLdispatch.h"
+#include "entry/entry.h"
 
 #ifdef GLMUX_HAVE_ASM_STUBS
-extern const __GLdispatchStubPatchCallbacks glmux_entry_patch_callbacks;
 static int stub_id = -1;
 #endif
 

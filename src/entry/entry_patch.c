@@ -2,7 +2,8 @@
 /*
  * glmux: the patch callbacks of one library's x86-64 stub region. Every stub-owning library
  * (libGLdispatch, libOpenGL, libGLESv1_CM, libGLESv2, libGL) compiles this file with its own
- * generated stubs (glmux_entry_start..glmux_entry_end, 32 bytes a stub, page aligned) and
+ * generated stubs (glmux_entry_start..glmux_entry_end, GLMUX_STUB_SIZE bytes a stub, page
+ * aligned) and
  * stub names (NAME_entries.c), and registers glmux_entry_patch_callbacks with libGLdispatch.
  */
 #define _GNU_SOURCE
@@ -11,22 +12,32 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "GLdispatch.h"
-
-#define STUB_SIZE 32
-
-extern const char glmux_entry_start[];
-extern const char glmux_entry_end[];
-extern const unsigned glmux_entry_count;
-extern const char glmux_entry_names_pool[];
-extern const unsigned glmux_entry_names_offsets[];
-
-#ifdef GLMUX_ENTRY_IN_DISPATCH
-/* libGLdispatch also finds its dynamic stubs, which follow the static ones. */
-int glmux_slot_find(const char *name);
-#endif
+#include "entry/entry.h"
 
 static unsigned char *saved_stubs;
+
+#if defined(__SANITIZE_THREAD__)
+#define GLMUX_NO_TSAN __attribute__((no_sanitize_thread))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GLMUX_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#ifndef GLMUX_NO_TSAN
+#define GLMUX_NO_TSAN
+#endif
+
+/*
+ * Writes the stub region byte by byte and uninstrumented: ThreadSanitizer keeps a read-only
+ * shadow for code pages, which memcpy's interceptor would write.
+ */
+static GLMUX_NO_TSAN void copy_to_code(const unsigned char *src, size_t n)
+{
+    volatile unsigned char *dst = (volatile unsigned char *)(uintptr_t)glmux_entry_start;
+
+    for (size_t i = 0; i < n; i++)
+        dst[i] = src[i];
+}
 
 static size_t region_size(void)
 {
@@ -35,27 +46,17 @@ static size_t region_size(void)
 
 /*
  * The index of a stub of this library by GL name, with or without the "gl" prefix, as
- * libglvnd's patch lookup accepts ("Vertex3fv" finds glVertex3fv). Every stub name starts
- * with "gl", so comparing what follows keeps the sorted order.
+ * libglvnd's patch lookup accepts ("Vertex3fv" finds glVertex3fv).
  */
 static int find_stub(const char *name)
 {
-    unsigned lo = 0, hi = glmux_entry_count;
-    const char *key = strncmp(name, "gl", 2) == 0 ? name + 2 : name;
+    int index = glmux_entry_pool_find(glmux_entry_names_pool, glmux_entry_names_offsets,
+                                      glmux_entry_count, name);
 
-    while (lo < hi) {
-        unsigned mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(key, glmux_entry_names_pool + glmux_entry_names_offsets[mid] + 2);
-
-        if (cmp == 0)
-            return (int)mid;
-        if (cmp < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+    if (index >= 0)
+        return index;
 #ifdef GLMUX_ENTRY_IN_DISPATCH
-    return glmux_slot_find(name);
+    return glmux_slot_find(name);  /* libGLdispatch: its dynamic stubs follow the static ones */
 #else
     return -1;
 #endif
@@ -91,7 +92,7 @@ static GLboolean entry_restore(void)
         return GL_TRUE;         /* never patched */
     if (!protect(PROT_READ | PROT_WRITE | PROT_EXEC))
         return GL_FALSE;
-    memcpy((void *)(uintptr_t)glmux_entry_start, saved_stubs, region_size());
+    copy_to_code(saved_stubs, region_size());
     entry_finish_patch();
     return GL_TRUE;
 }
@@ -108,7 +109,7 @@ static GLboolean entry_get_patch_offset(const char *name, void **writePtr, const
 
     if (index < 0)
         return GL_FALSE;
-    stub = (char *)(uintptr_t)glmux_entry_start + (size_t)index * STUB_SIZE;
+    stub = (char *)(uintptr_t)glmux_entry_start + (size_t)index * GLMUX_STUB_SIZE;
     if (stub >= glmux_entry_end)
         return GL_FALSE;
     if (writePtr != NULL)
@@ -129,11 +130,10 @@ static int entry_get_stub_type(void)
 
 static int entry_get_stub_size(void)
 {
-    return STUB_SIZE;
+    return GLMUX_STUB_SIZE;
 }
 
-__attribute__((visibility("hidden"))) const __GLdispatchStubPatchCallbacks
-    glmux_entry_patch_callbacks = {
+const __GLdispatchStubPatchCallbacks glmux_entry_patch_callbacks = {
         .startPatch = entry_start_patch,
         .finishPatch = entry_finish_patch,
         .abortPatch = entry_abort_patch,

@@ -15,8 +15,7 @@
 
 #ifdef GLMUX_HAVE_ASM_STUBS
 
-#define STUB_SIZE 16
-
+/* glx_entry_x86_64.S: GLMUX_GLX_ENTRY_COUNT cells of GLMUX_GLX_ENTRY_SIZE bytes. */
 extern const char glmux_glx_entry_start[];
 
 static void *unfilled_entry(void)
@@ -34,7 +33,7 @@ static bool reported_full;
 
 static __GLXextFuncPtr entry_address(int i)
 {
-    return (__GLXextFuncPtr)(glmux_glx_entry_start + (size_t)i * STUB_SIZE);
+    return (__GLXextFuncPtr)(glmux_glx_entry_start + (size_t)i * GLMUX_GLX_ENTRY_SIZE);
 }
 
 __GLXextFuncPtr glmux_glx_entry_find(const char *name)

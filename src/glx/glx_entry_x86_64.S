@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: libGLX's 4096 generated GLX entry stubs for x86-64. Stub i is a 16-byte cell at
- * glmux_glx_entry_start + 16 * i that jumps through glmux_glx_entry_targets[i]; glx_entry.c
- * hands the cells out to unknown glX names and fills the targets. The cells are made here
- * by the assembler's .rept, so no generated file is needed.
+ * glmux: libGLX's generated GLX entry stubs for x86-64. Stub i is a GLMUX_GLX_ENTRY_SIZE-byte
+ * cell at glmux_glx_entry_start + GLMUX_GLX_ENTRY_SIZE * i that jumps through
+ * glmux_glx_entry_targets[i]; glx_entry.c hands the GLMUX_GLX_ENTRY_COUNT cells out to unknown
+ * glX names and fills the targets. The cells are made here by the assembler's .rept; the
+ * numbers come from the generated glmux_constants.h, which the C side includes too.
  */
+#include "glmux_constants.h"
+
 #ifdef __CET__
 #define GLMUX_ENDBR endbr64
 #else
@@ -13,14 +16,14 @@
 
     .section .note.GNU-stack,"",@progbits
     .text
-    .balign 4096
+    .balign GLMUX_STUB_ALIGN
     .globl glmux_glx_entry_start
     .hidden glmux_glx_entry_start
     .type glmux_glx_entry_start, @function
 glmux_glx_entry_start:
     .set glmux_glx_i, 0
-    .rept 4096
-    .balign 16
+    .rept GLMUX_GLX_ENTRY_COUNT
+    .balign GLMUX_GLX_ENTRY_SIZE
     GLMUX_ENDBR
     jmp *(glmux_glx_entry_targets + 8 * glmux_glx_i)(%rip)
     .set glmux_glx_i, glmux_glx_i + 1

@@ -6,9 +6,12 @@
  * tables current through libGLdispatch.
  *
  * Naming: exported functions keep their Khronos names; everything shared between files is
- * glmux_glx_<verb>. One recursive mutex (glmux_glx_lock) guards the vendor list, the maps, the
- * display records and the dispatch-index list; vendors are never called with it held, except
- * __glx_Main during vendor load (a recursive lock lets a vendor call back into the exports).
+ * glmux_glx_<verb>. Locking contract (docs/architecture.md): one recursive mutex,
+ * glmux_glx_lock, guards the vendor list and failed names, the handle maps, the display
+ * records and the dispatch-index list; *_locked functions and those documented "lock held"
+ * assert it in debug builds. Vendors are not called with it held, except while one is being
+ * loaded (dlopen, __glx_Main, its GLX functions, setDispatchIndex for the indices so far): the
+ * load must see one consistent list, and the recursive lock lets __glx_Main call the exports.
  */
 #ifndef GLMUX_GLX_INTERNAL_H
 #define GLMUX_GLX_INTERNAL_H
@@ -24,6 +27,7 @@
 #include "GLdispatch.h"
 #include "select/select.h"
 #include "glvnd/libglxabi.h"
+#include "glmux_constants.h"
 #include "glx/glx_core_table.h"
 #include "winsys/winsys.h"
 
@@ -122,9 +126,13 @@ void glmux_glx_vendor_unload_all(void);
 
 /* Index of name in the dispatch-index list, or -1. Lock held. */
 int glmux_glx_index_find(const char *name);
-/* Adds name to the dispatch-index list and tells every loaded vendor; -1 on failure. */
+/*
+ * Adds name to the dispatch-index list and tells every loaded vendor; -1 on failure. Lock
+ * held: only while a vendor is loaded (glx_entry.c); glXGetProcAddress announces with it
+ * released.
+ */
 int glmux_glx_index_add(const char *name);
-int glmux_glx_index_count(void);
+/* The name of an index (stable until libGLX is unloaded), or NULL. Lock held. */
 const char *glmux_glx_index_name(int index);
 /* Called under the lock once a new vendor is loaded: indices and generated stubs. */
 void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor);
@@ -132,7 +140,7 @@ void glmux_glx_procaddr_fini(void);
 
 /* ---- generated GLX entry stubs (glx_entry.c + glx_entry_x86_64.S) ---- */
 
-#define GLMUX_GLX_ENTRY_COUNT 4096
+/* GLMUX_GLX_ENTRY_COUNT stubs of GLMUX_GLX_ENTRY_SIZE bytes (the generated glmux_constants.h). */
 /* Returns the address of a new stub for name, or NULL (none left, or a pure-C build). */
 __GLXextFuncPtr glmux_glx_entry_new(const char *name);
 /* The stub already made for name, or NULL. */
@@ -235,8 +243,6 @@ struct glmux_glx_thread *glmux_glx_current(void);
 glmux_glx_vendor *glmux_glx_current_vendor(void);
 /* Releases this thread's context without calling the vendor (unload). Lock held. */
 void glmux_glx_current_drop(void);
-/* libGLX as libGLdispatch's client (glx_init.c); its records are struct glmux_glx_thread. */
-extern const struct glmux_dispatch_client glmux_glx_client;
 /* Drops a record's context reference and frees it (thread exit, forked child). */
 void glmux_glx_current_destroyed(__GLdispatchThreadState *base);
 

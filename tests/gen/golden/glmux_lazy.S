@@ -2,6 +2,8 @@
 /* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in slot
  * order from glmux_lazy_start, and the common part that calls the resolver. */
 
+#include "glmux_constants.h"
+
 #ifdef __CET__
 #define GLMUX_ENDBR endbr64
 #else
@@ -50,35 +52,35 @@ glmux_lazy_common:
     jmp *%r11
     .size glmux_lazy_common, .-glmux_lazy_common
 
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     .globl glmux_lazy_start
     .hidden glmux_lazy_start
 glmux_lazy_start:
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $0, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $1, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $2, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $3, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $4, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $5, %eax
     jmp glmux_lazy_common
-    .balign 16
+    .balign GLMUX_LAZY_SIZE
     GLMUX_ENDBR
     movl $6, %eax
     jmp glmux_lazy_common

@@ -2,10 +2,7 @@
 #ifndef GLMUX_SLOTS_H
 #define GLMUX_SLOTS_H
 
-#define GLMUX_STATIC_SLOTS 5
-#define GLMUX_DYNAMIC_SLOTS 2
-#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)
-#define GLMUX_LAZY_SIZE 16
+#include "glmux_constants.h"
 
 /* Static slot names, sorted: one string pool and each name's offset in it. */
 extern const char glmux_slot_names_pool[];
