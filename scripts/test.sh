@@ -5,8 +5,8 @@
 # configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX, selector and tool
 # tests (not those that run Mesa's own programs; the lifetime tests with Mesa too) in an
 # ASan+UBSan Debug build, the same again built with clang with the fuzz targets' smoke runs
-# (libFuzzer, a fixed number of executions each), and everything in a build with EGL, GLX and
-# GLES switched off.
+# (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
+# ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/install-deps.sh"
 status=0
-for config in default pure-c sanitize clang minimal; do
+for config in default pure-c sanitize clang tsan minimal; do
     build="$top/build"
     opts=""
     generator=Ninja
@@ -29,6 +29,9 @@ for config in default pure-c sanitize clang minimal; do
         clang) build="$top/build-clang"   # clang's sanitizer runtime, and libFuzzer
                opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
                labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa" ;;
+        tsan) build="$top/build-tsan"   # data races: the unit and fake-vendor tests (~2 min)
+              opts="-DGLMUX_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
+              labels="-L unit|dispatch|egl|glx|gl -LE packaging|mesa|select|cli|memcheck|fuzz" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging|memcheck" ;;
