@@ -55,7 +55,7 @@ static int x_screens(void)
             xclose(dpy);
         }
     }
-    dlclose(lib);
+    /* libX11 stays loaded: the default display's GPU is asked through it next. */
     return n;
 }
 
@@ -103,6 +103,11 @@ struct decision {
     const struct glmux_gpu_request *req;
     bool pixels;                 /* libGLX would render here and ship pixels (docs/remote.md) */
     const char *pixels_why;
+    /* The default EGL display when DISPLAY is set (libEGL's glmux_egl_display_vendors). */
+    bool display_asked;          /* there was a choice, so the X server was asked */
+    char display_tag[80];        /* its GPU, "" when unknown */
+    char display_why[256];
+    size_t *display_egl;         /* indexes into vl.vendors, in the display's order */
 };
 
 static void decision_free(struct decision *d)
@@ -111,6 +116,7 @@ static void decision_free(struct decision *d)
     free(d->screen_vendor);
     free(d->envs);
     free(d->glx_envs);
+    free(d->display_egl);
     glmux_vendor_list_clear(&d->vl);
     glmux_vendor_list_clear(&d->glx_vl);
     glmux_select_free(d->sel);
@@ -153,6 +159,41 @@ static bool decide_glx(struct decision *d)
     return true;
 }
 
+/* libEGL's default display under DISPLAY: asked only when there is a choice, as libEGL does. */
+static bool decide_default_display(struct decision *d)
+{
+    struct glmux_select_candidate *cands;
+    size_t *order;
+    const char *display = getenv("DISPLAY");
+
+    if (d->n_egl < 2 || !glmux_select_enumerated(d->sel) || d->gpus->count < 2 ||
+        display == NULL || *display == '\0')
+        return true;
+    d->display_asked = true;
+    if (!glmux_display_x11_gpu(NULL, -1, d->display_tag, sizeof(d->display_tag),
+                               d->display_why, sizeof(d->display_why))) {
+        d->display_tag[0] = '\0';
+        return true;
+    }
+    cands = calloc(d->n_egl, sizeof(*cands));
+    order = calloc(d->n_egl, sizeof(*order));
+    d->display_egl = calloc(d->n_egl, sizeof(*d->display_egl));
+    if (cands == NULL || order == NULL || d->display_egl == NULL) {
+        free(cands);
+        free(order);
+        return false;
+    }
+    for (size_t i = 0; i < d->n_egl; i++)
+        cands[i] = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
+    glmux_select_display_order(d->sel, cands, d->n_egl, d->display_tag, order, d->display_why,
+                               sizeof(d->display_why));
+    for (size_t i = 0; i < d->n_egl; i++)
+        d->display_egl[i] = d->egl[order[i]];
+    free(cands);
+    free(order);
+    return true;
+}
+
 static bool decide(struct decision *d)
 {
     struct glmux_select_config cfg = { .keep_reasons = true };
@@ -178,6 +219,8 @@ static bool decide(struct decision *d)
     d->gpu = glmux_select_chosen_gpu(d->sel);
     d->gpus = glmux_select_gpus(d->sel);
     d->req = glmux_select_request(d->sel);
+    if (!decide_default_display(d))
+        return false;
     for (size_t i = 0; i < d->n_egl; i++) {
         struct glmux_select_candidate c = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
         struct vendor_env *e = &d->envs[d->n_envs++];
@@ -263,6 +306,20 @@ static void print_json(const struct decision *d)
     for (size_t i = 0; i < d->n_egl; i++)
         glmux_jw_string(&w, NULL, d->vl.vendors[d->egl[i]].name);
     glmux_jw_end(&w, ']');
+    if (!d->display_asked) {
+        glmux_jw_string(&w, "default_display", NULL);
+    } else {
+        glmux_jw_object(&w, "default_display");
+        glmux_jw_string(&w, "how", "the X server's DRI3 device, asked over a short connection "
+                                   "of glmux's own to DISPLAY");
+        glmux_jw_string(&w, "gpu", d->display_tag[0] ? d->display_tag : NULL);
+        glmux_jw_string(&w, "why", d->display_why);
+        glmux_jw_array(&w, "egl_vendors");
+        for (size_t i = 0; d->display_egl != NULL && i < d->n_egl; i++)
+            glmux_jw_string(&w, NULL, d->vl.vendors[d->display_egl[i]].name);
+        glmux_jw_end(&w, ']');
+        glmux_jw_end(&w, '}');
+    }
     glmux_jw_object(&w, "vendor_env");
     for (size_t i = 0; i < d->n_envs; i++) {
         glmux_jw_object(&w, d->envs[i].vendor);
@@ -328,6 +385,16 @@ static void print_text(const struct decision *d)
     printf("%s\n", d->n_egl ? "" : " (none installed)");
     for (size_t i = 0; i < d->n_egl; i++)
         print_env(&d->envs[i]);
+    if (d->display_asked && d->display_egl != NULL) {
+        printf("EGL default display: GPU %s (asked the X server's DRI3 over a short connection "
+               "of glmux's own): %s\n             vendors:", d->display_tag, d->display_why);
+        for (size_t i = 0; i < d->n_egl; i++)
+            printf(" %s", d->vl.vendors[d->display_egl[i]].name);
+        printf("\n");
+    } else if (d->display_asked) {
+        printf("EGL default display: GPU unknown (%s); the vendor order above\n",
+               d->display_why);
+    }
     printf("GLX vendor:  %s\n", d->glx ? d->glx : "the X server's choice, for every screen");
     if (d->n_envs > d->n_egl)
         print_env(&d->envs[d->n_egl]);

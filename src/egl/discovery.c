@@ -72,6 +72,7 @@ static int load_in_order(void)
         v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
         if (v == NULL)
             continue;
+        v->select_index = order[k];
         *tail = v;
         tail = &v->next;
         loaded++;
@@ -107,6 +108,64 @@ static void load_vendors(void)
         glmux_log(GLMUX_LOG_VENDOR, "%d EGL vendor(s) loaded", loaded);
     }
     __atomic_store_n(&vendors_done, true, __ATOMIC_RELEASE);
+}
+
+/* The display's GPU tag and how it was found; false when unknown (why says so). */
+static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, const char **how,
+                        char *why, size_t why_size)
+{
+    const char *display = glmux_env_get("DISPLAY");
+
+    if (platform == EGL_PLATFORM_GBM_KHR && native != NULL) {
+        *how = "the GBM device's fd";
+        snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
+        return glmux_display_gbm_gpu(native, tag, size);
+    }
+    /* Mesa's default display is on X11 when DISPLAY is set. */
+    if (platform == EGL_PLATFORM_X11_KHR || (platform == EGL_NONE && native == NULL)) {
+        if (native == NULL && (display == NULL || *display == '\0')) {
+            snprintf(why, why_size, "DISPLAY is not set");
+            return false;
+        }
+        *how = native != NULL ? "the X server's DRI3 device, asked over the application's "
+                                "connection"
+                              : "the X server's DRI3 device, asked over a short connection of "
+                                "glmux's own to DISPLAY";
+        return glmux_display_x11_gpu(native, -1, tag, size, why, why_size);
+    }
+    snprintf(why, why_size, "platform 0x%04x: the display's GPU is not looked up",
+             (unsigned)platform);
+    return false;
+}
+
+size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendor **out,
+                                 size_t max)
+{
+    struct glmux_select_candidate cands[64];
+    glmux_egl_vendor *loaded[64];
+    size_t n = 0, order[64];
+    const char *how = NULL;
+    char tag[80], why[256];
+
+    for (glmux_egl_vendor *v = glmux_egl_vendors(); v != NULL && n < max && n < 64; v = v->next)
+        loaded[n] = out[n] = v, n++;
+    /* A choice only with two vendors and GPUs already enumerated (by the vendor order). */
+    if (n < 2 || selector == NULL || !glmux_select_enumerated(selector) ||
+        glmux_select_gpus(selector)->count < 2)
+        return n;
+    if (!display_gpu(platform, native, tag, sizeof(tag), &how, why, sizeof(why))) {
+        glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU unknown (%s); the "
+                  "process's vendor order", native, (unsigned)platform, why);
+        return n;
+    }
+    for (size_t i = 0; i < n; i++)
+        cands[i] = glmux_select_candidate_of(&discovered.vendors[loaded[i]->select_index]);
+    glmux_select_display_order(selector, cands, n, tag, order, why, sizeof(why));
+    glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU %s from %s; %s", native,
+              (unsigned)platform, tag, how, why);
+    for (size_t i = 0; i < n; i++)
+        out[i] = loaded[order[i]];
+    return n;
 }
 
 glmux_egl_vendor *glmux_egl_vendors(void)

@@ -96,6 +96,7 @@ struct __EGLvendorInfoRec {
     char *manifest;                    /* the JSON file that named it */
     void *handle;
     int vendor_id;                     /* libGLdispatch vendor id */
+    size_t select_index;               /* its entry in discovery.c's vendor list */
     __EGLapiImports imports;
     /* The vendor's own implementation of each of libEGL's functions (NULL if none). */
     void (*fn[GLMUX_EGL_IDX_COUNT])(void);
@@ -174,6 +175,14 @@ void glmux_egl_debug_teardown(void);
 /* ---- discovery.c: the ordered vendor list ---- */
 /* Loads every vendor once (thread-safe) and returns the first; NULL when there are none. */
 glmux_egl_vendor *glmux_egl_vendors(void);
+/*
+ * The loaded vendors in the order to ask them for one display: the vendors of the GPU behind
+ * the display first (X11: the X server's DRI3 device; GBM: the device's fd), as
+ * glmux_select_display_order decides; the load order when the display's GPU is unknown, when a
+ * variable decided, or with fewer than two vendors. out holds max entries; returns the count.
+ */
+size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendor **out,
+                                 size_t max);
 /* The vendors if they are already loaded, without loading them. */
 glmux_egl_vendor *glmux_egl_vendors_loaded(void);
 /*

@@ -134,9 +134,10 @@ EGLenum glmux_egl_guess_platform(void *native)
 EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
                                           const EGLAttrib *attribs, const char *command)
 {
-    glmux_egl_vendor *list = glmux_egl_vendors();
+    glmux_egl_vendor *list = glmux_egl_vendors(), *ordered[64];
     EGLint first_error = EGL_SUCCESS;
     bool any_success = false;
+    size_t n;
 
     if (list == NULL) {
         glmux_egl_error_thread(EGL_BAD_PARAMETER, command, "no EGL drivers found; set "
@@ -163,7 +164,10 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
         glmux_egl_set_error(EGL_SUCCESS);
         return dpy;
     }
-    for (glmux_egl_vendor *v = list; v != NULL; v = v->next) {
+    /* The vendors of the display's GPU first (discovery.c, glmux_select_display_order). */
+    n = glmux_egl_display_vendors(platform, native, ordered, 64);
+    for (size_t i = 0; i < n; i++) {
+        glmux_egl_vendor *v = ordered[i];
         EGLDisplay dpy = v->imports.getPlatformDisplay(platform, native, attribs);
 
         if (dpy != EGL_NO_DISPLAY && glmux_egl_display_add(dpy, v)) {

@@ -55,7 +55,7 @@ static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
 }
 
 /* What libdrm knows: bus, address, ids, nodes, Mesa's tag. False for a device to skip. */
-static bool from_drm(const drmDevice *d, struct glmux_gpu *g)
+bool glmux_gpu_from_drm(const drmDevice *d, struct glmux_gpu *g)
 {
     if (d->available_nodes & (1 << DRM_NODE_RENDER))
         copy_str(g->render_node, sizeof(g->render_node), node_base(d->nodes[DRM_NODE_RENDER]));
@@ -245,7 +245,7 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_ta
         struct glmux_gpu *g = &out->gpus[out->count];
 
         memset(g, 0, sizeof(*g));
-        if (!from_drm(devs[i], g))
+        if (!glmux_gpu_from_drm(devs[i], g))
             continue;
         if (udev != NULL && !from_udev(L, udev, g, out)) {
             note_ignored(out, g->tag);

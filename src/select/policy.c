@@ -555,6 +555,63 @@ const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, int scr
     return plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
 }
 
+bool glmux_select_display_order(const struct glmux_select *sel,
+                                const struct glmux_select_candidate *cands, size_t n,
+                                const char *display_tag, size_t *order, char *why,
+                                size_t why_size)
+{
+    const struct glmux_gpu *gpu = NULL;
+    size_t k = 0;
+    bool moved = false;
+
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    snprintf(why, why_size, "the process's vendor order");
+    if (display_tag == NULL || n < 2)
+        return false;
+    if (sel->request.kind > GLMUX_REQUEST_DEFAULT) {
+        snprintf(why, why_size, "%s=%s wins over the display's GPU %s", sel->request.variable,
+                 sel->request.value, display_tag);
+        return false;
+    }
+    if (egl_override((struct glmux_select *)sel) != NULL || !sel->enumerated) {
+        snprintf(why, why_size, "the vendor list is libglvnd's; the display's GPU %s does not "
+                 "reorder it", display_tag);
+        return false;
+    }
+    for (size_t i = 0; i < sel->gpus.count && gpu == NULL; i++)
+        if (renders(&sel->gpus.gpus[i]) && glmux_gpu_has_tag(&sel->gpus.gpus[i], display_tag))
+            gpu = &sel->gpus.gpus[i];
+    if (gpu == NULL) {
+        snprintf(why, why_size, "the display's GPU %s is no render GPU glmux knows",
+                 display_tag);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (glmux_select_candidate_serves(&cands[i], gpu))
+            order[k++] = i;
+    if (k == 0) {
+        snprintf(why, why_size, "no vendor serves the display's GPU %s (driver %s)", gpu->tag,
+                 gpu->driver[0] ? gpu->driver : "none");
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool placed = false;
+        for (size_t j = 0; j < k; j++)
+            placed |= order[j] == i;
+        if (!placed)
+            order[k++] = i;
+    }
+    for (size_t i = 0; i < n; i++)
+        moved |= order[i] != i;
+    snprintf(why, why_size, "the display's GPU is %s (driver %s): %s first%s", gpu->tag,
+             gpu->driver[0] ? gpu->driver : "none", cands[order[0]].name,
+             moved ? "" : ", as for the process");
+    return moved;
+}
+
 size_t glmux_select_egl_plan(struct glmux_select *sel, const struct glmux_vendor_list *vl,
                              size_t *order)
 {

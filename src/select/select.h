@@ -132,6 +132,25 @@ bool glmux_gpu_platform_tag(const char *fullname, char *tag, size_t size);
  */
 void glmux_gpu_tag_normalize(char *tag);
 
+/* ---- the GPU behind a display (display_gpu.c) -------------------------------------------- */
+
+/* The tag of the DRM device with that device number / behind that file descriptor, as
+ * glmux_gpu_list_enumerate names it (Mesa's tag). False when libdrm does not know it. */
+bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size);
+bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size);
+
+/*
+ * The GPU of an X screen: the device the X server's DRI3 extension opens for it, asked over the
+ * connection of dpy (an Xlib Display *), or, with dpy NULL, over a short-lived connection of
+ * our own to DISPLAY (its default screen). False with the reason in why (no DRI3, a remote
+ * server, no client libraries).
+ */
+bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *why,
+                           size_t why_size);
+
+/* The GPU of a gbm_device (libgbm must already be loaded, as it is by whoever made it). */
+bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size);
+
 /* ---- vendors ---------------------------------------------------------------------------- */
 
 enum glmux_vendor_source {
@@ -290,6 +309,21 @@ bool glmux_select_request_unmet(struct glmux_select *sel);
 size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
                                      const struct glmux_select_candidate *cands, size_t n,
                                      size_t *order);
+
+/*
+ * The order in which the vendors cands (given in the process's load order) are asked for one
+ * EGL display whose GPU is display_tag: the vendors that serve that GPU first, the others after,
+ * each group in the given order. The process order is kept (order is the identity) when a
+ * variable asked for a GPU or libglvnd's __EGL_VENDOR_LIBRARY_* decided the list (both win over
+ * the display), when display_tag names no render-capable GPU, or when GPUs were not enumerated.
+ * Reads the selector only (safe from any thread once the vendors are loaded). why gets one line
+ * for GLMUX_DEBUG=select and `glmux explain`. Returns true when the order differs from the
+ * process's.
+ */
+bool glmux_select_display_order(const struct glmux_select *sel,
+                                const struct glmux_select_candidate *cands, size_t n,
+                                const char *display_tag, size_t *order, char *why,
+                                size_t why_size);
 
 /*
  * The EGL vendors libEGL loads, in order: writes into order (which holds vl->count entries) the

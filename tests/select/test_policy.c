@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/sysmacros.h>
 
 #include "glmux_test.h"
 #include "select/select.h"
@@ -479,6 +480,65 @@ static void test_udev_overrides(void)
     bed_free();
 }
 
+/*
+ * The GPU behind a display: a device number (what fstat gives for the fd of a DRI3 or GBM device;
+ * umockdev cannot fake the fd itself) names its GPU, and that GPU's vendors come first for the
+ * display while the process keeps its own order; a variable or libglvnd's override wins.
+ */
+static void test_display_order(void)
+{
+    static const struct glmux_select_candidate load_order[2] = {
+        { "mesa", mesa_drivers, 3 }, { "nvidia", NULL, 0 } };
+    struct glmux_select *sel;
+    size_t order[2];
+    char why[256], tag[80];
+
+    bed_new();
+    bed_add_gpu(&intel);
+    bed_add_gpu(&nvidia);
+    CHECK(glmux_gpu_tag_of_devid(makedev(226, 129), tag, sizeof(tag)));
+    CHECK_MSG(strcmp(tag, "pci-0000_01_00_0") == 0, "%s", tag);
+    CHECK(glmux_gpu_tag_of_devid(makedev(226, 128), tag, sizeof(tag)));
+    CHECK(strcmp(tag, "pci-0000_00_02_0") == 0);
+    CHECK(!glmux_gpu_tag_of_devid(makedev(226, 200), tag, sizeof(tag)));
+    CHECK(!glmux_gpu_tag_of_fd(-1, tag, sizeof(tag)));
+
+    set_vars(NULL, NULL, NULL, NULL);
+    sel = new_sel(NULL);
+    expect_order(sel, "mesa", "nvidia");    /* the process: the Intel GPU's vendor first */
+    /* A display on the NVIDIA GPU (reverse PRIME): NVIDIA first for it. */
+    CHECK(glmux_select_display_order(sel, load_order, 2, "pci-0000_01_00_0", order, why,
+                                     sizeof(why)));
+    CHECK_MSG(order[0] == 1 && order[1] == 0, "%s", why);
+    CHECK(strstr(why, "pci-0000_01_00_0") != NULL);
+    /* A display on the Intel GPU, or on a GPU glmux does not know: the process's order. */
+    CHECK(!glmux_select_display_order(sel, load_order, 2, "pci-0000_00_02_0", order, why,
+                                      sizeof(why)));
+    CHECK(order[0] == 0 && order[1] == 1);
+    CHECK(!glmux_select_display_order(sel, load_order, 2, "pci-0000_07_00_0", order, why,
+                                      sizeof(why)));
+    CHECK(order[0] == 0);
+    glmux_select_free(sel);
+
+    /* An explicit variable wins over the display. */
+    set_vars("GLMUX_GPU", "integrated", NULL, NULL);
+    sel = new_sel(NULL);
+    expect_order(sel, "mesa", "nvidia");
+    CHECK(!glmux_select_display_order(sel, load_order, 2, "pci-0000_01_00_0", order, why,
+                                      sizeof(why)));
+    CHECK(order[0] == 0 && strstr(why, "GLMUX_GPU=integrated") != NULL);
+    glmux_select_free(sel);
+    /* So does libglvnd's override. */
+    set_vars("__EGL_VENDOR_LIBRARY_FILENAMES", "/x/50_mesa.json:/x/10_nvidia.json", NULL, NULL);
+    sel = new_sel(NULL);
+    glmux_select_gpus(sel);
+    CHECK(!glmux_select_display_order(sel, load_order, 2, "pci-0000_01_00_0", order, why,
+                                      sizeof(why)));
+    CHECK(order[0] == 0);
+    glmux_select_free(sel);
+    bed_free();
+}
+
 int main(void)
 {
     bed_require();
@@ -487,6 +547,7 @@ int main(void)
     test_discrete_default();
     test_missing_sysfs();
     test_udev_overrides();
+    test_display_order();
     CHECK_MSG(opened_dev == 0, "a device node was opened %d time(s)", opened_dev);
     return 0;
 }

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: which GPU is behind a display, as Mesa's loader and Vulkan device-select layer find it.
+ * X11: the device the X server's DRI3 extension opens for the screen (the display GPU, awake
+ * anyway), asked through the application's own connection with libX11-xcb and libxcb-dri3, or
+ * through a short-lived connection of our own to DISPLAY for the default display. GBM: the
+ * device of the gbm_device's file descriptor. Every fd becomes a GPU through its device number
+ * (fstat, then libdrm's drmGetDeviceFromDevId), which reads sysfs only. The client libraries are
+ * loaded with dlopen (libX11-xcb and libxcb-dri3 are tiny; libgbm only if already loaded), so
+ * nothing here is linked.
+ */
+#define _GNU_SOURCE
+#include "select.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xcb/xcb.h>
+#include <xcb/dri3.h>
+
+#include "select/device_libs.h"
+
+bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
+{
+    const struct glmux_device_libs *L = glmux_device_libs_get();
+    struct glmux_gpu g;
+    drmDevicePtr dev = NULL;
+    bool ok;
+
+    if (!L->have_drm || L->drmGetDeviceFromDevId((dev_t)devid, 0, &dev) != 0 || dev == NULL)
+        return false;
+    memset(&g, 0, sizeof(g));
+    ok = glmux_gpu_from_drm(dev, &g) && strlen(g.tag) < size;
+    if (ok)
+        memcpy(tag, g.tag, strlen(g.tag) + 1);
+    L->drmFreeDevice(&dev);
+    return ok;
+}
+
+bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size)
+{
+    struct stat st;
+
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode))
+        return false;
+    return glmux_gpu_tag_of_devid((unsigned long long)st.st_rdev, tag, size);
+}
+
+/* The functions of libxcb, libxcb-dri3 and libX11-xcb used here. */
+struct xcb_fns {
+    xcb_connection_t *(*get_connection)(void *dpy);
+    const xcb_query_extension_reply_t *(*get_extension_data)(xcb_connection_t *c,
+                                                             xcb_extension_t *ext);
+    xcb_extension_t *dri3_id;
+    xcb_dri3_open_cookie_t (*dri3_open)(xcb_connection_t *c, xcb_drawable_t drawable,
+                                        uint32_t provider);
+    xcb_dri3_open_reply_t *(*dri3_open_reply)(xcb_connection_t *c, xcb_dri3_open_cookie_t cookie,
+                                              xcb_generic_error_t **e);
+    int *(*dri3_open_reply_fds)(xcb_connection_t *c, xcb_dri3_open_reply_t *reply);
+    const xcb_setup_t *(*get_setup)(xcb_connection_t *c);
+    xcb_screen_iterator_t (*setup_roots_iterator)(const xcb_setup_t *setup);
+    void (*screen_next)(xcb_screen_iterator_t *i);
+};
+
+static bool load_xcb(struct xcb_fns *f)
+{
+    void *x11xcb = dlopen("libX11-xcb.so.1", RTLD_LAZY | RTLD_LOCAL);
+    void *xcb = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_LOCAL);
+    void *dri3 = dlopen("libxcb-dri3.so.0", RTLD_LAZY | RTLD_LOCAL);
+
+    /* The handles stay open: the libraries keep no callbacks into glmux. */
+    if (x11xcb == NULL || xcb == NULL || dri3 == NULL)
+        return false;
+    *(void **)&f->get_connection = dlsym(x11xcb, "XGetXCBConnection");
+    *(void **)&f->get_extension_data = dlsym(xcb, "xcb_get_extension_data");
+    *(void **)&f->get_setup = dlsym(xcb, "xcb_get_setup");
+    *(void **)&f->setup_roots_iterator = dlsym(xcb, "xcb_setup_roots_iterator");
+    *(void **)&f->screen_next = dlsym(xcb, "xcb_screen_next");
+    f->dri3_id = dlsym(dri3, "xcb_dri3_id");
+    *(void **)&f->dri3_open = dlsym(dri3, "xcb_dri3_open");
+    *(void **)&f->dri3_open_reply = dlsym(dri3, "xcb_dri3_open_reply");
+    *(void **)&f->dri3_open_reply_fds = dlsym(dri3, "xcb_dri3_open_reply_fds");
+    return f->get_connection && f->get_extension_data && f->get_setup &&
+           f->setup_roots_iterator && f->screen_next && f->dri3_id && f->dri3_open &&
+           f->dri3_open_reply && f->dri3_open_reply_fds;
+}
+
+/* The GPU the X server's DRI3 opens for screen of the connection of dpy (an Xlib Display). */
+static bool dri3_tag(const struct xcb_fns *f, void *dpy, int screen, char *tag, size_t size,
+                     char *why, size_t why_size)
+{
+    xcb_connection_t *c = f->get_connection(dpy);
+    const xcb_query_extension_reply_t *ext;
+    xcb_screen_iterator_t it;
+    xcb_dri3_open_reply_t *reply;
+    bool ok = false;
+
+    if (c == NULL)
+        return false;
+    ext = f->get_extension_data(c, f->dri3_id);
+    if (ext == NULL || !ext->present) {
+        snprintf(why, why_size, "the X server has no DRI3 extension");
+        return false;
+    }
+    it = f->setup_roots_iterator(f->get_setup(c));
+    for (int i = 0; i < screen && it.rem > 0; i++)
+        f->screen_next(&it);
+    if (it.rem <= 0 || it.data == NULL)
+        return false;
+    reply = f->dri3_open_reply(c, f->dri3_open(c, it.data->root, 0), NULL);
+    if (reply == NULL) {
+        snprintf(why, why_size, "DRI3Open failed (a remote or software X server?)");
+        return false;
+    }
+    if (reply->nfd == 1) {
+        int fd = f->dri3_open_reply_fds(c, reply)[0];
+        ok = glmux_gpu_tag_of_fd(fd, tag, size);
+        close(fd);
+        if (!ok)
+            snprintf(why, why_size, "the DRI3 device is no DRM device libdrm knows");
+    }
+    free(reply);
+    return ok;
+}
+
+bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *why,
+                           size_t why_size)
+{
+    struct xcb_fns f;
+    void *(*open_display)(const char *) = NULL;
+    int (*close_display)(void *) = NULL;
+    int (*default_screen)(void *) = NULL;
+    void *x11;
+    bool own = dpy == NULL, ok;
+
+    snprintf(why, why_size, "the X client libraries (libX11, libX11-xcb, libxcb-dri3) are "
+             "missing");
+    /* libX11 is loaded already when the application gave a Display; else we load it. */
+    x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL | (own ? 0 : RTLD_NOLOAD));
+    if (x11 == NULL || !load_xcb(&f))
+        return false;
+    *(void **)&open_display = dlsym(x11, "XOpenDisplay");
+    *(void **)&close_display = dlsym(x11, "XCloseDisplay");
+    *(void **)&default_screen = dlsym(x11, "XDefaultScreen");
+    if (open_display == NULL || close_display == NULL || default_screen == NULL)
+        return false;
+    /* The default display: a short-lived connection of our own, only to ask. */
+    if (own && (dpy = open_display(NULL)) == NULL) {
+        snprintf(why, why_size, "cannot connect to DISPLAY");
+        return false;
+    }
+    if (screen < 0)
+        screen = default_screen(dpy);
+    ok = dri3_tag(&f, dpy, screen, tag, size, why, why_size);
+    if (own)
+        close_display(dpy);
+    return ok;
+}
+
+bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size)
+{
+    void *lib = dlopen("libgbm.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    int (*get_fd)(void *) = NULL;
+    bool ok = false;
+
+    if (lib == NULL)
+        return false;
+    *(void **)&get_fd = dlsym(lib, "gbm_device_get_fd");
+    if (get_fd != NULL && gbm != NULL)
+        ok = glmux_gpu_tag_of_fd(get_fd(gbm), tag, size);
+    dlclose(lib);
+    return ok;
+}
