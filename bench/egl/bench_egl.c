@@ -5,10 +5,13 @@
  *
  *   bench_egl startup fake|mesa        getDisplay, initialize, config, context, first
  *                                      make-current, one glGetString, exit
- *   bench_egl switch N fake|fake2      N make-current pairs inside switch_loop(): two
- *                                      contexts of one vendor (fake) or of two (fake2)
+ *   bench_egl switch N fake|fake2|mesa N make-current pairs inside switch_loop(): two
+ *                                      contexts of one fake vendor (fake), of two (fake2), or
+ *                                      two Mesa contexts on the default display (mesa)
  *   bench_egl procaddr SLOTS_FILE      eglGetProcAddress for every GL name of the frozen slot
  *                                      list and every EGL name, inside lookup_all()
+ *   bench_egl procaddr-gl SLOTS_FILE   eglGetProcAddress for every GL name of the slot list,
+ *                                      once inside lookup_first(), again in lookup_again()
  *
  * With "fake" the vendors are tests/egl's libEGL_fake0/1 (FAKE_PLATFORM displays); with
  * "mesa" the default display of whatever vendor the manifests give (Mesa, surfaceless).
@@ -84,6 +87,16 @@ __attribute__((noinline)) void lookup_all(char **names, int count)
         sink += (uintptr_t)eglGetProcAddress(names[i]);
 }
 
+__attribute__((noinline)) void lookup_first(char **names, int count)
+{
+    lookup_all(names, count);
+}
+
+__attribute__((noinline)) void lookup_again(char **names, int count)
+{
+    lookup_all(names, count);
+}
+
 static const char *const egl_names[] = {
     "eglBindAPI", "eglBindTexImage", "eglChooseConfig", "eglClientWaitSync", "eglCopyBuffers",
     "eglCreateContext", "eglCreateImage", "eglCreatePbufferFromClientBuffer",
@@ -102,7 +115,7 @@ static const char *const egl_names[] = {
     "eglWaitSync", "eglFakeDisplayFAKE", "eglFakeDeviceFAKE", "eglNoSuchFunctionFAKE",
 };
 
-static int procaddr(const char *slots_file)
+static int procaddr(const char *slots_file, bool gl_only)
 {
     FILE *f = fopen(slots_file, "r");
     char line[256], **names = NULL;
@@ -123,13 +136,18 @@ static int procaddr(const char *slots_file)
         names[count++] = strdup(line);
     }
     fclose(f);
-    for (size_t i = 0; i < sizeof(egl_names) / sizeof(egl_names[0]); i++) {
+    for (size_t i = 0; !gl_only && i < sizeof(egl_names) / sizeof(egl_names[0]); i++) {
         if (count == cap)
             names = realloc(names, sizeof(*names) * (cap *= 2));
         names[count++] = strdup(egl_names[i]);
     }
     open_display("fake0");   /* load the vendors outside the measured function */
-    lookup_all(names, count);
+    if (gl_only) {
+        lookup_first(names, count);
+        lookup_again(names, count);
+    } else {
+        lookup_all(names, count);
+    }
     printf("looked up %d names\n", count);
     for (int i = 0; i < count; i++)
         free(names[i]);
@@ -156,10 +174,11 @@ int main(int argc, char **argv)
     } else if (argc == 4 && strcmp(argv[1], "switch") == 0) {
         long n = atol(argv[2]);
         bool two = strcmp(argv[3], "fake2") == 0;
+        bool mesa = strcmp(argv[3], "mesa") == 0;
         EGLDisplay d[2];
         EGLContext c[2];
 
-        d[0] = open_display("fake0");
+        d[0] = open_display(mesa ? "mesa" : "fake0");
         d[1] = two ? open_display("fake1") : d[0];
         c[0] = create_context(d[0]);
         c[1] = create_context(d[1]);
@@ -167,11 +186,14 @@ int main(int argc, char **argv)
         make_current(d[1], c[1]);
         switch_loop(n, d, c);
     } else if (argc == 3 && strcmp(argv[1], "procaddr") == 0) {
-        if (procaddr(argv[2]) != 0)
+        if (procaddr(argv[2], false) != 0)
+            return 1;
+    } else if (argc == 3 && strcmp(argv[1], "procaddr-gl") == 0) {
+        if (procaddr(argv[2], true) != 0)
             return 1;
     } else {
-        fprintf(stderr, "usage: bench_egl startup fake0|mesa | switch N fake|fake2 | "
-                "procaddr SLOTS_FILE\n");
+        fprintf(stderr, "usage: bench_egl startup fake0|mesa | switch N fake|fake2|mesa | "
+                "procaddr SLOTS_FILE | procaddr-gl SLOTS_FILE\n");
         return 2;
     }
     dl_iterate_phdr(print_lib, NULL);

@@ -7,8 +7,13 @@
  *                                 first make-current, release
  *   bench_glx same N              N make-currents alternating two contexts of one vendor
  *   bench_glx switch N            N make-currents alternating the vendors of screens 0 and 1
+ *   bench_glx again N             N make-currents of the context that is already current
+ *   bench_glx procaddr GL GLX     after the vendor of screen 0 is loaded, glXGetProcAddress
+ *                                 for every name of the file GL inside gl_first(), again in
+ *                                 gl_again(), and for every name of the file GLX in glx_first()
  * Prints wall-clock nanoseconds per make-current as well (informative only).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +60,70 @@ __attribute__((noinline)) int make_current_loop(Display *dpy, Window win[2], GLX
     return failures;
 }
 
+static volatile uintptr_t sink;
+
+__attribute__((noinline)) static void lookup(char **names, int count)
+{
+    for (int i = 0; i < count; i++)
+        sink += (uintptr_t)glXGetProcAddress((const GLubyte *)names[i]);
+}
+
+__attribute__((noinline)) void gl_first(char **names, int count)
+{
+    lookup(names, count);
+}
+
+__attribute__((noinline)) void gl_again(char **names, int count)
+{
+    lookup(names, count);
+}
+
+__attribute__((noinline)) void glx_first(char **names, int count)
+{
+    lookup(names, count);
+}
+
+/* The names of a list file (one a line, '#' comments), or exits. */
+static char **read_names(const char *path, int *count)
+{
+    FILE *f = fopen(path, "r");
+    char line[256], **names = NULL;
+    int cap = 0;
+
+    *count = 0;
+    if (f == NULL) {
+        perror(path);
+        exit(2);
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        line[strcspn(line, "\r\n# ")] = '\0';
+        if (line[0] == '\0')
+            continue;
+        if (*count == cap) {
+            cap = cap ? cap * 2 : 4096;
+            names = realloc(names, sizeof(*names) * cap);
+            if (names == NULL)
+                exit(2);
+        }
+        names[(*count)++] = strdup(line);
+    }
+    fclose(f);
+    return names;
+}
+
+static int procaddr(Display *dpy, const char *gl_file, const char *glx_file)
+{
+    int gl_count, glx_count;
+    char **gl = read_names(gl_file, &gl_count), **glx = read_names(glx_file, &glx_count);
+
+    glXDestroyContext(dpy, make_context(dpy, 0));   /* loads the vendor of screen 0 */
+    gl_first(gl, gl_count);
+    gl_again(gl, gl_count);
+    glx_first(glx, glx_count);
+    printf("looked up %d GL and %d GLX names\n", gl_count, glx_count);
+    return 0;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -82,13 +151,22 @@ int main(int argc, char **argv)
         win[s] = XCreateSimpleWindow(dpy, RootWindow(dpy, screen), 0, 0, 16, 16, 0, 0, 0);
     }
     XSync(dpy, False);
+    if (strcmp(mode, "procaddr") == 0 && argc == 4)
+        return procaddr(dpy, argv[2], argv[3]);
     if (strcmp(mode, "startup") == 0) {
         glXDestroyContext(dpy, glx_startup(dpy, win[0]));
         XCloseDisplay(dpy);
         return 0;
     }
     ctx[0] = make_context(dpy, 0);
-    ctx[1] = make_context(dpy, strcmp(mode, "switch") == 0 ? 1 : 0);
+    if (strcmp(mode, "again") == 0) {
+        ctx[1] = ctx[0];
+        win[1] = win[0];
+        if (!glXMakeCurrent(dpy, win[0], ctx[0]))
+            return 2;
+    } else {
+        ctx[1] = make_context(dpy, strcmp(mode, "switch") == 0 ? 1 : 0);
+    }
     t0 = now();
     if (make_current_loop(dpy, win, ctx, n) != 0) {
         fprintf(stderr, "bench_glx: make-current failed\n");
@@ -97,7 +175,8 @@ int main(int argc, char **argv)
     printf("%s: %.1f ns per make-current (wall clock, %ld calls)\n", mode, (now() - t0) / n, n);
     glXMakeCurrent(dpy, None, NULL);
     glXDestroyContext(dpy, ctx[0]);
-    glXDestroyContext(dpy, ctx[1]);
+    if (ctx[1] != ctx[0])
+        glXDestroyContext(dpy, ctx[1]);
     XCloseDisplay(dpy);
     return 0;
 }
