@@ -278,19 +278,26 @@ const struct glmux_glx_core_functions __GLXGL_CORE_FUNCTIONS = {
 #undef GLMUX_GLX_CORE_INIT
 };
 
+/*
+ * Resolves one of libGL's lazy glX wrappers into *ptr. The caller's mutex (libglvnd's interface
+ * passes one) is not taken: a thread holding it at fork() would leave the child's first call of
+ * that wrapper blocked for ever. None is needed: glXGetProcAddressARB gives the same pointer for
+ * the same name every time, so threads that race here store the same value, and the first
+ * store wins.
+ */
 __GLXextFuncPtr __glXGLLoadGLXFunction(const char *name, __GLXextFuncPtr *ptr,
                                        pthread_mutex_t *mutex)
 {
-    __GLXextFuncPtr fn;
+    __GLXextFuncPtr fn, expected = NULL;
 
-    if (mutex != NULL)
-        pthread_mutex_lock(mutex);
+    (void)mutex;
     fn = __atomic_load_n(ptr, __ATOMIC_ACQUIRE);
-    if (fn == NULL) {
-        fn = glXGetProcAddressARB((const GLubyte *)name);
-        __atomic_store_n(ptr, fn, __ATOMIC_RELEASE);
-    }
-    if (mutex != NULL)
-        pthread_mutex_unlock(mutex);
+    if (fn != NULL)
+        return fn;
+    fn = glXGetProcAddressARB((const GLubyte *)name);
+    if (fn != NULL &&
+        !__atomic_compare_exchange_n(ptr, &expected, fn, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        fn = expected;
     return fn;
 }
