@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the patch callbacks of one library's x86-64 stub region. Every stub-owning library
+ * glmux: the patch callbacks of one library's assembly stub region. Every stub-owning library
  * (libGLdispatch, libOpenGL, libGLESv1_CM, libGLESv2, libGL) compiles this file with its own
- * generated stubs (glmux_entry_start..glmux_entry_end, 32 bytes a stub, page aligned) and
+ * generated stubs (glmux_entry_start..glmux_entry_end, GLMUX_STUB_SIZE bytes a stub, aligned
+ * to GLMUX_STUB_ALIGN; both from the generated glmux_arch.h) and
  * stub names (NAME_entries.c), and registers glmux_entry_patch_callbacks with libGLdispatch.
  */
 #define _GNU_SOURCE
@@ -12,8 +13,7 @@
 #include <sys/mman.h>
 
 #include "GLdispatch.h"
-
-#define STUB_SIZE 32
+#include "glmux_arch.h"
 
 extern const char glmux_entry_start[];
 extern const char glmux_entry_end[];
@@ -108,7 +108,7 @@ static GLboolean entry_get_patch_offset(const char *name, void **writePtr, const
 
     if (index < 0)
         return GL_FALSE;
-    stub = (char *)(uintptr_t)glmux_entry_start + (size_t)index * STUB_SIZE;
+    stub = (char *)(uintptr_t)glmux_entry_start + (size_t)index * GLMUX_STUB_SIZE;
     if (stub >= glmux_entry_end)
         return GL_FALSE;
     if (writePtr != NULL)
@@ -120,16 +120,16 @@ static GLboolean entry_get_patch_offset(const char *name, void **writePtr, const
 
 static int entry_get_stub_type(void)
 {
-#ifdef __ILP32__
+#if defined(__x86_64__) && defined(__ILP32__)
     return __GLDISPATCH_STUB_X32;
 #else
-    return __GLDISPATCH_STUB_X86_64;
+    return GLMUX_STUB_TYPE;
 #endif
 }
 
 static int entry_get_stub_size(void)
 {
-    return STUB_SIZE;
+    return GLMUX_STUB_SIZE;
 }
 
 __attribute__((visibility("hidden"))) const __GLdispatchStubPatchCallbacks

@@ -130,10 +130,11 @@ const char *glmux_glx_index_name(int index);
 void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor);
 void glmux_glx_procaddr_fini(void);
 
-/* ---- generated GLX entry stubs (glx_entry.c + glx_entry_x86_64.S) ---- */
+/* ---- generated GLX entry stubs (glx_entry.c + the generated glmux_glx_stubs.S or .c) ---- */
 
-#define GLMUX_GLX_ENTRY_COUNT 4096
-/* Returns the address of a new stub for name, or NULL (none left, or a pure-C build). */
+/* GLMUX_GLX_STUB_COUNT, GLMUX_GLX_STUB_SIZE, GLMUX_HAVE_GLX_STUBS come from glmux_arch.h. */
+#include "glmux_arch.h"
+/* Returns the address of a new stub for name, or NULL (none left, or a build without them). */
 __GLXextFuncPtr glmux_glx_entry_new(const char *name);
 /* The stub already made for name, or NULL. */
 __GLXextFuncPtr glmux_glx_entry_find(const char *name);

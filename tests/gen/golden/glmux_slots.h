@@ -2,16 +2,19 @@
 #ifndef GLMUX_SLOTS_H
 #define GLMUX_SLOTS_H
 
+#include "glmux_arch.h"
+
 #define GLMUX_STATIC_SLOTS 5
 #define GLMUX_DYNAMIC_SLOTS 2
 #define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)
-#define GLMUX_LAZY_SIZE 16
 
+#ifndef __ASSEMBLER__
 /* Static slot names, sorted: one string pool and each name's offset in it. */
 extern const char glmux_slot_names_pool[];
 extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];
 
 /* One no-op function per slot; the table every thread starts with. */
 extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];
+#endif
 
 #endif
