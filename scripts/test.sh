@@ -8,7 +8,8 @@
 # (libFuzzer, a fixed number of executions each), and everything in a build with EGL, GLX and
 # GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
-# packages). Extra arguments go to ctest.
+# packages) and the cross-architecture runs (label "cross": i386 natively, arm64 and armhf,
+# ppc64el, riscv64 under qemu-user; tests/cross/run_cross.sh). Extra arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,19 +20,19 @@ for config in default pure-c sanitize clang minimal; do
     build="$top/build"
     opts=""
     generator=Ninja
-    labels="-LE packaging|memcheck"
+    labels="-LE packaging|memcheck|cross"
     case $config in
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
-                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
+                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
         clang) build="$top/build-clang"   # clang's sanitizer runtime, and libFuzzer
                opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
-               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa" ;;
+               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa|cross" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-                 labels="-LE packaging|memcheck" ;;
+                 labels="-LE packaging|memcheck|cross" ;;
     esac
     echo "== configuration: $config ($build, $generator)"
     # A tree configured with the other generator (an older checkout) is configured afresh.
@@ -51,6 +52,8 @@ for config in default pure-c sanitize clang minimal; do
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
         (cd "$build" && ctest --output-on-failure -L packaging) || status=1
+        # Every other architecture Debian ships, one after the other (each builds with -j).
+        (cd "$build" && ctest --output-on-failure -L cross) || status=1
     fi
 done
 exit $status
