@@ -89,7 +89,8 @@ class X86_64(Flavour):
 
 
 class X86(Flavour):
-    """32-bit x86: no PC-relative loads, so each stub finds the GOT through a local thunk."""
+    """32-bit x86: no PC-relative loads, so each stub finds the GOT with call/pop (a call to
+    the next instruction, which processors keep off their return-address predictor)."""
     name = "x86_tls"
     stub_type = "__GLDISPATCH_STUB_X86"
     stub_size = 32
@@ -101,23 +102,20 @@ class X86(Flavour):
     asm = True
 
     def prologue(self):
-        return (ENDBR.format(insn="endbr32")
-                + "    .text\n    .type glmux_x86_pc_ecx, @function\n"
-                "glmux_x86_pc_ecx:\n    movl (%esp), %ecx\n    ret\n"
-                "    .size glmux_x86_pc_ecx, .-glmux_x86_pc_ecx\n")
+        return ENDBR.format(insn="endbr32")
 
     def gl_stub(self, slot):
         return ("    GLMUX_ENDBR\n"
-                "    call glmux_x86_pc_ecx\n"
-                "    addl $_GLOBAL_OFFSET_TABLE_, %ecx\n"
+                "    call 1f\n1:  popl %ecx\n"
+                "    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx\n"
                 "    movl _glapi_tls_Current@GOTNTPOFF(%ecx), %ecx\n"
                 "    movl %gs:(%ecx), %ecx\n"
                 f"    jmp *({slot} * GLMUX_PTR_SIZE)(%ecx)\n")
 
     def glx_stub(self, index):
         return ("    GLMUX_ENDBR\n"
-                "    call glmux_x86_pc_ecx\n"
-                "    addl $_GLOBAL_OFFSET_TABLE_, %ecx\n"
+                "    call 1f\n1:  popl %ecx\n"
+                "    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx\n"
                 f"    jmp *glmux_glx_entry_targets@GOTOFF+({index} * GLMUX_PTR_SIZE)(%ecx)\n")
 
     def lazy_common(self):

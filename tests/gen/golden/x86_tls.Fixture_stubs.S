@@ -11,12 +11,6 @@
 #else
 #define GLMUX_ENDBR
 #endif
-    .text
-    .type glmux_x86_pc_ecx, @function
-glmux_x86_pc_ecx:
-    movl (%esp), %ecx
-    ret
-    .size glmux_x86_pc_ecx, .-glmux_x86_pc_ecx
     .section .note.GNU-stack,"",%progbits
     .section wtext,"ax",%progbits
     .balign GLMUX_STUB_ALIGN
@@ -28,8 +22,9 @@ glmux_entry_start:
     .type glAlpha, %function
 glAlpha:
     GLMUX_ENDBR
-    call glmux_x86_pc_ecx
-    addl $_GLOBAL_OFFSET_TABLE_, %ecx
+    call 1f
+1:  popl %ecx
+    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx
     movl _glapi_tls_Current@GOTNTPOFF(%ecx), %ecx
     movl %gs:(%ecx), %ecx
     jmp *(0 * GLMUX_PTR_SIZE)(%ecx)
@@ -39,8 +34,9 @@ glAlpha:
     .type glBeta, %function
 glBeta:
     GLMUX_ENDBR
-    call glmux_x86_pc_ecx
-    addl $_GLOBAL_OFFSET_TABLE_, %ecx
+    call 1f
+1:  popl %ecx
+    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx
     movl _glapi_tls_Current@GOTNTPOFF(%ecx), %ecx
     movl %gs:(%ecx), %ecx
     jmp *(1 * GLMUX_PTR_SIZE)(%ecx)
@@ -50,8 +46,9 @@ glBeta:
     .type glGamma, %function
 glGamma:
     GLMUX_ENDBR
-    call glmux_x86_pc_ecx
-    addl $_GLOBAL_OFFSET_TABLE_, %ecx
+    call 1f
+1:  popl %ecx
+    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx
     movl _glapi_tls_Current@GOTNTPOFF(%ecx), %ecx
     movl %gs:(%ecx), %ecx
     jmp *(4 * GLMUX_PTR_SIZE)(%ecx)

@@ -10,12 +10,6 @@
 #else
 #define GLMUX_ENDBR
 #endif
-    .text
-    .type glmux_x86_pc_ecx, @function
-glmux_x86_pc_ecx:
-    movl (%esp), %ecx
-    ret
-    .size glmux_x86_pc_ecx, .-glmux_x86_pc_ecx
     .section .note.GNU-stack,"",%progbits
     .text
     .balign 64
