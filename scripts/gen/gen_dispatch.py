@@ -210,6 +210,11 @@ def gen_asm(args, entries):
     return "".join(out)
 
 
+# 4096 __builtin_apply bodies take GCC half a minute at -O2 and gain nothing from optimisation
+# (about 7 seconds at -O0); they are compiled without it.
+FORWARD_OPTIONS = "#pragma GCC push_options\n#pragma GCC optimize(\"O0\")\n"
+
+
 def c_forwarder(name, table_expr, index):
     """A pure-C stub of unknown signature: __builtin_apply passes the caller's arguments on."""
     return (f"__attribute__((visibility(\"hidden\"), noinline)) void {name}(void);\n"
@@ -241,9 +246,10 @@ def gen_c(args, entries, commands):
         table = "(const void *const *)_glapi_tls_Current[0]"
         base = len(entries)
         dyn = [f"glmux_dynamic_{i:04d}" for i in range(args.dynamic)]
-        out.append("#if GLMUX_C_FORWARD\n/* Dynamic slots: stubs of unknown signature. */\n")
+        out.append("#if GLMUX_C_FORWARD\n/* Dynamic slots: stubs of unknown signature. */\n"
+                   + FORWARD_OPTIONS)
         out += [c_forwarder(n, table, base + i) for i, n in enumerate(dyn)]
-        out.append("#endif\n\n")
+        out.append("#pragma GCC pop_options\n#endif\n\n")
         out.append("/* Stub of every slot, static then dynamic (NULL: none in this build). */\n"
                    "__attribute__((visibility(\"hidden\"))) const void *const "
                    f"glmux_c_stub_table[{base + args.dynamic}] = {{\n")
@@ -262,13 +268,14 @@ def gen_glx(args):
         out = [header("the stub flavour pure_c"),
                "/* Pure-C GLX entry stubs of unknown signature (GLMUX_C_FORWARD only). */\n\n",
                "#include <stdint.h>\n\n#include \"glmux_arch.h\"\n\n#if GLMUX_C_FORWARD\n",
+               FORWARD_OPTIONS,
                "extern void *glmux_glx_entry_targets[GLMUX_GLX_STUB_COUNT];\n\n"]
         names = [f"glmux_glx_stub_{i:04d}" for i in range(n)]
         out += [c_forwarder(name, "glmux_glx_entry_targets", i) for i, name in enumerate(names)]
         out.append("__attribute__((visibility(\"hidden\"))) const void *const "
                    "glmux_glx_c_stubs[GLMUX_GLX_STUB_COUNT] = {\n")
         out += [f"    (const void *)(uintptr_t){name},\n" for name in names]
-        out.append("};\n#endif\n")
+        out.append("};\n#pragma GCC pop_options\n#endif\n")
         write_if_changed(os.path.join(args.out, "glmux_glx_stubs.c"), "".join(out))
         return
     out = [asm_head(flavour, "the stub flavour " + flavour.name,

@@ -261,11 +261,12 @@ def arch_header(flavour, header, glx_count):
                   "#define GLMUX_GLX_STUB_SIZE 0\n",
                   "/*\n * Pure C forwards calls of unknown signature (dynamic GL slots, generated GLX\n"
                   " * stubs) with GCC's __builtin_apply where that is known to pass every argument\n"
-                  " * and result: x86-64, AArch64, 32-bit ARM hard-float, RISC-V 64. Elsewhere\n"
-                  " * (PowerPC64 ELFv2 loses stack arguments, i386 too) such names give NULL.\n */\n",
+                  " * and result: x86-64, AArch64, 32-bit ARM hard-float, RISC-V 64, s390x.\n"
+                  " * Elsewhere (PowerPC64 ELFv2 loses stack arguments, i386 too) such names\n"
+                  " * give NULL.\n */\n",
                   "#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || "
                   "defined(__aarch64__) || \\\n    (defined(__arm__) && defined(__ARM_PCS_VFP)) || "
-                  "(defined(__riscv) && __riscv_xlen == 64))\n",
+                  "(defined(__riscv) && __riscv_xlen == 64) || defined(__s390x__))\n",
                   "#define GLMUX_C_FORWARD 1\n#else\n#define GLMUX_C_FORWARD 0\n#endif\n",
                   "#define GLMUX_C_FORWARD_ARGS 256   /* bytes of stack arguments copied */\n",
                   "#define GLMUX_HAVE_DYNAMIC_STUBS GLMUX_C_FORWARD\n"]

@@ -5,7 +5,7 @@
 # run everything that does not need a program of the build machine, including one Mesa
 # llvmpipe frame through our libraries and the slot and export checks against Debian's
 # libglvnd of the same architecture; armhf the unit, dispatch, patching and fake-vendor tests;
-# ppc64el and riscv64 (pure-C stubs) the unit and dispatch tests.
+# ppc64el, riscv64 and s390x (pure-C stubs; s390x is big-endian) the unit and dispatch tests.
 #   run_cross.sh ARCH SOURCE_DIR BUILD_DIR
 set -eu
 arch=$1 src=$2 build=$3
@@ -16,7 +16,8 @@ case $arch in
     armhf) triplet=arm-linux-gnueabihf multiarch=arm-linux-gnueabihf emulator=qemu-arm ;;
     ppc64el) triplet=powerpc64le-linux-gnu multiarch=powerpc64le-linux-gnu emulator=qemu-ppc64le ;;
     riscv64) triplet=riscv64-linux-gnu multiarch=riscv64-linux-gnu emulator=qemu-riscv64 ;;
-    *) echo "run_cross.sh: unknown architecture $arch (i386, arm64, armhf, ppc64el, riscv64)"; exit 2 ;;
+    s390x) triplet=s390x-linux-gnu multiarch=s390x-linux-gnu emulator=qemu-s390x ;;
+    *) echo "run_cross.sh: unknown architecture $arch (i386 arm64 armhf ppc64el riscv64 s390x)"; exit 2 ;;
 esac
 skip() { echo "SKIP: $*"; exit 77; }
 command -v "$triplet-gcc" >/dev/null || skip "no $triplet-gcc (apt-get install gcc-$triplet)"

@@ -51,6 +51,8 @@ const void * glGamma(const GLint * table)
 
 #if GLMUX_C_FORWARD
 /* Dynamic slots: stubs of unknown signature. */
+#pragma GCC push_options
+#pragma GCC optimize("O0")
 __attribute__((visibility("hidden"), noinline)) void glmux_dynamic_0000(void);
 void glmux_dynamic_0000(void)
 {
@@ -65,6 +67,7 @@ void glmux_dynamic_0001(void)
     __builtin_return(__builtin_apply((void (*)())glmux_fn_, __builtin_apply_args(), GLMUX_C_FORWARD_ARGS));
 }
 
+#pragma GCC pop_options
 #endif
 
 /* Stub of every slot, static then dynamic (NULL: none in this build). */

@@ -13,11 +13,12 @@
 /*
  * Pure C forwards calls of unknown signature (dynamic GL slots, generated GLX
  * stubs) with GCC's __builtin_apply where that is known to pass every argument
- * and result: x86-64, AArch64, 32-bit ARM hard-float, RISC-V 64. Elsewhere
- * (PowerPC64 ELFv2 loses stack arguments, i386 too) such names give NULL.
+ * and result: x86-64, AArch64, 32-bit ARM hard-float, RISC-V 64, s390x.
+ * Elsewhere (PowerPC64 ELFv2 loses stack arguments, i386 too) such names
+ * give NULL.
  */
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__) || \
-    (defined(__arm__) && defined(__ARM_PCS_VFP)) || (defined(__riscv) && __riscv_xlen == 64))
+    (defined(__arm__) && defined(__ARM_PCS_VFP)) || (defined(__riscv) && __riscv_xlen == 64) || defined(__s390x__))
 #define GLMUX_C_FORWARD 1
 #else
 #define GLMUX_C_FORWARD 0
