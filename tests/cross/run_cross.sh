@@ -33,7 +33,7 @@ mesa=no
 # preload, the install consumers' compilers) cannot run the target's libraries; setcap'ed
 # programs do not run under qemu-user.
 exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|install_consumer|filesystem_layout"
-skiplabels="packaging|cross"
+skiplabels="packaging|cross|memcheck|device|fuzz"
 # Without Debian's Mesa or libglvnd of this architecture, the tests that use them cannot run.
 [ $mesa = yes ] || skiplabels="$skiplabels|mesa"
 [ -e "/usr/lib/$multiarch/libOpenGL.so.0" ] || exclude="$exclude|abi_mix|slots_match_libglvnd"
