@@ -45,10 +45,12 @@ case $arch in
 esac
 
 echo "== $arch: configure ($build)"
+mkdir -p "$build"
+log="$build/configure.log"
 # shellcheck disable=SC2086
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-$arch.cmake" \
-    $opts >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
-grep "glmux: entry stubs" "$build.configure.log" || true
+    $opts >"$log" 2>&1 || { cat "$log"; exit 1; }
+grep "glmux: entry stubs" "$log" || true
 echo "== $arch: build"
 cmake --build "$build" -j "$jobs"
 echo "== $arch: test"
