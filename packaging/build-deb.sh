@@ -7,7 +7,7 @@
 # build profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
 # The tree is HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
-#   GLMUX_DEB_PROFILES="..." overrides the detected profiles.
+#   GLMUX_DEB_PROFILES="..." overrides the detected profiles; GLMUX_DEB_HOST_ARCH=i386 cross-builds.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$top/out/deb}" && cd "${1:-$top/out/deb}" && pwd)
@@ -36,7 +36,10 @@ EOC
 glmux_missing_parts "$src" > "$scratch/missing-parts"
 profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts" | paste -sd, -)}
 echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
-(cd "$src" && dpkg-buildpackage -b -us -uc ${profiles:+-P"$profiles"})
+# GLMUX_DEB_HOST_ARCH=i386 cross-builds for that architecture (Debian's cross compiler and the
+# target's build dependencies through multiarch).
+(cd "$src" && dpkg-buildpackage -b -us -uc ${profiles:+-P"$profiles"} \
+    ${GLMUX_DEB_HOST_ARCH:+-a"$GLMUX_DEB_HOST_ARCH"})
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
 mv "$scratch"/*.deb "$scratch"/*.changes "$scratch"/*.buildinfo "$out/"
 # The parts left out, for tests/packaging.

@@ -8,7 +8,9 @@
 # (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
 # ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
-# packages). Extra arguments go to ctest.
+# packages) and the cross-architecture runs of i386 (natively) and arm64 (qemu-user)
+# (label "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
+# arguments go to ctest.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,22 +21,22 @@ for config in default pure-c sanitize clang tsan minimal; do
     build="$top/build"
     opts=""
     generator=Ninja
-    labels="-LE packaging|memcheck"
+    labels="-LE packaging|memcheck|cross"
     case $config in
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
-                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa" ;;
+                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
         clang) build="$top/build-clang"   # clang's sanitizer runtime, and libFuzzer
                opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
-               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa" ;;
+               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa|cross" ;;
         tsan) build="$top/build-tsan"   # data races: the unit and fake-vendor tests (~2 min)
               opts="-DGLMUX_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-              labels="-L unit|dispatch|egl|glx|gl -LE packaging|mesa|select|cli|memcheck|fuzz" ;;
+              labels="-L unit|dispatch|egl|glx|gl -LE packaging|mesa|select|cli|memcheck|fuzz|cross" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-                 labels="-LE packaging|memcheck" ;;
+                 labels="-LE packaging|memcheck|cross" ;;
     esac
     echo "== configuration: $config ($build, $generator)"
     # A tree configured with the other generator (an older checkout) is configured afresh.
@@ -54,6 +56,13 @@ for config in default pure-c sanitize clang tsan minimal; do
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
         (cd "$build" && ctest --output-on-failure -L packaging) || status=1
+        # Other architectures, one after the other (each builds with -j): i386 and arm64 (about
+        # five minutes together on two cores); GLMUX_CROSS=all adds armhf, ppc64el, riscv64,
+        # s390x and the i386 package build.
+        cross='-R cross_(i386|arm64)$'
+        [ "${GLMUX_CROSS:-}" != all ] || cross=""
+        # shellcheck disable=SC2086
+        (cd "$build" && ctest --output-on-failure -L cross $cross) || status=1
     fi
 done
 exit $status

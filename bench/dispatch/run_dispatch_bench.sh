@@ -4,15 +4,20 @@
 # libglvnd, counted by callgrind inside calls_loop() only (loop + stub + trivial vendor call),
 # and the whole start-up of the same program with no call. Exit status 1 if ours costs more
 # per call.
-#   bench/dispatch/run_dispatch_bench.sh [BUILD_DIR] [CALLS]
+#   bench/dispatch/run_dispatch_bench.sh [BUILD_DIR] [CALLS]    (BUILD_DIR may be an i386 build)
 set -eu
 build=${1:-build}
 calls=${2:-100000}
 prog="$build/bench/dispatch/bench_gl_call"
 ours="$build/src/opengl:$build/src/dispatch"
-system=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
 [ -x "$prog" ] || { echo "build first: $prog is missing"; exit 2; }
+# Compare with Debian's libglvnd of the program's architecture: an i386 build
+# (cmake/toolchain-i386.cmake) runs natively under callgrind next to libglvnd's i386 libraries.
+case $(od -An -tu2 -j18 -N2 "$prog" | tr -d ' ') in
+    3) system=/usr/lib/i386-linux-gnu ;;     # ELF e_machine EM_386
+    *) system=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) ;;
+esac
 [ -e "$system/libOpenGL.so.0" ] || { echo "Debian's libopengl0 is needed for the comparison"; exit 2; }
 
 count() {   # $1 = library path, $2 = calls, $3... = callgrind options; prints instructions

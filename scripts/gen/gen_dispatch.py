@@ -3,17 +3,24 @@
 """Build-time generator for glmux's GL dispatch code.
 
   gen_dispatch.py core  --xml gl.xml --slots gl_slots.txt --extra gl_extra_commands.txt OUT
-      writes glmux_slots.h (slot counts), glmux_slot_names.c (the static names, one string
-      pool), glmux_noop.c (one no-op function per slot and the no-op table) and
-      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in x86_64_tls
-      mode, glmux_lazy.S (one resolver trampoline per slot: tables fill lazily).
+      writes glmux_constants.h (the numbers C and assembly share: slot counts and the stub
+      geometry of --mode), glmux_slots.h (slot declarations), glmux_slot_names.c (the static
+      names, one string pool), glmux_noop.c (one no-op function per slot and the no-op table),
+      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in modes with lazy
+      tables, glmux_lazy.S (one resolver trampoline per slot).
 
   gen_dispatch.py stubs --xml ... --slots ... --extra ... --lib NAME --mode MODE OUT
                         (--symbols FILE | --all-slots) [--check-api API --check-features F,...]
-      writes NAME_stubs.S (MODE x86_64_tls) or NAME_stubs.c (MODE pure_c), NAME_entries.c
+      writes NAME_stubs.S (an assembly MODE: x86_64_tls, x86_tls, aarch64_tls, armv7_tls) or
+      NAME_stubs.c (MODE pure_c; with --all-slots also the dynamic stubs, forwarded with
+      __builtin_apply where glmux_constants.h allows it), NAME_entries.c
       (the stub names in stub order, for patching lookups) and, unless --all-slots,
       NAME.map (the version script, plus the names in --extra-exports FILE). With --check-api, the committed symbol list must equal
       what the registry features require, or the build stops.
+
+  gen_dispatch.py glx --mode MODE OUT
+      writes glmux_glx_stubs.S (assembly modes) or glmux_glx_stubs.c (pure_c): libGLX's
+      generated GLX entry stubs, each jumping through glmux_glx_entry_targets[i].
 
 Output is deterministic: sorted, no timestamps; a file is rewritten only when it changes.
 """
@@ -23,14 +30,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glmux_arch  # noqa: E402
 import glmux_registry  # noqa: E402
 
-# The numbers C and assembly share, written once into glmux_constants.h (gen_constants).
-STUB_SIZE = 32          # bytes per GL entry stub: the patch ABI's stubSize
-STUB_ALIGN = 4096       # a library's stub region starts and ends on a page
-LAZY_SIZE = 16          # bytes per lazy resolver trampoline (glmux_lazy.S)
-GLX_ENTRY_COUNT = 4096  # libGLX's generated GLX entry stubs (glx_entry_x86_64.S)
-GLX_ENTRY_SIZE = 16     # bytes per GLX entry stub
+GLX_STUBS = 4096        # libglvnd's number of generated GLX entry stubs
 
 
 def header(what):
@@ -72,40 +75,26 @@ def emit_pool(symbol, names):
     return "".join(out)
 
 
-def gen_constants(args, slots):
-    """glmux_constants.h: only #defines, so that C and assembly (.S) include the same one."""
-    return (header("gl_slots.txt and gen_dispatch.py")
-            + "/* The numbers C and assembly share. Only #defines: .S files include it too. */\n"
-            + "#ifndef GLMUX_CONSTANTS_H\n#define GLMUX_CONSTANTS_H\n\n"
-            + "/* Dispatch slots: the frozen static ones (gl_slots.txt), then dynamic ones. */\n"
-            + f"#define GLMUX_STATIC_SLOTS {len(slots)}\n"
-            + f"#define GLMUX_DYNAMIC_SLOTS {args.dynamic}\n"
-            + "#define GLMUX_TOTAL_SLOTS (GLMUX_STATIC_SLOTS + GLMUX_DYNAMIC_SLOTS)\n"
-            + "/* Bytes per GL entry stub (the patch ABI's stubSize); stub region alignment. */\n"
-            + f"#define GLMUX_STUB_SIZE {STUB_SIZE}\n"
-            + f"#define GLMUX_STUB_ALIGN {STUB_ALIGN}\n"
-            + "/* Bytes per lazy resolver trampoline (glmux_lazy.S). */\n"
-            + f"#define GLMUX_LAZY_SIZE {LAZY_SIZE}\n"
-            + "/* libGLX's generated GLX entry stubs: how many, and bytes per stub. */\n"
-            + f"#define GLMUX_GLX_ENTRY_COUNT {GLX_ENTRY_COUNT}\n"
-            + f"#define GLMUX_GLX_ENTRY_SIZE {GLX_ENTRY_SIZE}\n\n"
-            + "#endif\n")
-
-
 def gen_core(args, registry, slots, commands):
     what = "gl.xml and gl_slots.txt"
     total = len(slots) + args.dynamic
-    write_if_changed(os.path.join(args.out, "glmux_constants.h"), gen_constants(args, slots))
+    flavour = glmux_arch.FLAVOURS[args.mode]
+    write_if_changed(os.path.join(args.out, "glmux_constants.h"),
+                     glmux_arch.constants_header(flavour,
+                                                 header("gl_slots.txt and the stub flavour "
+                                                        + args.mode),
+                                                 args.glx_count, len(slots), args.dynamic))
     write_if_changed(os.path.join(args.out, "glmux_slots.h"), (
         header(what)
         + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n"
         + "#include \"glmux_constants.h\"\n\n"
+        + "#ifndef __ASSEMBLER__\n"
         + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
         + "extern const char glmux_slot_names_pool[];\n"
         + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
         + "/* One no-op function per slot; the table every thread starts with. */\n"
-        + "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n\n"
-        + "#endif\n"))
+        + "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n"
+        + "#endif\n\n#endif\n"))
 
     write_if_changed(os.path.join(args.out, "glmux_slot_names.c"),
                      header(what) + '#include "glmux_slots.h"\n\n'
@@ -122,8 +111,8 @@ def gen_core(args, registry, slots, commands):
     out.append("};\n")
     write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
 
-    if args.mode == "x86_64_tls":
-        write_if_changed(os.path.join(args.out, "glmux_lazy.S"), gen_lazy(total))
+    if flavour.lazy_size:
+        write_if_changed(os.path.join(args.out, "glmux_lazy.S"), gen_lazy(flavour, total))
 
     types = [header("gl.xml"), "#ifndef GLMUX_GL_TYPES_H\n#define GLMUX_GL_TYPES_H\n\n",
              "#ifndef APIENTRY\n#define APIENTRY\n#endif\n"]
@@ -132,48 +121,30 @@ def gen_core(args, registry, slots, commands):
     write_if_changed(os.path.join(args.out, "glmux_gl_types.h"), "".join(types))
 
 
+def asm_head(flavour, what, comment):
+    return (header(what) + comment + "\n#include \"glmux_constants.h\"\n\n" + flavour.prologue()
+            + "    .section .note.GNU-stack,\"\",%progbits\n")
 
 
-def gen_lazy(total):
-    """x86-64 resolver trampolines: a new table starts with trampoline i in slot i. The first
-    call through a slot saves the argument registers, asks glmux_lazy_resolve(slot) for the
+def gen_lazy(flavour, total):
+    """Resolver trampolines: a new table starts with trampoline i in slot i. The first call
+    through a slot saves the argument registers, asks glmux_lazy_resolve(slot) for the
     vendor's function (which it also stores in the table), restores them and jumps there."""
-    out = [header("gl_slots.txt"),
-           "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in slot\n"
-           " * order from glmux_lazy_start, and the common part that calls the resolver. */\n\n",
-           "#include \"glmux_constants.h\"\n\n",
-           "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
-           "    .section .note.GNU-stack,\"\",@progbits\n",
+    out = [asm_head(flavour, "gl_slots.txt",
+                    "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in\n"
+                    " * slot order from glmux_lazy_start, and the common part that calls the\n"
+                    " * resolver. */\n"),
            "    .text\n",
            "    .balign 64\n",
-           "    .type glmux_lazy_common, @function\n",
+           "    .type glmux_lazy_common, %function\n",
            "glmux_lazy_common:\n",
-           "    /* entry: %eax = slot; %rsp = 8 mod 16 (the caller's return address) */\n",
-           "    subq $184, %rsp\n",
-           "    movdqa %xmm0, 0(%rsp)\n    movdqa %xmm1, 16(%rsp)\n",
-           "    movdqa %xmm2, 32(%rsp)\n    movdqa %xmm3, 48(%rsp)\n",
-           "    movdqa %xmm4, 64(%rsp)\n    movdqa %xmm5, 80(%rsp)\n",
-           "    movdqa %xmm6, 96(%rsp)\n    movdqa %xmm7, 112(%rsp)\n",
-           "    movq %rdi, 128(%rsp)\n    movq %rsi, 136(%rsp)\n    movq %rdx, 144(%rsp)\n",
-           "    movq %rcx, 152(%rsp)\n    movq %r8, 160(%rsp)\n    movq %r9, 168(%rsp)\n",
-           "    movl %eax, %edi\n",
-           "    call glmux_lazy_resolve\n",
-           "    movq %rax, %r11\n",
-           "    movdqa 0(%rsp), %xmm0\n    movdqa 16(%rsp), %xmm1\n",
-           "    movdqa 32(%rsp), %xmm2\n    movdqa 48(%rsp), %xmm3\n",
-           "    movdqa 64(%rsp), %xmm4\n    movdqa 80(%rsp), %xmm5\n",
-           "    movdqa 96(%rsp), %xmm6\n    movdqa 112(%rsp), %xmm7\n",
-           "    movq 128(%rsp), %rdi\n    movq 136(%rsp), %rsi\n    movq 144(%rsp), %rdx\n",
-           "    movq 152(%rsp), %rcx\n    movq 160(%rsp), %r8\n    movq 168(%rsp), %r9\n",
-           "    addq $184, %rsp\n",
-           "    jmp *%r11\n",
+           flavour.lazy_common(),
            "    .size glmux_lazy_common, .-glmux_lazy_common\n\n",
            "    .balign GLMUX_LAZY_SIZE\n",
            "    .globl glmux_lazy_start\n    .hidden glmux_lazy_start\n",
            "glmux_lazy_start:\n"]
     for i in range(total):
-        out.append(f"    .balign GLMUX_LAZY_SIZE\n    GLMUX_ENDBR\n    movl ${i}, %eax\n"
-                   "    jmp glmux_lazy_common\n")
+        out.append("    .balign GLMUX_LAZY_SIZE\n" + flavour.lazy_stub(i))
     out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
     return "".join(out)
 
@@ -208,28 +179,23 @@ def check_exports(args, registry, names):
 
 
 def gen_asm(args, entries):
+    flavour = glmux_arch.FLAVOURS[args.mode]
     hidden = args.all_slots
-    out = [header("gl_slots.txt and the library's symbol list"),
-           "/* x86-64 initial-exec TLS stubs: load the TLS offset of _glapi_tls_Current, load\n"
-           " * the current table, jump through the slot. Each stub is one GLMUX_STUB_SIZE-byte\n"
-           " * cell in the page-aligned wtext section, so vendors may patch it (GLdispatchABI.h).\n"
-           " */\n\n",
-           "#include \"glmux_constants.h\"\n\n",
-           "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
-           "    .section .note.GNU-stack,\"\",@progbits\n",
-           "    .section wtext,\"ax\",@progbits\n",
+    out = [asm_head(flavour, "gl_slots.txt and the library's symbol list",
+                    f"/* {flavour.name} entry stubs: find the current table through the\n"
+                    " * initial-exec TLS variable _glapi_tls_Current and jump through the slot.\n"
+                    " * Each stub is one GLMUX_STUB_SIZE cell in the wtext section (aligned to\n"
+                    " * GLMUX_STUB_ALIGN), so vendors may patch it (GLdispatchABI.h). */\n"),
+           "    .section wtext,\"ax\",%progbits\n",
            "    .balign GLMUX_STUB_ALIGN\n",
            "    .globl glmux_entry_start\n    .hidden glmux_entry_start\n",
            "glmux_entry_start:\n"]
 
     def stub(name, slot):
         vis = f"    .hidden {name}\n" if hidden else ""
-        return ("    .balign GLMUX_STUB_SIZE\n"
-                f"    .globl {name}\n{vis}    .type {name}, @function\n"
-                f"{name}:\n    GLMUX_ENDBR\n"
-                "    movq _glapi_tls_Current@GOTTPOFF(%rip), %rax\n"
-                "    movq %fs:(%rax), %r11\n"
-                f"    jmp *{8 * slot}(%r11)\n    .size {name}, .-{name}\n")
+        return (f"    .balign GLMUX_STUB_SIZE\n    .globl {name}\n{vis}"
+                f"    .type {name}, %function\n{name}:\n"
+                + flavour.gl_stub(slot) + f"    .size {name}, .-{name}\n")
 
     for name, slot in entries:
         out.append(stub(name, slot))
@@ -243,11 +209,25 @@ def gen_asm(args, entries):
     return "".join(out)
 
 
+# 4096 __builtin_apply bodies take GCC half a minute at -O2 and gain nothing from optimisation
+# (about 7 seconds at -O0); they are compiled without it.
+FORWARD_OPTIONS = "#pragma GCC push_options\n#pragma GCC optimize(\"O0\")\n"
+
+
+def c_forwarder(name, table_expr, index):
+    """A pure-C stub of unknown signature: __builtin_apply passes the caller's arguments on."""
+    return (f"__attribute__((visibility(\"hidden\"), noinline)) void {name}(void);\n"
+            f"void {name}(void)\n{{\n"
+            f"    void *glmux_fn_ = (void *)(uintptr_t)({table_expr})[{index}];\n"
+            "    __builtin_return(__builtin_apply((void (*)())glmux_fn_, __builtin_apply_args(),"
+            " GLMUX_C_FORWARD_ARGS));\n}\n\n")
+
+
 def gen_c(args, entries, commands):
     out = [header("gl.xml, gl_slots.txt and the library's symbol list"),
            "/* Pure-C stubs: read the current table from _glapi_tls_Current and call through\n"
            " * the slot. Used where no assembly stubs exist; they cannot be patched. */\n\n",
-           "#include <stdint.h>\n\n#include \"glmux_gl_types.h\"\n\n",
+           "#include <stdint.h>\n\n#include \"glmux_constants.h\"\n#include \"glmux_gl_types.h\"\n\n",
            "extern __thread const void *_glapi_tls_Current[1]"
            " __attribute__((tls_model(\"initial-exec\")));\n\n"]
     vis = "__attribute__((visibility(\"hidden\")))" if args.all_slots else \
@@ -262,11 +242,53 @@ def gen_c(args, entries, commands):
             f"    const void *const *glmux_table_ = (const void *const *)_glapi_tls_Current[0];\n"
             f"    {ret}((glmux_fn_)(uintptr_t)glmux_table_[{slot}])({c.param_names()});\n}}\n\n")
     if args.all_slots:
-        out.append("__attribute__((visibility(\"hidden\"))) const void *const "
-                   f"glmux_c_stub_table[{len(entries)}] = {{\n")
+        table = "(const void *const *)_glapi_tls_Current[0]"
+        base = len(entries)
+        dyn = [f"glmux_dynamic_{i:04d}" for i in range(args.dynamic)]
+        out.append("#if GLMUX_C_FORWARD\n/* Dynamic slots: stubs of unknown signature. */\n"
+                   + FORWARD_OPTIONS)
+        out += [c_forwarder(n, table, base + i) for i, n in enumerate(dyn)]
+        out.append("#pragma GCC pop_options\n#endif\n\n")
+        out.append("/* Stub of every slot, static then dynamic (NULL: none in this build). */\n"
+                   "__attribute__((visibility(\"hidden\"))) const void *const "
+                   f"glmux_c_stub_table[{base + args.dynamic}] = {{\n")
         out += [f"    (const void *)(uintptr_t){n},\n" for n, _ in entries]
-        out.append("};\n")
+        out.append("#if GLMUX_C_FORWARD\n")
+        out += [f"    (const void *)(uintptr_t){n},\n" for n in dyn]
+        out.append("#endif\n};\n")
     return "".join(out)
+
+
+def gen_glx(args):
+    """libGLX's generated GLX entry stubs: stub i jumps through glmux_glx_entry_targets[i]."""
+    flavour = glmux_arch.FLAVOURS[args.mode]
+    n = args.glx_count
+    if not flavour.asm:
+        out = [header("the stub flavour pure_c"),
+               "/* Pure-C GLX entry stubs of unknown signature (GLMUX_C_FORWARD only). */\n\n",
+               "#include <stdint.h>\n\n#include \"glmux_constants.h\"\n\n#if GLMUX_C_FORWARD\n",
+               FORWARD_OPTIONS,
+               "extern void *glmux_glx_entry_targets[GLMUX_GLX_ENTRY_COUNT];\n\n"]
+        names = [f"glmux_glx_stub_{i:04d}" for i in range(n)]
+        out += [c_forwarder(name, "glmux_glx_entry_targets", i) for i, name in enumerate(names)]
+        out.append("__attribute__((visibility(\"hidden\"))) const void *const "
+                   "glmux_glx_c_stubs[GLMUX_GLX_ENTRY_COUNT] = {\n")
+        out += [f"    (const void *)(uintptr_t){name},\n" for name in names]
+        out.append("};\n#pragma GCC pop_options\n#endif\n")
+        write_if_changed(os.path.join(args.out, "glmux_glx_stubs.c"), "".join(out))
+        return
+    out = [asm_head(flavour, "the stub flavour " + flavour.name,
+                    "/* libGLX's generated GLX entry stubs: stub i is the GLMUX_GLX_ENTRY_SIZE cell\n"
+                    " * at glmux_glx_entry_start + i * GLMUX_GLX_ENTRY_SIZE and jumps through\n"
+                    " * glmux_glx_entry_targets[i] (glx_entry.c hands them out). */\n"),
+           "    .text\n    .balign 4096\n",
+           "    .globl glmux_glx_entry_start\n    .hidden glmux_glx_entry_start\n",
+           "    .type glmux_glx_entry_start, %function\n",
+           "glmux_glx_entry_start:\n"]
+    for i in range(n):
+        out.append("    .balign GLMUX_GLX_ENTRY_SIZE\n" + flavour.glx_stub(i))
+    out.append("    .size glmux_glx_entry_start, .-glmux_glx_entry_start\n")
+    write_if_changed(os.path.join(args.out, "glmux_glx_stubs.S"), "".join(out))
 
 
 def gen_stubs(args, registry, slots, commands):
@@ -274,7 +296,7 @@ def gen_stubs(args, registry, slots, commands):
     if args.check_api:
         check_exports(args, registry, [n for n, _ in entries])
     lib = args.lib
-    if args.mode == "x86_64_tls":
+    if glmux_arch.FLAVOURS[args.mode].asm:
         write_if_changed(os.path.join(args.out, f"{lib}_stubs.S"), gen_asm(args, entries))
     else:
         write_if_changed(os.path.join(args.out, f"{lib}_stubs.c"), gen_c(args, entries, commands))
@@ -297,22 +319,29 @@ def gen_stubs(args, registry, slots, commands):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=["core", "stubs"])
+    ap.add_argument("command", choices=["core", "stubs", "glx"])
     ap.add_argument("out", help="output directory")
-    ap.add_argument("--xml", required=True)
-    ap.add_argument("--slots", required=True)
-    ap.add_argument("--extra", required=True)
+    ap.add_argument("--xml")
+    ap.add_argument("--slots")
+    ap.add_argument("--extra")
     ap.add_argument("--dynamic", type=int, default=4096)
+    ap.add_argument("--glx-count", type=int, default=GLX_STUBS, help="generated GLX stubs")
     ap.add_argument("--lib")
     ap.add_argument("--symbols")
     ap.add_argument("--all-slots", action="store_true")
-    ap.add_argument("--mode", choices=["x86_64_tls", "pure_c"], default="x86_64_tls")
+    ap.add_argument("--mode", choices=sorted(glmux_arch.FLAVOURS), default="x86_64_tls")
     ap.add_argument("--extra-exports", help="names exported besides the stubs (version script)")
     ap.add_argument("--check-api")
     ap.add_argument("--check-features", default="")
     ap.add_argument("--check-extensions", default="")
     args = ap.parse_args()
 
+    if args.command == "glx":
+        os.makedirs(args.out, exist_ok=True)
+        gen_glx(args)
+        return
+    if not (args.xml and args.slots and args.extra):
+        ap.error(f"{args.command} needs --xml, --slots and --extra")
     registry = glmux_registry.Registry(args.xml)
     slots, commands = glmux_registry.load_slots(registry, args.slots, args.extra)
     os.makedirs(args.out, exist_ok=True)

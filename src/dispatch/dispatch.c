@@ -30,7 +30,7 @@ static int next_vendor_id = 1;
 pthread_key_t glmux_dispatch_thread_key;
 bool glmux_dispatch_thread_key_valid;
 static __GLdispatchTable *current_tables;
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_LAZY
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
 #else
 static const bool eager_tables = true;
@@ -71,7 +71,7 @@ void __glDispatchInit(void)
     pthread_mutex_lock(&glmux_dispatch_lock);
     if (init_count++ == 0) {
         glmux_patch_read_env();
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_LAZY
         eager_tables = glmux_env_get_flag("GLMUX_EAGER_TABLES");
 #endif
         if (!glmux_dispatch_thread_key_valid &&
@@ -187,7 +187,7 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
     return proc != NULL ? proc : glmux_noop_table[slot];
 }
 
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_LAZY
 /*
  * Assembly builds fill tables lazily: every slot starts as its resolver trampoline
  * (glmux_lazy.S), and the first call through it asks the vendor once. A process pays only for
@@ -217,7 +217,8 @@ static void init_entries(const void **entries)
         entries[i] = glmux_lazy_start + (size_t)i * GLMUX_LAZY_SIZE;
 }
 #else
-/* Pure-C builds always fill every slot in use at make-current, as libglvnd does. */
+/* Builds without lazy trampolines (pure C) fill every slot in use at make-current, as libglvnd
+ * does. */
 static void init_entries(const void **entries)
 {
     /* Slots not handed out yet stay harmless until they are. */

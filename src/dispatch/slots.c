@@ -20,7 +20,7 @@ static unsigned dynamic_count;
  * Why a name got no dynamic slot, reported once per process and reason: a program that asks
  * for millions of names must not write millions of lines (issue 9, item 6).
  */
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_DYNAMIC_STUBS
 static bool warned_full, warned_long;
 #endif
 
@@ -64,24 +64,27 @@ void glmux_slots_reset(void)
         dynamic_names[i] = NULL;
     }
     dynamic_count = 0;
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_DYNAMIC_STUBS
     warned_full = warned_long = false;
 #endif
 }
 
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_ASM_ENTRY
 /* The stubs of libGLdispatch itself, generated in slot order (entry/entry.h). */
 static __GLdispatchProc slot_stub(int slot)
 {
     return (__GLdispatchProc)(uintptr_t)(glmux_entry_start + (size_t)slot * GLMUX_STUB_SIZE);
 }
 #else
-/* Pure-C builds have C stubs for the static names only and no dynamic stubs. */
-extern const void *const glmux_c_stub_table[GLMUX_STATIC_SLOTS];
+/*
+ * Pure-C builds: typed C stubs for the static names; for the dynamic ones, C stubs that pass
+ * any arguments on (GLMUX_C_FORWARD, glmux_constants.h) where the compiler can, NULL elsewhere.
+ */
+extern const void *const glmux_c_stub_table[GLMUX_TOTAL_SLOTS];
 
 static __GLdispatchProc slot_stub(int slot)
 {
-    if (slot >= GLMUX_STATIC_SLOTS)
+    if (slot >= (GLMUX_HAVE_DYNAMIC_STUBS ? GLMUX_TOTAL_SLOTS : GLMUX_STATIC_SLOTS))
         return NULL;
     return (__GLdispatchProc)(uintptr_t)glmux_c_stub_table[slot];
 }
@@ -99,7 +102,7 @@ __GLdispatchProc __glDispatchGetProcAddress(const char *procName)
         return (__GLdispatchProc)(uintptr_t)&glmux_dispatch_winsys;
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_find(procName);
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_DYNAMIC_STUBS
     if (slot < 0 && strnlen(procName, GLMUX_SLOT_NAME_MAX + 1) > GLMUX_SLOT_NAME_MAX) {
         if (!warned_long)
             glmux_log(GLMUX_LOG_WARN, "a function name of more than %d bytes (\"%.40s...\") "

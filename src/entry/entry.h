@@ -12,7 +12,8 @@
 #include "GLdispatch.h"
 #include "glmux_constants.h"
 
-/* The library's stub region (assembly builds): GLMUX_STUB_SIZE bytes a stub, page aligned. */
+/* The library's stub region (assembly builds): GLMUX_STUB_SIZE bytes a stub, aligned to
+ * GLMUX_STUB_ALIGN. */
 extern const char glmux_entry_start[];
 extern const char glmux_entry_end[];
 /* Its stub names in stub order (sorted): a string pool and each name's offset (NAME_entries.c). */

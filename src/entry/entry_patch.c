@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the patch callbacks of one library's x86-64 stub region. Every stub-owning library
+ * glmux: the patch callbacks of one library's assembly stub region. Every stub-owning library
  * (libGLdispatch, libOpenGL, libGLESv1_CM, libGLESv2, libGL) compiles this file with its own
- * generated stubs (glmux_entry_start..glmux_entry_end, GLMUX_STUB_SIZE bytes a stub, page
- * aligned) and
+ * generated stubs (glmux_entry_start..glmux_entry_end, GLMUX_STUB_SIZE bytes a stub, aligned
+ * to GLMUX_STUB_ALIGN; both from the generated glmux_constants.h) and
  * stub names (NAME_entries.c), and registers glmux_entry_patch_callbacks with libGLdispatch.
  */
 #define _GNU_SOURCE
@@ -121,10 +121,10 @@ static GLboolean entry_get_patch_offset(const char *name, void **writePtr, const
 
 static int entry_get_stub_type(void)
 {
-#ifdef __ILP32__
+#if defined(__x86_64__) && defined(__ILP32__)
     return __GLDISPATCH_STUB_X32;
 #else
-    return __GLDISPATCH_STUB_X86_64;
+    return GLMUX_STUB_TYPE;
 #endif
 }
 

@@ -1,22 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: bookkeeping for libGLX's generated GLX entry stubs (glx_entry_x86_64.S). When an
+ * glmux: bookkeeping for libGLX's generated GLX entry stubs (glmux_glx_stubs.S or, in pure-C
+ * builds that can forward arguments, glmux_glx_stubs.c; scripts/gen/gen_dispatch.py). When an
  * application asks glXGetProcAddress for a glX name that no loaded vendor knows, it gets the
  * next free stub; until a vendor that knows the name is loaded, the stub returns NULL (0).
  * A vendor loaded later fills every stub it can: with its dispatch stub for a GLX extension
  * function (the name also gets a dispatch index), or libGLdispatch's stub when the name is a
- * GL function. Pure-C builds have no stubs: such names give NULL.
+ * GL function. Builds without them (pure C where GLMUX_C_FORWARD is 0) give NULL for such names.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "glx/glx_internal.h"
 #include "util/log.h"
 
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
 
-/* glx_entry_x86_64.S: GLMUX_GLX_ENTRY_COUNT cells of GLMUX_GLX_ENTRY_SIZE bytes. */
+#if GLMUX_HAVE_ASM_ENTRY
 extern const char glmux_glx_entry_start[];
+#else
+extern const void *const glmux_glx_c_stubs[GLMUX_GLX_ENTRY_COUNT];
+#endif
 
 static void *unfilled_entry(void)
 {
@@ -33,7 +38,11 @@ static bool reported_full;
 
 static __GLXextFuncPtr entry_address(int i)
 {
+#if GLMUX_HAVE_ASM_ENTRY
     return (__GLXextFuncPtr)(glmux_glx_entry_start + (size_t)i * GLMUX_GLX_ENTRY_SIZE);
+#else
+    return (__GLXextFuncPtr)(uintptr_t)glmux_glx_c_stubs[i];
+#endif
 }
 
 __GLXextFuncPtr glmux_glx_entry_find(const char *name)
@@ -95,7 +104,7 @@ void glmux_glx_entry_fini(void)
     entry_used = 0;
 }
 
-#else /* pure C: no generated stubs */
+#else /* no generated stubs */
 
 __GLXextFuncPtr glmux_glx_entry_find(const char *name)
 {
@@ -105,7 +114,7 @@ __GLXextFuncPtr glmux_glx_entry_find(const char *name)
 
 __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {
-    glmux_log(GLMUX_LOG_DISPATCH, "no generated GLX entry stubs in a pure-C build: "
+    glmux_log(GLMUX_LOG_DISPATCH, "no generated GLX entry stubs in this build: "
               "glXGetProcAddress(\"%s\") returns NULL until a vendor that knows it is loaded",
               name);
     return NULL;

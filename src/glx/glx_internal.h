@@ -138,10 +138,10 @@ const char *glmux_glx_index_name(int index);
 void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor);
 void glmux_glx_procaddr_fini(void);
 
-/* ---- generated GLX entry stubs (glx_entry.c + glx_entry_x86_64.S) ---- */
+/* ---- generated GLX entry stubs (glx_entry.c + the generated glmux_glx_stubs.S or .c) ---- */
 
-/* GLMUX_GLX_ENTRY_COUNT stubs of GLMUX_GLX_ENTRY_SIZE bytes (the generated glmux_constants.h). */
-/* Returns the address of a new stub for name, or NULL (none left, or a pure-C build). */
+/* GLMUX_GLX_ENTRY_COUNT, GLMUX_GLX_ENTRY_SIZE, GLMUX_HAVE_GLX_STUBS: glmux_constants.h. */
+/* Returns the address of a new stub for name, or NULL (none left, or a build without them). */
 __GLXextFuncPtr glmux_glx_entry_new(const char *name);
 /* The stub already made for name, or NULL. */
 __GLXextFuncPtr glmux_glx_entry_find(const char *name);

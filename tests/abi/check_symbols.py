@@ -18,7 +18,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "scripts", "gen"))
 from glmux_registry import read_list  # noqa: E402
 
-LINKER_SYMBOLS = {"_edata", "_end", "__bss_start", "_init", "_fini"}
+# Linker-made symbols (the aarch64 and arm linkers of older binutils also export the __bss_end__
+# family); not part of any API.
+LINKER_SYMBOLS = {"_edata", "_end", "__bss_start", "_init", "_fini", "__bss_start__",
+                  "__bss_end__", "_bss_end__", "__end__", "__end"}
 
 
 def exports(path):

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux dispatch tests: entry-point patching on x86-64. Fake vendor 0 offers patch callbacks
+ * glmux dispatch tests: entry-point patching on every assembly flavour (x86-64, i386, AArch64,
+ * ARMv7). Fake vendor 0 offers patch callbacks
  * and rewrites the glVertex3fv and glClear stubs with "count and return"; vendor 1 offers
  * callbacks too; vendor 2 (like Mesa) offers none. Checks: the owner patches; lose-current keeps
  * the patch; another vendor is refused while a thread is current with the owner and succeeds
@@ -19,6 +20,7 @@
 #include <GL/gl.h>
 
 #include "fake_vendor.h"
+#include "glmux_constants.h"
 #include "glmux_test.h"
 
 /* Stub sets registered in this process: libGLdispatch's and libOpenGL's. */
@@ -36,27 +38,66 @@ static int patch_calls[FAKE_VENDORS];
 #endif
 
 /*
- * movabs $&patched_calls, %rax; incl (%rax); ret. Not instrumented: ThreadSanitizer keeps a
+ * Writes "count and return" machine code for this architecture (instruction words from the
+ * assembler, listed beside each). Byte by byte and not instrumented: ThreadSanitizer keeps a
  * read-only shadow for code pages (a vendor's patch code is not instrumented either).
  */
+static NO_TSAN void put_bytes(volatile unsigned char *o, const void *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        o[i] = ((const unsigned char *)src)[i];
+}
+
 static NO_TSAN size_t write_counter_stub(unsigned char *out)
 {
     volatile unsigned char *o = out;
+#if defined(__x86_64__)
+    /* movabs $&patched_calls, %rax; incl (%rax); ret */
     uint64_t addr = (uint64_t)(uintptr_t)&patched_calls;
 
     o[0] = 0x48;
     o[1] = 0xb8;
-    for (int i = 0; i < 8; i++)
-        o[2 + i] = (unsigned char)(addr >> (8 * i));
+    put_bytes(o + 2, &addr, 8);
     o[10] = 0xff;
     o[11] = 0x00;
     o[12] = 0xc3;
     return 13;
+#elif defined(__i386__)
+    /* incl &patched_calls; ret */
+    uint32_t addr = (uint32_t)(uintptr_t)&patched_calls;
+
+    o[0] = 0xff;
+    o[1] = 0x05;
+    put_bytes(o + 2, &addr, 4);
+    o[6] = 0xc3;
+    return 7;
+#elif defined(__aarch64__)
+    /* ldr x16, 1f; ldr w17, [x16]; add w17, w17, #1; str w17, [x16]; ret; nop; 1: .quad */
+    static const uint32_t code[] = { 0x580000d0, 0xb9400211, 0x11000631, 0xb9000211,
+                                     0xd65f03c0, 0xd503201f };
+    uint64_t addr = (uint64_t)(uintptr_t)&patched_calls;
+
+    put_bytes(o, code, sizeof(code));
+    put_bytes(o + sizeof(code), &addr, 8);
+    return sizeof(code) + 8;
+#elif defined(__arm__)
+    /* ARM state: ldr ip, 1f; ldr r1, [ip]; add r1, r1, #1; str r1, [ip]; bx lr; 1: .word */
+    static const uint32_t code[] = { 0xe59fc00c, 0xe59c1000, 0xe2811001, 0xe58c1000,
+                                     0xe12fff1e };
+    uint32_t addr = (uint32_t)(uintptr_t)&patched_calls;
+
+    put_bytes(o, code, sizeof(code));
+    put_bytes(o + sizeof(code), &addr, 4);
+    return sizeof(code) + 4;
+#else
+    (void)o;
+    return 0;
+#endif
 }
 
 static GLboolean is_patch_supported(int type, int size)
 {
-    return type == __GLDISPATCH_STUB_X86_64 && size >= 16;
+    return type == GLMUX_STUB_TYPE && size >= 16;
 }
 
 static GLboolean initiate_patch(int vendor, int type, int size,
@@ -66,7 +107,7 @@ static GLboolean initiate_patch(int vendor, int type, int size,
     static const char *const names[] = { "Vertex3fv", "glClear" };
 
     (void)type;
-    CHECK(size == 32);
+    CHECK(size == GLMUX_STUB_SIZE);
     CHECK(!lookup("glNoSuchFunctionMUX", NULL, NULL));
     CHECK(!lookup("NoSuchFunctionMUX", NULL, NULL));
     /* Both stub sets (libGLdispatch's, libOpenGL's) have glVertex3fv, under either name. */
@@ -77,7 +118,7 @@ static GLboolean initiate_patch(int vendor, int type, int size,
 
         if (lookup(names[i], &write, &exec)) {
             CHECK(write == exec);
-            CHECK(((uintptr_t)exec % 32) == 0);
+            CHECK(((uintptr_t)exec % (GLMUX_STUB_SIZE ? GLMUX_STUB_SIZE : 1)) == 0);
             write_counter_stub(write);
         }
     }
@@ -192,7 +233,7 @@ int main(int argc, char **argv)
     pthread_t thread;
     void *result;
 
-#ifndef GLMUX_HAVE_ASM_STUBS
+#if !GLMUX_HAVE_ASM_ENTRY
     SKIP("pure-C stubs cannot be patched");
 #endif
     glmux_test_require_ours("libGLdispatch.so.0");

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "glmux_constants.h"
+
 static bool has_word(const char *list, const char *word)
 {
     size_t n = strlen(word);
@@ -315,10 +317,11 @@ int mode_procaddr(void)
         CHECK(fetch(-1) == NULL && fetch(1 << 30) == NULL && fetch(54 + 1000) == NULL);
         CHECK(fetch(32) != NULL);   /* eglInitialize */
     }
-    /* Any GL name gives a dispatch stub, known or not (unknown ones need the dynamic stubs of
-     * an assembly build; pure-C builds give NULL for them, as libglvnd's do). */
+    /* Any GL name gives a dispatch stub, known or not (unknown ones need dynamic stubs: every
+     * assembly build has them, pure C where it can forward arguments; elsewhere NULL, as in
+     * libglvnd's pure-C builds). */
     CHECK(eglGetProcAddress("glClear") != NULL);
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_DYNAMIC_STUBS
     CHECK(eglGetProcAddress("glNoSuchFunctionFAKE") != NULL);
 #else
     CHECK(eglGetProcAddress("glNoSuchFunctionFAKE") == NULL);

@@ -26,7 +26,7 @@ def gen(out, *args, expect_ok=True):
     cmd = [sys.executable, GEN, *args[:1], out, "--xml", os.path.join(FIX, "gl.xml"),
            "--slots", args[1] if len(args) > 1 and args[1].endswith(".txt") else
            os.path.join(FIX, "slots.txt"),
-           "--extra", os.path.join(FIX, "extra.txt"), "--dynamic", "2",
+           "--extra", os.path.join(FIX, "extra.txt"), "--dynamic", "2", "--glx-count", "2",
            *[a for a in args[1:] if not a.endswith("slots.txt")]]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if expect_ok and r.returncode != 0:
@@ -47,6 +47,17 @@ def main():
         gen(c_dir, "stubs", "--lib", "Dispatch", "--all-slots", "--mode", "pure_c")
         shutil.move(os.path.join(c_dir, "Dispatch_stubs.c"), os.path.join(tmp, "Dispatch_stubs.c"))
         shutil.rmtree(c_dir)
+        # Every other flavour: its header, trampolines, entry stubs and GLX stubs, renamed.
+        for mode in ("x86_tls", "aarch64_tls", "armv7_tls", "pure_c"):
+            m_dir = os.path.join(tmp, mode)
+            gen(m_dir, "core", "--mode", mode)
+            gen(m_dir, "stubs", "--lib", "Fixture", "--symbols", sym, "--mode", mode)
+            gen(m_dir, "glx", "--mode", mode)
+            for name in ("glmux_constants.h", "glmux_lazy.S", "Fixture_stubs.S"):
+                if os.path.exists(os.path.join(m_dir, name)):
+                    shutil.move(os.path.join(m_dir, name), os.path.join(tmp, f"{mode}.{name}"))
+            shutil.rmtree(m_dir)
+        gen(tmp, "glx", "--mode", "x86_64_tls")
 
         produced = sorted(os.listdir(tmp))
         if update:

@@ -40,6 +40,7 @@
 #include "glvnd/libglxabi.h"
 #include "fake_vendor.h"
 #include "fake_record.h"
+#include "glmux_constants.h"
 
 #define PUBLIC __attribute__((visibility("default")))
 
@@ -592,7 +593,7 @@ static void fake_set_dispatch_index(const GLubyte *name, int index)
 static GLboolean fake_is_patch_supported(int type, int size)
 {
     bump(FAKE_COUNT_PATCH_QUERIES);
-    return type == __GLDISPATCH_STUB_X86_64 && size == 32;
+    return GLMUX_HAVE_ASM_ENTRY && type == GLMUX_STUB_TYPE && size == GLMUX_STUB_SIZE;
 }
 
 static GLboolean fake_initiate_patch(int type, int size, DispatchPatchLookupStubOffset lookup)

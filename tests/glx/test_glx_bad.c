@@ -41,6 +41,7 @@
 #include <GL/glx.h>
 
 #include "fake_vendor.h"
+#include "glmux_constants.h"
 #include "glmux_test.h"
 #include "glx_test_x.h"
 
@@ -105,7 +106,7 @@ static int alias(void)
     /* Asked before any vendor is loaded: a generated stub, filled when the vendor loads
      * (pure-C builds have none and answer NULL until then). */
     early = (void *)glXGetProcAddress((const GLubyte *)"glXFakeWhichVendorGLMUX");
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
     CHECK(early != NULL);
 #else
     CHECK(early == NULL);
@@ -114,7 +115,7 @@ static int alias(void)
     which = (which_fn)glXGetProcAddress((const GLubyte *)"glXFakeWhichVendorGLMUX");
     count = (count_fn)glXGetProcAddress((const GLubyte *)"glXFakeCountGLMUX");
     CHECK(which != NULL && count != NULL);
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
     CHECK((void *)which == early);
 #endif
     CHECK(strcmp(which(dpy, 0), "fakea") == 0);
@@ -161,7 +162,7 @@ static int patch(void)
     CHECK(ctx != NULL && glXMakeCurrent(dpy, None, ctx));
     count = (count_fn)glXGetProcAddress((const GLubyte *)"glXFakeCountGLMUX");
     CHECK(count != NULL);
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_ASM_ENTRY
     CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCH_QUERIES) > 0, "isPatchSupported never asked");
     CHECK_MSG(count(dpy, 0, FAKE_COUNT_PATCHED) > 0, "no stub set offered glClear");
 #ifdef GLMUX_TEST_LIBGL
@@ -202,7 +203,7 @@ static int stubs(void)
     enum { STUBS = 4096 };
     char name[64];
     __GLXextFuncPtr fn;
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
     __GLXextFuncPtr prev = NULL;
 #endif
 
@@ -210,7 +211,7 @@ static int stubs(void)
     for (int i = 0; i <= STUBS; i++) {
         snprintf(name, sizeof(name), "glXStubProbe%dGLMUX", i);
         fn = glXGetProcAddress((const GLubyte *)name);
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
         if (i < STUBS) {
             CHECK_MSG(fn != NULL, "no stub for unknown name %d", i);
             CHECK_MSG(fn != prev, "name %d got the stub of name %d", i, i - 1);
@@ -223,7 +224,7 @@ static int stubs(void)
         CHECK(fn == NULL);
 #endif
     }
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
     CHECK(((void *(*)(void))prev)() == NULL);
 #endif
     return 0;

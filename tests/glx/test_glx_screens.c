@@ -30,6 +30,7 @@ void glXSwapIntervalEXT(Display *, GLXDrawable, int);
 
 #include "GLdispatch.h"
 #include "fake_vendor.h"
+#include "glmux_constants.h"
 #include "glmux_test.h"
 #include "glx_test_x.h"
 
@@ -256,7 +257,7 @@ int main(void)
     {
         void *(*unknown)(void) =
             (void *(*)(void))glXGetProcAddress((const GLubyte *)"glXNoSuchFunctionGLMUX");
-#ifdef GLMUX_HAVE_ASM_STUBS
+#if GLMUX_HAVE_GLX_STUBS
         CHECK(unknown != NULL);
         CHECK(unknown() == NULL);
 #else

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "glmux_constants.h"
 #include "glmux_gl_types.h"
 
 extern __thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec")));
@@ -48,10 +49,36 @@ const void * glGamma(const GLint * table)
     return ((glmux_fn_)(uintptr_t)glmux_table_[4])(table);
 }
 
-__attribute__((visibility("hidden"))) const void *const glmux_c_stub_table[5] = {
+#if GLMUX_C_FORWARD
+/* Dynamic slots: stubs of unknown signature. */
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+__attribute__((visibility("hidden"), noinline)) void glmux_dynamic_0000(void);
+void glmux_dynamic_0000(void)
+{
+    void *glmux_fn_ = (void *)(uintptr_t)((const void *const *)_glapi_tls_Current[0])[5];
+    __builtin_return(__builtin_apply((void (*)())glmux_fn_, __builtin_apply_args(), GLMUX_C_FORWARD_ARGS));
+}
+
+__attribute__((visibility("hidden"), noinline)) void glmux_dynamic_0001(void);
+void glmux_dynamic_0001(void)
+{
+    void *glmux_fn_ = (void *)(uintptr_t)((const void *const *)_glapi_tls_Current[0])[6];
+    __builtin_return(__builtin_apply((void (*)())glmux_fn_, __builtin_apply_args(), GLMUX_C_FORWARD_ARGS));
+}
+
+#pragma GCC pop_options
+#endif
+
+/* Stub of every slot, static then dynamic (NULL: none in this build). */
+__attribute__((visibility("hidden"))) const void *const glmux_c_stub_table[7] = {
     (const void *)(uintptr_t)glAlpha,
     (const void *)(uintptr_t)glBeta,
     (const void *)(uintptr_t)glDeltaEXT,
     (const void *)(uintptr_t)glEpsilonMUX,
     (const void *)(uintptr_t)glGamma,
+#if GLMUX_C_FORWARD
+    (const void *)(uintptr_t)glmux_dynamic_0000,
+    (const void *)(uintptr_t)glmux_dynamic_0001,
+#endif
 };

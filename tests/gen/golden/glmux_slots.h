@@ -4,11 +4,13 @@
 
 #include "glmux_constants.h"
 
+#ifndef __ASSEMBLER__
 /* Static slot names, sorted: one string pool and each name's offset in it. */
 extern const char glmux_slot_names_pool[];
 extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];
 
 /* One no-op function per slot; the table every thread starts with. */
 extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];
+#endif
 
 #endif
