@@ -64,6 +64,7 @@ def main():
     ap.add_argument("--work", required=True, type=pathlib.Path)
     ap.add_argument("--runs", type=int, default=100000)
     ap.add_argument("--max-len", type=int, default=4096)
+    ap.add_argument("--wrapper", help="a program to run the target under (umockdev-wrapper)")
     args = ap.parse_args()
     work = args.work
     shutil.rmtree(work, ignore_errors=True)
@@ -82,6 +83,8 @@ def main():
                f"-max_len={args.max_len}", "-print_final_stats=1",
                f"-artifact_prefix={work / 'artifacts'}/", str(work / "corpus"),
                str(work / "seeds")]
+    if args.wrapper:
+        cmd = [args.wrapper] + cmd
     print("running:", " ".join(cmd[:8]), "..." if len(cmd) > 8 else "", flush=True)
     proc = subprocess.run(cmd, env=sanitizer_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace")
