@@ -54,8 +54,12 @@ def read_symbols(path):
 
 def debian_file(pkg):
     """Debian's installed symbols file of pkg, unless the installed package is glmux's."""
-    for path in sorted(glob.glob(f"/var/lib/dpkg/info/{pkg}:*.symbols") +
-                       glob.glob(f"/var/lib/dpkg/info/{pkg}.symbols")):
+    native = subprocess.run(["dpkg", "--print-architecture"], capture_output=True,
+                            text=True).stdout.strip()
+    paths = glob.glob(f"/var/lib/dpkg/info/{pkg}:*.symbols") + \
+        glob.glob(f"/var/lib/dpkg/info/{pkg}.symbols")
+    # The native architecture's file first (libgl1:i386 may be installed next to it).
+    for path in sorted(paths, key=lambda p: (f":{native}." not in p, p)):
         arch = os.path.basename(path)[len(pkg):].lstrip(":").rsplit(".", 1)[0] or None
         q = subprocess.run(["dpkg-query", "-W", "-f", "${Version}",
                             f"{pkg}:{arch}" if arch else pkg], capture_output=True, text=True)

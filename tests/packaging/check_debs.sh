@@ -113,10 +113,12 @@ echo "ok: the owned vendor directories are the ones libEGL searches and the .pc 
 paths() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\.||; s|/$||' |
           grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^$' | sort; }
 compared=""
+arch=$(dpkg --print-architecture)
 for p in $got; do
-    v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p" 2>/dev/null) || continue
+    # The native architecture's instance (another one, e.g. :i386, may be installed too).
+    v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p:$arch" 2>/dev/null) || continue
     case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
-    dpkg -L "$p" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
+    dpkg -L "$p:$arch" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
     paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
         > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
