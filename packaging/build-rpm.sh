@@ -33,6 +33,7 @@ echo "glmux: rpmbuild $GLMUX_PKG_VERSION;${without:- all parts}"
 rpmbuild -bb --nodeps --define "_topdir $scratch" \
     --define "glmux_version $GLMUX_VERSION" --define "glvnd_compat $GLMUX_GLVND_COMPAT" \
     --define "_build_id_links none" \
+    --define "glmux_khronos_registry_dir ${GLMUX_KHRONOS_REGISTRY_DIR:-/usr/lib/python3/dist-packages/glad/files}" \
     $without ${GLMUX_RPM_ARGS:-} "$top/packaging/rpm/glmux.spec"
 rm -f "$out"/*.rpm
 find "$scratch/RPMS" -name '*.rpm' -exec mv {} "$out/" \;
