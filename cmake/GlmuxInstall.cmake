@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install rules for everything that is not a library: the vendor-ABI headers (include/glvnd), the
-# Khronos API headers that libglvnd's -dev packages ship (copied at build time from the Debian
-# packages installed on the build machine, never committed), the pkg-config files (written at
+# Khronos API headers that libglvnd's -dev packages ship (generated at build time from the
+# Khronos registry, never committed: cmake/GlmuxKhronosHeaders.cmake), the pkg-config files (written at
 # install time so that `cmake --install --prefix X` gives correct files anywhere), and the empty
 # vendor directories. Included once at the end of the top-level CMakeLists.txt, after every
 # library target exists. docs/packaging.md explains the choices.
@@ -9,8 +9,6 @@ include_guard(GLOBAL)
 
 set(GLMUX_GLVND_COMPAT_VERSION "1.7.0" CACHE STRING
     "Version libglvnd.pc reports (Mesa requires >= 1.3.2)")
-set(GLMUX_KHRONOS_INCLUDE_DIR "/usr/include" CACHE PATH
-    "Where the Khronos headers to install are copied from (Debian: libgl-dev libglx-dev ...)")
 option(GLMUX_INSTALL_KHRONOS_HEADERS
        "Install GL/ GLX/ EGL/ GLES*/ KHR/ headers like libglvnd's -dev packages" ON)
 
@@ -76,41 +74,17 @@ message(STATUS "glmux: pkg-config files to install: ${glmux_pc_files}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/glvnd" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT dev FILES_MATCHING PATTERN "*.h")
 
-# Khronos headers: copied at build time from the build machine's Debian -dev packages.
+# Khronos headers: generated into the build tree (cmake/GlmuxKhronosHeaders.cmake); each API's
+# set is installed with its library, as libglvnd's -dev packages split them.
 if(GLMUX_INSTALL_KHRONOS_HEADERS AND glmux_khronos_headers)
-  set(khr_out "${PROJECT_BINARY_DIR}/khronos-include")
-  set(khr_missing)
-  set(khr_outputs)
   foreach(h IN LISTS glmux_khronos_headers)
-    set(src "${GLMUX_KHRONOS_INCLUDE_DIR}/${h}")
-    if(NOT EXISTS "${src}")
-      list(APPEND khr_missing "${h}")
-      continue()
+    if(NOT EXISTS "${GLMUX_KHRONOS_INCLUDE}/${h}")
+      message(FATAL_ERROR "glmux: ${h} was not generated into ${GLMUX_KHRONOS_INCLUDE}")
     endif()
-    add_custom_command(OUTPUT "${khr_out}/${h}"
-      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${src}" "${khr_out}/${h}"
-      DEPENDS "${src}" COMMENT "Copying Khronos header ${h} from ${GLMUX_KHRONOS_INCLUDE_DIR}"
-      VERBATIM)
-    list(APPEND khr_outputs "${khr_out}/${h}")
     get_filename_component(sub "${h}" DIRECTORY)
-    install(FILES "${khr_out}/${h}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/${sub}"
+    install(FILES "${GLMUX_KHRONOS_INCLUDE}/${h}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/${sub}"
             COMPONENT dev)
   endforeach()
-  if(khr_missing)
-    message(FATAL_ERROR "glmux: Khronos headers missing from ${GLMUX_KHRONOS_INCLUDE_DIR}: "
-      "${khr_missing}. On Debian install libgl-dev libglx-dev libegl-dev libgles-dev (apt-get "
-      "install -y libgl-dev libglx-dev libegl-dev libgles-dev), point GLMUX_KHRONOS_INCLUDE_DIR "
-      "at a tree that has them, or pass -DGLMUX_INSTALL_KHRONOS_HEADERS=OFF.")
-  endif()
-  add_custom_target(glmux_khronos_headers ALL DEPENDS ${khr_outputs})
-  # Provenance: which package each header came from, for docs and the packaging tests.
-  find_program(GLMUX_DPKG_QUERY dpkg-query)
-  if(GLMUX_DPKG_QUERY)
-    list(TRANSFORM glmux_khronos_headers PREPEND "${GLMUX_KHRONOS_INCLUDE_DIR}/" OUTPUT_VARIABLE p)
-    execute_process(COMMAND "${GLMUX_DPKG_QUERY}" -S ${p} OUTPUT_VARIABLE owners
-                    ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-    file(WRITE "${PROJECT_BINARY_DIR}/khronos-headers-provenance.txt" "${owners}\n")
-  endif()
 endif()
 
 # pkg-config files and vendor directories: computed at install time from the prefix in force

@@ -82,6 +82,7 @@ def main():
 
     # 2. Vendors ship nothing of the API, and exactly one manifest in the vendor directory.
     vendors = {}
+    manifest_files = {}
     for group, (vendor, packages) in groups.items():
         if vendor is None:
             for package, entries in packages.items():
@@ -99,8 +100,12 @@ def main():
                       "vendor %s ships no API file: %s" % (vendor, path))
                 if os.path.dirname(path) == VENDOR_DIR and base.endswith(".json"):
                     manifests.append(base)
-        check(manifests == [vendor + ".json"],
-              "vendor %s ships one manifest, %s.json: %s" % (vendor, vendor, manifests))
+        # NN_<vendor>.json, NN the manifest's priority: the name libglvnd's egl_vendor.d uses
+        # (50_mesa.json), so a vendor's two files have one name.
+        named = [m for m in manifests if re.fullmatch(r"[0-9]{2}_%s\.json" % re.escape(vendor), m)]
+        check(len(manifests) == 1 and named == manifests,
+              "vendor %s ships one manifest, NN_%s.json: %s" % (vendor, vendor, manifests))
+        manifest_files[vendor] = manifests[0] if manifests else vendor + ".json"
     check(sorted(vendors) == ["amd", "mesa", "nvidia"], "vendors: %s" % sorted(vendors))
 
     # 3. Install everything into one root and let the manifest reader find the vendors.
@@ -121,7 +126,12 @@ def main():
                             dst.write(src.read())
                     else:
                         open(full, "w").close()
-        installed = [os.path.join(root, VENDOR_DIR, v + ".json") for v in sorted(vendors)]
+        installed = [os.path.join(root, VENDOR_DIR, manifest_files[v]) for v in sorted(vendors)]
+        for v in sorted(vendors):
+            with open(os.path.join(root, VENDOR_DIR, manifest_files[v])) as f:
+                prio = json.load(f).get("vendor", {}).get("priority")
+            check("%02d_%s.json" % (prio if isinstance(prio, int) else -1, v) == manifest_files[v],
+                  "%s: the file name's number is the priority (%s)" % (manifest_files[v], prio))
         r = subprocess.run([args.glmux, "check"] + installed, capture_output=True, text=True)
         check(r.returncode == 0 and r.stderr == "",
               "glmux check passes every installed manifest (%s)" % r.stderr.strip())

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Builds glmux's Debian binary packages: copies the source tree (tracked and untracked,
 # not ignored, files) into a scratch directory, puts packaging/debian in place as debian/,
-# writes debian/changelog for this version, and runs dpkg-buildpackage -b -us -uc. Parts a
+# writes debian/changelog for this version, and runs dpkg-buildpackage -us -uc: the source
+# package (.dsc, native .tar.xz, which lintian checks) and the binary packages. Parts a
 # tree does not build (libEGL, libGLX, libGL, the tool: all built now) are left out through the
-# build profiles pkg.glmux.no{egl,glx,gl,tools}. The .debs, .changes and .buildinfo land in OUTDIR.
+# build profiles pkg.glmux.no{egl,glx,gl,tools}. The .dsc, .tar.xz, .debs, .changes and
+# .buildinfo land in OUTDIR.
 # The tree is HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
 #   GLMUX_DEB_PROFILES="..." overrides the detected profiles; GLMUX_DEB_HOST_ARCH=i386 cross-builds.
@@ -38,10 +40,11 @@ profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts"
 echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
 # GLMUX_DEB_HOST_ARCH=i386 cross-builds for that architecture (Debian's cross compiler and the
 # target's build dependencies through multiarch).
-(cd "$src" && dpkg-buildpackage -b -us -uc ${profiles:+-P"$profiles"} \
+(cd "$src" && dpkg-buildpackage -us -uc ${profiles:+-P"$profiles"} \
     ${GLMUX_DEB_HOST_ARCH:+-a"$GLMUX_DEB_HOST_ARCH"})
-rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
-mv "$scratch"/*.deb "$scratch"/*.changes "$scratch"/*.buildinfo "$out/"
+rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo "$out"/*.dsc "$out"/*.tar.*
+mv "$scratch"/*.deb "$scratch"/*.changes "$scratch"/*.buildinfo "$scratch"/*.dsc \
+    "$scratch"/*.tar.* "$out/"
 # The parts left out, for tests/packaging.
 sed "s/^/pkg.glmux.no/" "$scratch/missing-parts" > "$out/glmux-left-out"
 echo "glmux: packages in $out:"

@@ -32,7 +32,9 @@ echo "glmux: rpmbuild $GLMUX_PKG_VERSION;${without:- all parts}"
 # shellcheck disable=SC2086
 rpmbuild -bb --nodeps --define "_topdir $scratch" \
     --define "glmux_version $GLMUX_VERSION" --define "glvnd_compat $GLMUX_GLVND_COMPAT" \
-    --define "_build_id_links none" \
+    --define "_build_id_links none" --define "_enable_debug_packages 1" \
+    --define "glmux_debug_package 1" \
+    --define "glmux_khronos_registry_dir ${GLMUX_KHRONOS_REGISTRY_DIR:-/usr/lib/python3/dist-packages/glad/files}" \
     $without ${GLMUX_RPM_ARGS:-} "$top/packaging/rpm/glmux.spec"
 rm -f "$out"/*.rpm
 find "$scratch/RPMS" -name '*.rpm' -exec mv {} "$out/" \;

@@ -5,7 +5,7 @@
 # fork and dlopen/dlclose of libGL and libEGL beside them. Starts its own Xvfb. Not part of
 # ctest (it runs for minutes). Exit status: 0 pass, 1 a failed check, 3 a hang, 2 setup,
 # anything else the soak's signal (a crash).
-#   bench/soak/run_soak.sh [BUILD_DIR] [MINUTES] [THREADS]      defaults: build 10 8
+#   bench/soak/run_soak.sh [BUILD_DIR] [MINUTES] [THREADS] [--egl-unloads]   defaults: build 10 8
 # MINUTES may be given in seconds with an "s" suffix (30s) for a quick try.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,6 +16,7 @@ case $minutes in
     *) seconds=$((minutes * 60)) ;;
 esac
 threads=${3:-8}
+shift $(($# < 3 ? $# : 3))
 prog="$build/bench/soak/glmux_soak"
 mesa_json=/usr/share/glvnd/egl_vendor.d/50_mesa.json
 command -v Xvfb >/dev/null || { echo "Xvfb is needed (apt-get install xvfb)"; exit 2; }
@@ -41,7 +42,7 @@ env DISPLAY=":$(head -n 1 "$work/fd")" LD_LIBRARY_PATH="$work/lib" \
     __EGL_VENDOR_LIBRARY_FILENAMES="$mesa_json" EGL_PLATFORM=surfaceless \
     LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe \
     "$prog" --threads "$threads" --seconds "$seconds" --libdir "$work/lib/" \
-    --names "$top/src/dispatch/gl_slots.txt"
+    --names "$top/src/dispatch/gl_slots.txt" "$@"
 status=$?
 set -e
 [ $status -gt 128 ] && echo "soak: FAIL: killed by signal $((status - 128)) (a crash)"

@@ -7,7 +7,7 @@
  * pbuffers), odd ones through GLX (one X connection each, GLX pbuffers), each with its own
  * context: make current, clear to a colour, read a pixel back, release.
  *
- *   glmux_soak --threads N --seconds S --libdir DIR [--names SLOTS_FILE]
+ *   glmux_soak --threads N --seconds S --libdir DIR [--names SLOTS_FILE] [--egl-unloads]
  *
  * Reports iterations, RSS and open file descriptors; exits 0 on success, 1 on a failed check
  * (rendering, a file descriptor leak, steady RSS growth, a library not loaded from DIR), 3 when
@@ -54,6 +54,7 @@ struct egl_api {
     EGLBoolean (*DestroyContext)(EGLDisplay, EGLContext);
     EGLBoolean (*DestroySurface)(EGLDisplay, EGLSurface);
     EGLBoolean (*ReleaseThread)(void);
+    EGLint (*GetError)(void);
 };
 
 struct glx_api {
@@ -81,7 +82,8 @@ static struct {
     const char *libdir;
     char **names; /* real GL names (the frozen slot list), for lookups */
     size_t n_names;
-} opt = { 8, 60, NULL, NULL, 0 };
+    bool egl_unloads; /* --egl-unloads: the loader really unloads libEGL now and then */
+} opt = { 8, 60, NULL, NULL, 0, false };
 
 static atomic_bool stop;
 static atomic_int failed;
@@ -95,6 +97,9 @@ static struct worker {
 static atomic_ulong forks, fork_lookups, gl_cycles, gl_unloads, egl_cycles, egl_unloads;
 static atomic_ulong random_lookups;
 static struct worker helper_fork, helper_load;
+/* Held for reading while a thread uses libEGL (EGL sessions, forks); the loader takes it for
+ * writing now and then, so that its dlclose really unloads libEGL while GLX threads render. */
+static pthread_rwlock_t egl_lock;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -167,6 +172,7 @@ static bool open_egl(struct egl_api *e)
     GET(DestroyContext, "eglDestroyContext");
     GET(DestroySurface, "eglDestroySurface");
     GET(ReleaseThread, "eglReleaseThread");
+    GET(GetError, "eglGetError");
 #undef GET
     return !atomic_load(&failed) && ours(e->handle, "libEGL.so.1");
 }
@@ -272,21 +278,28 @@ static void *egl_worker(void *arg)
         EGLSurface surf;
         EGLContext ctx;
 
+        step(w, "egl: wait for the loader");
+        pthread_rwlock_rdlock(&egl_lock);
         step(w, "egl: open");
-        if (!open_egl(&e))
+        if (!open_egl(&e)) {
+            pthread_rwlock_unlock(&egl_lock);
             break;
+        }
         tl_egl = &e;
         dpy = e.GetDisplay(EGL_DEFAULT_DISPLAY);
         if (dpy == EGL_NO_DISPLAY || !e.Initialize(dpy, NULL, NULL) ||
             !e.BindAPI(EGL_OPENGL_API) || !e.ChooseConfig(dpy, config_attribs, &config, 1, &n) ||
             n < 1) {
-            fail("egl thread %d: no display or config", w->index);
+            fail("egl thread %d: no display (%p) or config (%d), error 0x%x", w->index, dpy, n,
+                 e.GetError());
+            pthread_rwlock_unlock(&egl_lock);
             break;
         }
         surf = e.CreatePbufferSurface(dpy, config, pbuffer_attribs);
         ctx = e.CreateContext(dpy, config, EGL_NO_CONTEXT, NULL);
         if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !load_gl(&gl, egl_gpa)) {
             fail("egl thread %d: no surface or context", w->index);
+            pthread_rwlock_unlock(&egl_lock);
             break;
         }
         for (int i = 0; i < 400 && !atomic_load(&stop); i++) {
@@ -309,6 +322,7 @@ static void *egl_worker(void *arg)
         e.DestroySurface(dpy, surf);
         e.ReleaseThread();
         dlclose(e.handle);
+        pthread_rwlock_unlock(&egl_lock);
         w->sessions++;
     }
     step(w, "egl: done");
@@ -376,7 +390,9 @@ static void *glx_worker(void *arg)
 }
 
 /* Loads and unloads libGL.so.1 (held by no one else: a real unload each time) and libEGL.so.1
- * (held by the EGL workers between their sessions), looking a few names up each time. */
+ * (held by the EGL workers during their sessions; with --egl-unloads, every 25th time the loader
+ * waits for them to finish, so that libEGL is really unloaded), looking a few names up each
+ * time. */
 static void *load_worker(void *arg)
 {
     struct worker *w = arg;
@@ -388,18 +404,24 @@ static void *load_worker(void *arg)
         for (int k = 0; k < 2 && !atomic_load(&stop); k++) {
             void *h, *again;
             void *(*gpa)(const char *);
+            bool exclusive = opt.egl_unloads && k == 1 && atomic_load(&egl_cycles) % 25 == 0;
+
+            if (exclusive) {
+                step(w, "load: wait for the EGL threads");
+                pthread_rwlock_wrlock(&egl_lock);
+            }
 
             step(w, k ? "load: dlopen libEGL" : "load: dlopen libGL");
             h = dlopen(libs[k], RTLD_NOW | RTLD_LOCAL);
-            if (h == NULL) {
-                fail("dlopen %s: %s", libs[k], dlerror());
+            if (h == NULL || !ours(h, libs[k]) ||
+                (gpa = (void *(*)(const char *))sym(h, k ? "eglGetProcAddress"
+                                                           : "glXGetProcAddress")) == NULL) {
+                if (h == NULL)
+                    fail("dlopen %s: %s", libs[k], dlerror());
+                if (exclusive)
+                    pthread_rwlock_unlock(&egl_lock);
                 break;
             }
-            if (!ours(h, libs[k]))
-                break;
-            gpa = (void *(*)(const char *))sym(h, k ? "eglGetProcAddress" : "glXGetProcAddress");
-            if (gpa == NULL)
-                break;
             step(w, "load: lookups");
             for (int i = 0; i < 8; i++)
                 lookups(w, gpa, &seed);
@@ -416,6 +438,8 @@ static void *load_worker(void *arg)
                 atomic_fetch_add(k ? &egl_unloads : &gl_unloads, 1);
             else
                 dlclose(again);
+            if (exclusive)
+                pthread_rwlock_unlock(&egl_lock);
             atomic_fetch_add(k ? &egl_cycles : &gl_cycles, 1);
         }
         usleep(2000);
@@ -426,35 +450,44 @@ static void *load_worker(void *arg)
 
 /*
  * Forks every 50 ms while the other threads render, look up and load. The child calls
- * eglGetProcAddress and glXGetProcAddress (libraries this thread holds, so the child needs no
- * dlopen: glibc's dlopen is not usable in the child of a process forked while another thread was
- * inside dlopen), for known names and a new one, which takes glmux's locks; then exits.
+ * eglGetProcAddress and glXGetProcAddress, for known names and a new one (which takes glmux's
+ * locks), then exits. It does not dlopen: glibc's loader is not usable in the child of a process
+ * forked while another thread was inside dlopen. libGLX is held for the whole run; libEGL is
+ * loaded around each fork, under the EGL lock.
  */
 static void *fork_worker(void *arg)
 {
     struct worker *w = arg;
-    void *egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
     void *glx = dlopen("libGLX.so.0", RTLD_NOW | RTLD_LOCAL);
-    void *(*gpa[2])(const char *) = { NULL, NULL };
+    void *(*glx_gpa)(const char *);
 
-    if (egl == NULL || glx == NULL || !ours(egl, "libEGL.so.1") || !ours(glx, "libGLX.so.0")) {
-        fail("the fork thread cannot load libEGL and libGLX: %s", dlerror());
+    if (glx == NULL || !ours(glx, "libGLX.so.0") ||
+        (glx_gpa = (void *(*)(const char *))sym(glx, "glXGetProcAddressARB")) == NULL) {
+        fail("the fork thread cannot load libGLX: %s", dlerror());
         return NULL;
     }
-    gpa[0] = (void *(*)(const char *))sym(egl, "eglGetProcAddress");
-    gpa[1] = (void *(*)(const char *))sym(glx, "glXGetProcAddressARB");
-    if (gpa[0] == NULL || gpa[1] == NULL)
-        return NULL;
-    gpa[0]("glClear"); /* libEGL finds its vendors now, not in a child */
     while (!atomic_load(&stop)) {
+        void *egl;
+        void *(*gpa[2])(const char *) = { NULL, glx_gpa };
         pid_t pid;
         int status = 0;
         double deadline;
 
+        step(w, "fork: load libEGL");
+        pthread_rwlock_rdlock(&egl_lock);
+        egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (egl == NULL || !ours(egl, "libEGL.so.1") ||
+            (gpa[0] = (void *(*)(const char *))sym(egl, "eglGetProcAddress")) == NULL) {
+            fail("the fork thread cannot load libEGL: %s", dlerror());
+            pthread_rwlock_unlock(&egl_lock);
+            break;
+        }
+        gpa[0]("glClear"); /* libEGL finds its vendors now, not in the child */
         step(w, "fork: fork");
         pid = fork();
         if (pid < 0) {
             fail("fork: %s", strerror(errno));
+            pthread_rwlock_unlock(&egl_lock);
             break;
         }
         if (pid == 0) {
@@ -485,6 +518,8 @@ static void *fork_worker(void *arg)
             }
             usleep(1000);
         }
+        dlclose(egl);
+        pthread_rwlock_unlock(&egl_lock);
         if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
             fprintf(stderr, "soak: FAIL: a forked child made no progress for %d s (a lock "
                     "held across fork?)\n", HANG_SECONDS);
@@ -500,7 +535,6 @@ static void *fork_worker(void *arg)
     }
     step(w, "fork: done");
     dlclose(glx);
-    dlclose(egl);
     return NULL;
 }
 
@@ -594,9 +628,11 @@ int main(int argc, char **argv)
             opt.libdir = argv[++i];
         else if (strcmp(argv[i], "--names") == 0 && i + 1 < argc)
             read_names(argv[++i]);
+        else if (strcmp(argv[i], "--egl-unloads") == 0)
+            opt.egl_unloads = true;
         else {
             fprintf(stderr, "usage: glmux_soak --threads N --seconds S --libdir DIR "
-                            "[--names SLOTS_FILE]\n");
+                            "[--names SLOTS_FILE] [--egl-unloads]\n");
             return 2;
         }
     }
@@ -610,6 +646,14 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    {
+        pthread_rwlockattr_t attr;
+
+        pthread_rwlockattr_init(&attr);
+        pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+        pthread_rwlock_init(&egl_lock, &attr);
+        pthread_rwlockattr_destroy(&attr);
+    }
     fds_before = open_fds();
     start = now();
     for (int i = 0; i < opt.threads; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: the commands, shared between main.c (argument parsing, check, env, run) and
- * report.c (gpus, vendors, explain). Each returns the process exit status: 0 success,
+ * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
+ * (gpus, vendors, explain) and manifest.c (check, manifest). Each returns the process exit status: 0 success,
  * 1 failure, 2 usage error.
  */
 #ifndef GLMUX_CLI_CLI_H
@@ -27,5 +27,8 @@ int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
 /* Whether libGLX would serve DISPLAY with its pixels vendor (*used) and why (explain_remote.c). */
 const char *glmux_cli_explain_remote(bool *used);
+/* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */
+int glmux_cli_check(int argc, char **argv);
+int glmux_cli_manifest(int argc, char **argv);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: argument parsing and the commands that act rather than report: `check` validates
- * manifests (file:line: error: ... like a compiler), `env` prints the variables that put a
- * program on a GPU, `run` executes a program with them. Exit status: 0 success, 1 failure,
+ * glmux tool: argument parsing and the commands that act rather than report: `env` prints the
+ * variables that put a program on a GPU, `run` executes a program with them (`check` and
+ * `manifest` are in manifest.c). Exit status: 0 success, 1 failure,
  * 2 usage error. See docs/man/glmux.1.
  */
 #define _GNU_SOURCE
@@ -30,7 +30,10 @@ static const char usage_text[] =
     "  gpus [--json]                 list the GPUs, the default one, drivers and vendors\n"
     "  vendors [--json] [--no-load]  list vendor manifests and whether their libraries load\n"
     "  explain [--json]              show which GPU and vendors this environment selects, and why\n"
-    "  check FILE...                 validate vendor manifests (file:line: error: ...)\n"
+    "  check [FILE...]               validate vendor manifests (file:line: error: ...); no FILE:\n"
+    "                                every manifest in the vendor directories\n"
+    "  manifest --vendor NAME [--egl LIB] [--glx LIB] [--drivers DRV,...] [--priority N]\n"
+    "           [--description TEXT] print a vendor manifest for a package to install\n"
     "  env [--gpu SPEC]              print shell 'export' lines that select a GPU\n"
     "  run [--gpu SPEC] -- CMD [ARG...]  run CMD on a GPU\n"
     "  port-check [--json] PATH...   name the EGL counterpart of each GLX use in C/C++ sources\n"
@@ -49,55 +52,6 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'glmux --help'.\n");
     return GLMUX_EXIT_USAGE;
-}
-
-struct check_state {
-    int errors;
-    int warnings;
-};
-
-static void check_report(void *data, enum glmux_manifest_severity severity, const char *path,
-                         int line, const char *message)
-{
-    struct check_state *st = data;
-    const char *what = severity == GLMUX_MANIFEST_ERROR ? "error" : "warning";
-
-    if (severity == GLMUX_MANIFEST_ERROR)
-        st->errors++;
-    else
-        st->warnings++;
-    if (line > 0)
-        fprintf(stderr, "%s:%d: %s: %s\n", path, line, what, message);
-    else
-        fprintf(stderr, "%s: %s: %s\n", path, what, message);
-}
-
-static int cmd_check(int argc, char **argv)
-{
-    struct check_state st = { 0, 0 };
-    int files = 0;
-
-    for (int i = 0; i < argc; i++) {
-        struct glmux_manifest m;
-        if (strcmp(argv[i], "--") == 0 && files == 0)
-            continue;
-        files++;
-        if (glmux_manifest_load(argv[i], &m, check_report, &st)) {
-            printf("%s: ok: vendor \"%s\"%s, EGL %s, GLX %s, drivers", argv[i], m.name,
-                   m.name_derived ? " (derived from the library name)" : "",
-                   m.egl_library ? m.egl_library : "(none)",
-                   m.glx_library ? m.glx_library : "(by name)");
-            if (!m.has_drivers)
-                printf(" (built-in table)");
-            for (size_t j = 0; j < m.n_drivers; j++)
-                printf(" %s", m.drivers[j]);
-            printf(", priority %d\n", m.priority);
-            glmux_manifest_clear(&m);
-        }
-    }
-    if (files == 0)
-        return usage_error("%s", "check: no FILE given");
-    return st.errors > 0 ? GLMUX_EXIT_FAIL : GLMUX_EXIT_OK;
 }
 
 /* Resolves --gpu SPEC; fills env and returns the count, or a negative exit status. */
@@ -245,7 +199,9 @@ int main(int argc, char **argv)
         return glmux_cli_explain(json);
     }
     if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc - 2, argv + 2);
+        return glmux_cli_check(argc - 2, argv + 2);
+    if (strcmp(cmd, "manifest") == 0)
+        return glmux_cli_manifest(argc - 2, argv + 2);
     if (strcmp(cmd, "env") == 0)
         return cmd_env_or_run(false, argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)

@@ -109,6 +109,8 @@ def main():
                 return
     except FileNotFoundError:
         pass
+    # The Makefiles generator, unlike Ninja, does not create an output's directory.
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out + ".tmp", "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(args.out + ".tmp", args.out)

@@ -52,7 +52,7 @@ def test_basics(glmux):
     check(r.returncode == 0 and "Usage: glmux" in r.stdout, "COMMAND --help exits 0")
     r = run([glmux, "--version"])
     check(r.returncode == 0 and r.stdout.startswith("glmux "), "--version")
-    for args in ([], ["frobnicate"], ["gpus", "--bogus"], ["check"], ["env", "--gpu"],
+    for args in ([], ["frobnicate"], ["gpus", "--bogus"], ["manifest"], ["env", "--gpu"],
                  ["env", "--gpu", "0"], ["env", "--gpu", "x y"], ["run", "--gpu", "discrete"]):
         r = run([glmux] + args)
         check(r.returncode == 2 and "glmux:" in r.stderr, "usage error exits 2: %s" % args)

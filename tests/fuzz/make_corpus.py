@@ -121,6 +121,57 @@ def glx_seeds(top):
     return seeds
 
 
+def bed_gpus(path):
+    """The PCI display devices of a umockdev bed (tests/cli/beds) as fuzz_select "gpu" lines."""
+    records = [r for r in path.read_text(errors="replace").split("\n\n") if r.strip()]
+    gpus = {}
+    for rec in records:
+        lines = rec.splitlines()
+        dev = next((l[3:] for l in lines if l.startswith("P: ")), "")
+        props = dict(l[3:].split("=", 1) for l in lines if l[:3] in ("E: ", "A: ") and "=" in l)
+        if props.get("SUBSYSTEM") == "pci" and "PCI_SLOT_NAME" in props:
+            keys = [f"class={props.get('class', '0x030000')}"]
+            for key, attr in (("driver", "DRIVER"), ("vga", "boot_vga"),
+                              ("display", "boot_display"), ("power", "power/runtime_status"),
+                              ("vram", "mem_info_vram_total")):
+                if attr in props and " " not in props[attr]:
+                    keys.append(f"{key}={props[attr]}")
+            gpus[dev] = [props["PCI_SLOT_NAME"], props.get("vendor", "0x0000"),
+                         props.get("device", "0x0000")] + keys
+        elif props.get("SUBSYSTEM") == "drm" and "/drm/" in dev:
+            parent = dev.split("/drm/")[0]
+            node = dev.split("/drm/")[1]
+            if parent in gpus:
+                if node.startswith("renderD"):
+                    gpus[parent].append(f"render={int(node[7:]) - 128}")
+                    gpus[parent] += [f"prop.{k}={v}" for k, v in props.items()
+                                     if k.startswith("GLMUX_") and " " not in v]
+                elif node.startswith("card"):
+                    gpus[parent].append(f"card={node[4:]}")
+    return ["gpu " + " ".join(g) for g in gpus.values()]
+
+
+def select_seeds(top):
+    """Each bed of tests/cli/beds under no variable and the variable values the tests use."""
+    vals = env_values(top)
+    # Few seeds: each input costs a umockdev bed (a few ms to a few hundred on a busy machine).
+    settings = [[]]
+    for var in ("DRI_PRIME", "GLMUX_GPU"):
+        settings += [[f"env {var}={v}"] for v in vals[var][:1]]
+    settings.append(["env __NV_PRIME_RENDER_OFFLOAD=1"])
+    vendors = ["vendor mesa i915,amdgpu,radeon,nouveau,virtio_gpu", "vendor nvidia nvidia",
+               "vendor fallback"]
+    seeds = []
+    for bed in sorted((top / "tests" / "cli" / "beds").glob("*.umockdev")):
+        gpus = bed_gpus(bed)
+        for extra in settings:
+            seeds.append("\n".join(gpus + extra + vendors).encode())
+        if gpus:
+            tag = gpus[-1].split()[1].replace(":", "_").replace(".", "_")
+            seeds.append("\n".join(gpus + vendors + [f"display pci-{tag}"]).encode())
+    return seeds
+
+
 def port_lex_seeds(top):
     """port-check's fixture tree and the project's own C test sources (small ones)."""
     paths = [p for p in sorted((top / "tests" / "port").rglob("*")) if p.is_file()]
@@ -137,7 +188,8 @@ def main():
     args = ap.parse_args()
     top = args.top.resolve()
     make = {"json": json_seeds, "manifest": json_seeds, "env": env_seeds,
-            "glx_reply": glx_seeds, "port_lex": port_lex_seeds}.get(args.target)
+            "glx_reply": glx_seeds, "port_lex": port_lex_seeds,
+            "select": select_seeds}.get(args.target)
     seeds = make(top) if make else []
     args.outdir.mkdir(parents=True, exist_ok=True)
     for old in args.outdir.iterdir():

@@ -47,10 +47,12 @@ def seeds(target, top, out):
     return sorted(out.iterdir())
 
 
-def sanitizer_env():
+def sanitizer_env(wrapped):
     env = dict(os.environ)
     # Abort on the first report so that libFuzzer or ctest see it; keep symbolized frames.
-    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=1")
+    # Under a wrapper's LD_PRELOAD (umockdev) a shared ASan runtime is not first; that is fine.
+    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=1" +
+                   (":verify_asan_link_order=0" if wrapped else ""))
     env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
     return env
 
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--work", required=True, type=pathlib.Path)
     ap.add_argument("--runs", type=int, default=100000)
     ap.add_argument("--max-len", type=int, default=4096)
+    ap.add_argument("--wrapper", help="a program to run the target under (umockdev-wrapper)")
     args = ap.parse_args()
     work = args.work
     shutil.rmtree(work, ignore_errors=True)
@@ -82,8 +85,10 @@ def main():
                f"-max_len={args.max_len}", "-print_final_stats=1",
                f"-artifact_prefix={work / 'artifacts'}/", str(work / "corpus"),
                str(work / "seeds")]
+    if args.wrapper:
+        cmd = [args.wrapper] + cmd
     print("running:", " ".join(cmd[:8]), "..." if len(cmd) > 8 else "", flush=True)
-    proc = subprocess.run(cmd, env=sanitizer_env(), stdout=subprocess.PIPE,
+    proc = subprocess.run(cmd, env=sanitizer_env(bool(args.wrapper)), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace")
     lines = proc.stdout.splitlines()
     # Keep the log short when all is well (the replay prints one line per input).

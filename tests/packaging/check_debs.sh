@@ -6,7 +6,7 @@
 # each package's paths against Debian's package of the same name where that is installed here,
 # Multi-Arch, vendor dependencies through the virtual packages, the vendor directories (the
 # ones the packaged libraries search), symbols files and ldconfig triggers, no file in two
-# packages, and lintian with no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
+# packages, and lintian (source package and .debs) with no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
 # Usage: check_debs.sh SOURCE_DIR WORK_DIR
 set -eu
 top=$1 work=$2
@@ -113,10 +113,12 @@ echo "ok: the owned vendor directories are the ones libEGL searches and the .pc 
 paths() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\.||; s|/$||' |
           grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^$' | sort; }
 compared=""
+arch=$(dpkg --print-architecture)
 for p in $got; do
-    v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p" 2>/dev/null) || continue
+    # The native architecture's instance (another one, e.g. :i386, may be installed too).
+    v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p:$arch" 2>/dev/null) || continue
     case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
-    dpkg -L "$p" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
+    dpkg -L "$p:$arch" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
     paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
         > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
@@ -134,11 +136,17 @@ for p in libglvnd0 libopengl0 libgles1 libgles2 libegl1 libglx0 libgl1; do
     has "$p" || continue
     rm -rf ctl && dpkg-deb -e "$(deb "$p")" ctl
     [ -s ctl/symbols ] || fail "$p has no symbols file"
+    # The shipped symbols file is the committed one (Debian's minimal versions).
+    diff <(grep '@Base' ctl/symbols | sort) <(grep '@Base' "$top/packaging/debian/$p.symbols" | sort) \
+        > "symbols-$p.diff" || { cat "symbols-$p.diff" >&2; fail "$p's symbols differ from packaging/debian/$p.symbols"; }
     [ -s ctl/shlibs ] || fail "$p has no shlibs file"
     grep -q 'activate-noawait ldconfig' ctl/triggers || fail "$p has no ldconfig trigger"
     echo "ok: $p: $(grep -c '@Base' ctl/symbols) symbols, $(cat ctl/shlibs)"
 done
 rm -rf ctl
+# dpkg-gensymbols (-c4) reported no change against the committed files.
+! grep -E 'dpkg-gensymbols: (warning|error)' "$work/build.log" ||
+    fail "dpkg-gensymbols reported differences (log: $work/build.log)"
 dpkg --compare-versions "$(field libglvnd0 Version)" gt 1.6.0-1 || fail "version must sort above 1.6.0-1"
 
 # No file in two packages.
@@ -147,6 +155,9 @@ for p in $got; do files "$p"; done | sort | uniq -d > dup.txt
 echo "ok: no file owned by two packages"
 
 if command -v lintian > /dev/null; then
+    # The .changes holds the source package too: lintian checks the .dsc and the tarball
+    # (source-is-missing and the other source tags) as well as the .debs.
+    grep -q '\.dsc$' ./*.changes || fail "the .changes holds no source package"
     lintian --fail-on error ./*.changes > lintian.txt 2>&1 ||
         { cat lintian.txt >&2; fail "lintian reports errors"; }
     echo "ok: lintian: $(grep -c '^E:' lintian.txt || true) errors, $(grep -c '^W:' lintian.txt || true) warnings"

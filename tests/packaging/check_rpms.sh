@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -bb, %check included:
 # the spec's ctest run must pass inside rpmbuild) and checks Fedora's libglvnd split: the
-# subpackage set (every part, nothing left out), what each ships, Epoch/version/Provides, the
-# owned vendor directories, the RPM macros file, and no file in two subpackages.
+# subpackage set (every part, nothing left out), what each ships, Epoch/version, Fedora's
+# Provides (plain and arch-qualified), debuginfo, %license, URL, ldconfig scriptlets, the owned
+# vendor directories, the RPM macros (glmux-rpm-macros, without libglvnd-core-devel), no file in
+# two subpackages, and Fedora-style dependent packages installing (check_rpm_deps.sh).
 # Usage: check_rpms.sh SOURCE_DIR WORK_DIR
 set -eu
 top=$1 work=$2
@@ -25,15 +27,20 @@ left=" "
 q() { rpm -qp "$@" 2>/dev/null; }
 L=/usr/lib64
 
-want="libglvnd libglvnd-opengl libglvnd-gles libglvnd-core-devel libglvnd-devel"
+want="libglvnd libglvnd-opengl libglvnd-gles libglvnd-core-devel libglvnd-devel glmux-rpm-macros"
 case $left in *" egl "*) ;; *) want="$want libglvnd-egl" ;; esac
 case $left in *" glx "*) ;; *) want="$want libglvnd-glx" ;; esac
 case $left in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
-got=$(for f in *.rpm; do q --qf '%{NAME}\n' "$f"; done | sort | tr '\n' ' ')
+got=$(for f in *.rpm; do q --qf '%{NAME}\n' "$f"; done | grep -v -- '-debug\(info\|source\)$' | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] || fail "subpackages '$got', expected '$want'"
 echo "ok: subpackages $got"
 
 rpmof() { ls "$1"-[0-9]*.rpm; }
+# Debuginfo: the spec keeps rpm's debuginfo packages (no debug_package %{nil}).
+ls ./*-debuginfo-[0-9]*.rpm > /dev/null 2>&1 || fail "no -debuginfo package was built"
+q -l "$(ls ./*-debuginfo-[0-9]*.rpm | head -1)" | grep -q '^/usr/lib/debug/.*libGL\.so\.1.*\.debug$' ||
+    fail "the debuginfo package lacks libGL's debug file"
+echo "ok: debuginfo: $(ls ./*-debug*-[0-9]*.rpm | tr '\n' ' ')"
 files() { q -l "$(rpmof "$1")" | grep -v '^/usr/share/licenses/'; }
 need() { files "$1" | grep -qx "$2" || fail "$1 lacks $2"; }
 need libglvnd $L/libGLdispatch.so.0
@@ -46,7 +53,14 @@ need libglvnd-gles $L/libGLESv2.so.2
 need libglvnd-core-devel /usr/include/glvnd/GLdispatchABI.h
 need libglvnd-core-devel $L/pkgconfig/libglvnd.pc
 need libglvnd-core-devel $L/pkgconfig/glmux.pc
-need libglvnd-core-devel /usr/lib/rpm/macros.d/macros.glmux
+need glmux-rpm-macros /usr/lib/rpm/macros.d/macros.glmux
+[ "$(q --qf '%{ARCH}' "$(rpmof glmux-rpm-macros)")" = noarch ] || fail "glmux-rpm-macros is not noarch"
+q --requires "$(rpmof libglvnd-core-devel)" | grep -q '^glmux-rpm-macros = ' ||
+    fail "libglvnd-core-devel does not require glmux-rpm-macros"
+for p in libglvnd glmux-rpm-macros libglvnd-core-devel glmux-tools; do
+    q -l "$(rpmof $p)" | grep -q "^/usr/share/licenses/.*/LICENSE$" || fail "$p has no %license LICENSE"
+done
+[ "$(q --qf '%{URL}' "$(rpmof libglvnd)")" != "(none)" ] || fail "no URL:"
 for f in /usr/include/GL/gl.h /usr/include/KHR/khrplatform.h /usr/include/GLES2/gl2.h \
          $L/libOpenGL.so $L/libGLESv2.so $L/pkgconfig/opengl.pc $L/pkgconfig/glesv2.pc; do
     need libglvnd-devel $f
@@ -58,7 +72,7 @@ case $left in *" egl "*) ;; *)
     need libglvnd-egl /usr/share/egl/egl_external_platform.d
     need libglvnd-devel /usr/include/EGL/egl.h
     need libglvnd-devel $L/pkgconfig/egl.pc
-    q --provides "$(rpmof libglvnd-egl)" | grep -q '^libEGL(x86-64) = 1:' || fail "libglvnd-egl lacks Provides libEGL(x86-64)"
+    q --provides "$(rpmof libglvnd-egl)" | grep -qx 'libEGL(x86-64)' || fail "libglvnd-egl lacks Provides libEGL(x86-64)"
     ;;
 esac
 case $left in *" glx "*) ;; *)
@@ -82,8 +96,25 @@ for f in *.rpm; do q -l "$f"; done | grep -v '^/usr/share/licenses/' | sort | un
 echo "ok: no path owned by two subpackages"
 
 # The macros give vendor packages the vendor directory.
-rpm2cpio "$(rpmof libglvnd-core-devel)" | (mkdir -p x && cd x && cpio -idm --quiet)
+rpm2cpio "$(rpmof glmux-rpm-macros)" | (mkdir -p x && cd x && cpio -idm --quiet)
 got_dir=$(rpm --load x/usr/lib/rpm/macros.d/macros.glmux --eval '%{glmux_vendordir}')
 [ "$got_dir" = "$(rpm --eval '%{_libdir}')/glvnd/vendors" ] || fail "%glmux_vendordir is $got_dir"
 echo "ok: %glmux_vendordir = $got_dir, %glvnd_egl_vendordir = $(rpm --load x/usr/lib/rpm/macros.d/macros.glmux --eval '%{glvnd_egl_vendordir}')"
+# The library subpackages run ldconfig (Fedora's %ldconfig_scriptlets; EL/SUSE-style here).
+for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx; do
+    q --scripts "$(rpmof $p)" | grep -q 'postinstall program: /sbin/ldconfig' ||
+        fail "$p has no ldconfig scriptlet"
+done
+echo "ok: ldconfig scriptlets"
+# Fedora's arch-qualified names, as its libglvnd provides them.
+for pv in libglvnd-gles:libGLES libglvnd-gles:mesa-libGLES libglvnd-egl:libEGL libglvnd-glx:libGL \
+          libglvnd-devel:mesa-khr-devel libglvnd-devel:mesa-libGLES-devel libglvnd-devel:libGLES-devel; do
+    p=${pv%%:*} name=${pv#*:}
+    for v in "$name" "$name(x86-64)"; do
+        q --provides "$(rpmof "$p")" | grep -qx "$v" || fail "$p does not provide $v"
+    done
+done
+echo "ok: Provides of Fedora's libglvnd, plain and arch-qualified"
+bash "$top/tests/packaging/check_rpm_deps.sh" "$work/rpms" "$work/deps" ||
+    fail "Fedora-style dependent packages (tests/packaging/check_rpm_deps.sh)"
 echo "packaging_rpm passed"

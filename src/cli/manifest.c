@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tool: the commands for vendor packagers. `manifest` prints a vendor manifest built from
+ * its options (what a Mesa, NVIDIA or AMD package installs as
+ * ${vendordir}/NN_<vendor>.json), checked with the same parser libEGL uses before it is
+ * printed. `check` validates manifest files named on the command line, or, with none, every
+ * *.json file in the vendor directories this system searches (the list `glmux vendors` reads).
+ * Output of check is compiler-style: file:line: error: message.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/json_writer.h"
+#include "select/manifest.h"
+#include "select/select.h"
+
+static int manifest_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "glmux: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'glmux --help'.\n");
+    return GLMUX_EXIT_USAGE;
+}
+
+struct check_state {
+    int errors;
+    int warnings;
+};
+
+static void check_report(void *data, enum glmux_manifest_severity severity, const char *path,
+                         int line, const char *message)
+{
+    struct check_state *st = data;
+    const char *what = severity == GLMUX_MANIFEST_ERROR ? "error" : "warning";
+
+    if (severity == GLMUX_MANIFEST_ERROR)
+        st->errors++;
+    else
+        st->warnings++;
+    if (line > 0)
+        fprintf(stderr, "%s:%d: %s: %s\n", path, line, what, message);
+    else
+        fprintf(stderr, "%s: %s: %s\n", path, what, message);
+}
+
+static void check_one(const char *path, struct check_state *st)
+{
+    struct glmux_manifest m;
+
+    if (!glmux_manifest_load(path, &m, check_report, st))
+        return;
+    printf("%s: ok: vendor \"%s\"%s, EGL %s, GLX %s, drivers", path, m.name,
+           m.name_derived ? " (derived from the library name)" : "",
+           m.egl_library ? m.egl_library : "(none)", m.glx_library ? m.glx_library : "(by name)");
+    if (!m.has_drivers)
+        printf(" (built-in table)");
+    for (size_t j = 0; j < m.n_drivers; j++)
+        printf(" %s", m.drivers[j]);
+    printf(", priority %d\n", m.priority);
+    glmux_manifest_clear(&m);
+}
+
+static int json_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
+}
+
+/* Every *.json of each directory the vendor list is read from, in strcmp order. */
+static int check_installed(struct check_state *st)
+{
+    struct glmux_vendor_list list;
+    int files = 0;
+
+    if (!glmux_vendor_list_discover(&list)) {
+        fprintf(stderr, "glmux: check: out of memory\n");
+        return GLMUX_EXIT_FAIL;
+    }
+    for (size_t d = 0; d < list.n_dirs; d++) {
+        struct dirent **names;
+        int n = scandir(list.dirs[d], &names, json_file, alphasort);
+        if (n < 0) {
+            if (errno != ENOENT)
+                fprintf(stderr, "%s: warning: cannot read the directory: %s\n", list.dirs[d],
+                        strerror(errno));
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            char *path;
+            if (asprintf(&path, "%s/%s", list.dirs[d], names[i]->d_name) >= 0) {
+                check_one(path, st);
+                free(path);
+                files++;
+            }
+            free(names[i]);
+        }
+        free(names);
+    }
+    if (files == 0) {
+        fprintf(stderr, "glmux: check: no manifest found in");
+        for (size_t d = 0; d < list.n_dirs; d++)
+            fprintf(stderr, "%s%s", d ? ":" : " ", list.dirs[d]);
+        fprintf(stderr, "%s\n", list.n_dirs ? "" : " (no directory: a libglvnd variable "
+                                                 "names the files)");
+    }
+    glmux_vendor_list_clear(&list);
+    return GLMUX_EXIT_OK;
+}
+
+int glmux_cli_check(int argc, char **argv)
+{
+    struct check_state st = { 0, 0 };
+    int files = 0;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0 && files == 0)
+            continue;
+        files++;
+        check_one(argv[i], &st);
+    }
+    if (files == 0) {
+        int rc = check_installed(&st);
+        if (rc != GLMUX_EXIT_OK)
+            return rc;
+    }
+    return st.errors > 0 ? GLMUX_EXIT_FAIL : GLMUX_EXIT_OK;
+}
+
+/* Splits "i915,xe" into names; each must be a valid driver name. Returns the count or -1. */
+static int split_drivers(char *list, char **out, int max)
+{
+    int n = 0;
+
+    if (*list == '\0')
+        return 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (n == max || !glmux_manifest_valid_name(tok))
+            return -1;
+        out[n++] = tok;
+    }
+    return n;
+}
+
+int glmux_cli_manifest(int argc, char **argv)
+{
+    const char *vendor = NULL, *egl = NULL, *glx = NULL, *description = NULL;
+    char *drivers_arg = NULL, *drivers[GLMUX_MANIFEST_DRIVERS_MAX];
+    long priority = GLMUX_MANIFEST_PRIORITY_DEFAULT;
+    int n_drivers = -1;
+
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(opt, "--vendor") && strcmp(opt, "--egl") && strcmp(opt, "--glx") &&
+            strcmp(opt, "--drivers") && strcmp(opt, "--priority") && strcmp(opt, "--description"))
+            return manifest_usage("manifest: unknown option '%s'", opt);
+        if (val == NULL)
+            return manifest_usage("manifest: %s needs a value", opt);
+        i++;
+        if (strcmp(opt, "--vendor") == 0) {
+            vendor = val;
+        } else if (strcmp(opt, "--egl") == 0) {
+            egl = val;
+        } else if (strcmp(opt, "--glx") == 0) {
+            glx = val;
+        } else if (strcmp(opt, "--description") == 0) {
+            description = val;
+        } else if (strcmp(opt, "--drivers") == 0) {
+            drivers_arg = argv[i];
+        } else {
+            char *end;
+            errno = 0;
+            priority = strtol(val, &end, 10);
+            if (errno || *end || end == val || priority < 0 ||
+                priority > GLMUX_MANIFEST_PRIORITY_MAX)
+                return manifest_usage("manifest: --priority '%s' is not a number from 0 to 999",
+                                      val);
+        }
+    }
+    if (vendor == NULL)
+        return manifest_usage("%s", "manifest: --vendor NAME is required");
+    if (!glmux_manifest_valid_name(vendor))
+        return manifest_usage("manifest: vendor name '%s' must be 1-64 characters of "
+                              "A-Z a-z 0-9 _ . -", vendor);
+    if (egl == NULL && glx == NULL)
+        return manifest_usage("%s", "manifest: give --egl LIB, --glx LIB or both");
+    if (drivers_arg != NULL) {
+        n_drivers = split_drivers(drivers_arg, drivers, GLMUX_MANIFEST_DRIVERS_MAX);
+        if (n_drivers < 0)
+            return manifest_usage("manifest: --drivers '%s' must be a comma-separated list of "
+                                  "kernel driver names (i915,xe)", drivers_arg);
+    }
+
+    /* Write to memory, parse it back as libEGL would, and print only a valid manifest. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem == NULL) {
+        fprintf(stderr, "glmux: manifest: out of memory\n");
+        return GLMUX_EXIT_FAIL;
+    }
+    struct glmux_jw w;
+    glmux_jw_init(&w, mem);
+    glmux_jw_object(&w, NULL);
+    glmux_jw_string(&w, "file_format_version", "1.0.0");
+    if (egl != NULL) {
+        glmux_jw_object(&w, "ICD");
+        glmux_jw_string(&w, "library_path", egl);
+        glmux_jw_end(&w, '}');
+    }
+    glmux_jw_object(&w, "vendor");
+    glmux_jw_int(&w, "format_version", GLMUX_MANIFEST_VENDOR_FORMAT);
+    glmux_jw_string(&w, "name", vendor);
+    if (description != NULL)
+        glmux_jw_string(&w, "description", description);
+    if (glx != NULL)
+        glmux_jw_string(&w, "glx_library_path", glx);
+    if (n_drivers >= 0) {
+        glmux_jw_array(&w, "drivers");
+        for (int j = 0; j < n_drivers; j++)
+            glmux_jw_string(&w, NULL, drivers[j]);
+        glmux_jw_end(&w, ']');
+    }
+    glmux_jw_int(&w, "priority", priority);
+    glmux_jw_end(&w, '}');
+    glmux_jw_end(&w, '}');
+    glmux_jw_finish(&w);
+    fclose(mem);
+
+    struct check_state st = { 0, 0 };
+    struct glmux_manifest m;
+    char name[GLMUX_MANIFEST_NAME_MAX + 16];
+    snprintf(name, sizeof(name), "%02ld_%s.json", priority, vendor);
+    bool ok = glmux_manifest_parse(name, text, len, &m, check_report, &st);
+    if (ok)
+        glmux_manifest_clear(&m);
+    if (!ok || st.errors > 0) {
+        fprintf(stderr, "glmux: manifest: the options do not make a valid manifest\n");
+        free(text);
+        return GLMUX_EXIT_FAIL;
+    }
+    fwrite(text, 1, len, stdout);
+    free(text);
+    return GLMUX_EXIT_OK;
+}

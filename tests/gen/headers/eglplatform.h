@@ -1,0 +1,1 @@
+/* glmux test fixture: stands for eglplatform.h. */
