@@ -10,7 +10,7 @@ set(CMAKE_ASM_COMPILER aarch64-linux-gnu-gcc)
 # Multiarch: find_library and find_path look under /usr/lib/aarch64-linux-gnu and /usr/include/aarch64-linux-gnu.
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(GLMUX_DEBIAN_ARCH arm64 CACHE STRING "Debian architecture of the target")
-# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm and libudev
+# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm, libudev, xcb, xcb-dri3
 # where the target has none installed (no multiarch packages, e.g. riscv64 on Debian 12).
 set(ENV{PKG_CONFIG_LIBDIR}
     "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig:${CMAKE_CURRENT_LIST_DIR}/pkgconfig-headers")

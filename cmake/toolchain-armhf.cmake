@@ -10,7 +10,7 @@ set(CMAKE_ASM_COMPILER arm-linux-gnueabihf-gcc)
 # Multiarch: find_library and find_path look under /usr/lib/arm-linux-gnueabihf and /usr/include/arm-linux-gnueabihf.
 set(CMAKE_LIBRARY_ARCHITECTURE arm-linux-gnueabihf)
 set(GLMUX_DEBIAN_ARCH armhf CACHE STRING "Debian architecture of the target")
-# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm and libudev
+# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm, libudev, xcb, xcb-dri3
 # where the target has none installed (no multiarch packages, e.g. riscv64 on Debian 12).
 set(ENV{PKG_CONFIG_LIBDIR}
     "/usr/lib/arm-linux-gnueabihf/pkgconfig:/usr/share/pkgconfig:${CMAKE_CURRENT_LIST_DIR}/pkgconfig-headers")

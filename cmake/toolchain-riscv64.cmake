@@ -10,7 +10,7 @@ set(CMAKE_ASM_COMPILER riscv64-linux-gnu-gcc)
 # Multiarch: find_library and find_path look under /usr/lib/riscv64-linux-gnu and /usr/include/riscv64-linux-gnu.
 set(CMAKE_LIBRARY_ARCHITECTURE riscv64-linux-gnu)
 set(GLMUX_DEBIAN_ARCH riscv64 CACHE STRING "Debian architecture of the target")
-# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm and libudev
+# The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm, libudev, xcb, xcb-dri3
 # where the target has none installed (no multiarch packages, e.g. riscv64 on Debian 12).
 set(ENV{PKG_CONFIG_LIBDIR}
     "/usr/lib/riscv64-linux-gnu/pkgconfig:/usr/share/pkgconfig:${CMAKE_CURRENT_LIST_DIR}/pkgconfig-headers")
