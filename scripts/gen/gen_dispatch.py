@@ -3,16 +3,19 @@
 """Build-time generator for glmux's GL dispatch code.
 
   gen_dispatch.py core  --xml gl.xml --slots gl_slots.txt --extra gl_extra_commands.txt OUT
-      writes glmux_slots.h (slot counts), glmux_slot_names.c (the static names, one string
-      pool), glmux_noop.c (one no-op function per slot and the no-op table) and
-      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in x86_64_tls
-      mode, glmux_lazy.S (one resolver trampoline per slot: tables fill lazily).
+      writes glmux_slots.h (slot counts), glmux_slot_names.c (the static names: one string
+      pool, each name's offset in it and an open-addressing hash table of slot numbers, all
+      position-independent data that needs no relocation), glmux_gl_types.h (the registry's
+      typedefs, for the pure-C stubs) and, in x86_64_tls mode, glmux_lazy.S (one resolver
+      trampoline per slot: tables fill lazily, and a thread without a context calls the same
+      trampolines) or, in pure_c mode, glmux_noop.c (one no-op function per slot and the
+      no-op table).
 
   gen_dispatch.py stubs --xml ... --slots ... --extra ... --lib NAME --mode MODE OUT
                         (--symbols FILE | --all-slots) [--check-api API --check-features F,...]
-      writes NAME_stubs.S (MODE x86_64_tls) or NAME_stubs.c (MODE pure_c), NAME_entries.c
-      (the stub names in stub order, for patching lookups) and, unless --all-slots,
-      NAME.map (the version script, plus the names in --extra-exports FILE). With --check-api, the committed symbol list must equal
+      writes NAME_stubs.S (MODE x86_64_tls) or NAME_stubs.c (MODE pure_c) and, unless
+      --all-slots (libGLdispatch, which finds its stubs through the slot lookup), NAME_entries.c
+      (the stub names in stub order, for patching lookups) and NAME.map (the version script, plus the names in --extra-exports FILE). With --check-api, the committed symbol list must equal
       what the registry features require, or the build stops.
 
 Output is deterministic: sorted, no timestamps; a file is rewritten only when it changes.
@@ -28,9 +31,8 @@ import glmux_registry  # noqa: E402
 # The numbers C and assembly share, written once into glmux_constants.h (gen_constants).
 STUB_SIZE = 32          # bytes per GL entry stub: the patch ABI's stubSize
 STUB_ALIGN = 4096       # a library's stub region starts and ends on a page
-LAZY_SIZE = 16          # bytes per lazy resolver trampoline (glmux_lazy.S)
 GLX_ENTRY_COUNT = 4096  # libGLX's generated GLX entry stubs (glx_entry_x86_64.S)
-GLX_ENTRY_SIZE = 16     # bytes per GLX entry stub
+GLX_ENTRY_SIZE = 8      # bytes per GLX entry stub (16 with CET's endbr64)
 
 
 def header(what):
@@ -59,17 +61,65 @@ def c_string_pool(names):
     return offsets, parts
 
 
-def emit_pool(symbol, names):
+def emit_pool(symbol, names, kind="unsigned"):
     offsets, parts = c_string_pool(names)
     out = [f"const char {symbol}_pool[] =\n"]
     for p in parts:
         out.append(f'    "{p}\\0"\n')
     out.append("    ;\n")
-    out.append(f"const unsigned {symbol}_offsets[{max(len(names), 1)}] = {{\n")
+    out.append(f"const {kind} {symbol}_offsets[{max(len(offsets), 1)}] = {{\n")
     for i in range(0, len(offsets), 8):
         out.append("    " + ", ".join(str(o) for o in offsets[i:i + 8]) + ",\n")
     out.append("};\n")
     return "".join(out)
+
+
+MASK64 = (1 << 64) - 1
+
+
+def name_hash(name):
+    """The slot-name hash; slot_hash() in src/dispatch/slots.c computes the same: the
+    length and two little-endian 64-bit words of the name (its first and its last 8 bytes, or
+    the whole name zero-padded when shorter), multiplied and folded."""
+    b = name.encode()
+    n = len(b)
+    if n >= 8:
+        a = int.from_bytes(b[:8], "little")
+        z = int.from_bytes(b[n - 8:], "little")
+    else:
+        a = int.from_bytes(b, "little")
+        z = 0
+    h = (a * 0x9E3779B97F4A7C15) & MASK64
+    h ^= (z * 0xC2B2AE3D27D4EB4F) & MASK64
+    h ^= (n * 0x165667B19E3779F9) & MASK64
+    h ^= h >> 29
+    h = (h * 0xBF58476D1CE4E5B9) & MASK64
+    h ^= h >> 32
+    return h
+
+
+def hash_table(names):
+    """Open addressing, linear probing: the smallest power of two at least twice the names.
+    A cell holds slot + 1 in bits 0-15 (0 = empty), the name's length (at most 255) in bits
+    16-23 and the hash's top byte in bits 24-31, so that most other names are told apart
+    without reading the pool. Returns (cells, longest probe sequence)."""
+    size = 1
+    while size < 2 * max(len(names), 1):
+        size *= 2
+    cells = [0] * size
+    longest = 0
+    for slot, name in enumerate(names):
+        i = name_hash(name) & (size - 1)
+        probes = 1
+        while cells[i]:
+            i = (i + 1) & (size - 1)
+            probes += 1
+        if len(name) > 255 or slot >= 0xFFFF:
+            raise SystemExit(f"gen_dispatch.py: {name}: slot names are at most 255 bytes and "
+                             "65534 slots")
+        cells[i] = (slot + 1) | (len(name) << 16) | ((name_hash(name) >> 56) << 24)
+        longest = max(longest, probes)
+    return cells, longest
 
 
 def gen_constants(args, slots):
@@ -84,46 +134,64 @@ def gen_constants(args, slots):
             + "/* Bytes per GL entry stub (the patch ABI's stubSize); stub region alignment. */\n"
             + f"#define GLMUX_STUB_SIZE {STUB_SIZE}\n"
             + f"#define GLMUX_STUB_ALIGN {STUB_ALIGN}\n"
-            + "/* Bytes per lazy resolver trampoline (glmux_lazy.S). */\n"
-            + f"#define GLMUX_LAZY_SIZE {LAZY_SIZE}\n"
+            + "/* Lazy resolver trampolines (glmux_lazy.S): bytes each, per group, group bytes. */\n"
+            + lazy_macros()
             + "/* libGLX's generated GLX entry stubs: how many, and bytes per stub. */\n"
             + f"#define GLMUX_GLX_ENTRY_COUNT {GLX_ENTRY_COUNT}\n"
-            + f"#define GLMUX_GLX_ENTRY_SIZE {GLX_ENTRY_SIZE}\n\n"
+            + f"#ifdef __CET__\n#define GLMUX_GLX_ENTRY_SIZE {2 * GLX_ENTRY_SIZE}\n#else\n"
+            + f"#define GLMUX_GLX_ENTRY_SIZE {GLX_ENTRY_SIZE}\n#endif\n\n"
             + "#endif\n")
 
 
 def gen_core(args, registry, slots, commands):
     what = "gl.xml and gl_slots.txt"
     total = len(slots) + args.dynamic
+    cells, _ = hash_table(slots)
+    asm = args.mode == "x86_64_tls"
+    if asm:
+        table = ("/* The table every thread without a context starts with: slot i holds lazy\n"
+                 " * trampoline i (filled at load, no relocations). */\n"
+                 "extern const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];\n\n")
+    else:
+        table = ("/* One no-op function per slot; the table every thread starts with. */\n"
+                 "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n\n")
     write_if_changed(os.path.join(args.out, "glmux_constants.h"), gen_constants(args, slots))
     write_if_changed(os.path.join(args.out, "glmux_slots.h"), (
         header(what)
-        + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n"
+        + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n#include <stdint.h>\n\n"
         + "#include \"glmux_constants.h\"\n\n"
-        + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
+        + f"#define GLMUX_SLOT_HASH_SIZE {len(cells)}\n\n"
+        + "/* Static slot names, sorted: one string pool, each name's offset in it, and a hash\n"
+        + " * table by the name hash: slot + 1 (bits 0-15, 0: empty), length (16-23) and the\n"
+        + " * hash's top byte (24-31). */\n"
         + "extern const char glmux_slot_names_pool[];\n"
-        + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
-        + "/* One no-op function per slot; the table every thread starts with. */\n"
-        + "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n\n"
+        + "extern const uint32_t glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n"
+        + "extern const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE];\n\n"
+        + table
         + "#endif\n"))
 
-    write_if_changed(os.path.join(args.out, "glmux_slot_names.c"),
-                     header(what) + '#include "glmux_slots.h"\n\n'
-                     + emit_pool("glmux_slot_names", slots))
-
-    out = [header(what), "#include <stdint.h>\n\n#include \"glmux_slots.h\"\n\n",
-           "intptr_t glmux_dispatch_noop(unsigned slot);\n\n",
-           "#define NOOP(n) static intptr_t noop_##n(void) { return glmux_dispatch_noop(n); }\n"]
-    for i in range(total):
-        out.append(f"NOOP({i})\n")
-    out.append("\nconst void *const glmux_noop_table[GLMUX_TOTAL_SLOTS] = {\n")
-    for i in range(total):
-        out.append(f"    (const void *)noop_{i},\n")
+    out = [header(what), '#include "glmux_slots.h"\n\n',
+           emit_pool("glmux_slot_names", slots, kind="uint32_t")]
+    out.append("const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE] = {\n")
+    for i in range(0, len(cells), 8):
+        out.append("    " + ", ".join(f"0x{c:08x}" for c in cells[i:i + 8]) + ",\n")
     out.append("};\n")
-    write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
+    write_if_changed(os.path.join(args.out, "glmux_slot_names.c"), "".join(out))
 
-    if args.mode == "x86_64_tls":
+    if asm:
         write_if_changed(os.path.join(args.out, "glmux_lazy.S"), gen_lazy(total))
+    else:
+        out = [header(what), "#include <stdint.h>\n\n#include \"glmux_slots.h\"\n\n",
+               "intptr_t glmux_dispatch_noop(unsigned slot);\n\n",
+               "#define NOOP(n) static intptr_t noop_##n(void) "
+               "{ return glmux_dispatch_noop(n); }\n"]
+        for i in range(total):
+            out.append(f"NOOP({i})\n")
+        out.append("\nconst void *const glmux_noop_table[GLMUX_TOTAL_SLOTS] = {\n")
+        for i in range(total):
+            out.append(f"    (const void *)noop_{i},\n")
+        out.append("};\n")
+        write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
 
     types = [header("gl.xml"), "#ifndef GLMUX_GL_TYPES_H\n#define GLMUX_GL_TYPES_H\n\n",
              "#ifndef APIENTRY\n#define APIENTRY\n#endif\n"]
@@ -132,15 +200,31 @@ def gen_core(args, registry, slots, commands):
     write_if_changed(os.path.join(args.out, "glmux_gl_types.h"), "".join(types))
 
 
+# Lazy trampolines come in groups: each trampoline loads the low byte of its slot number into
+# %al and jumps (rel8) to its group's tail, which loads the high byte into %ah and jumps to the
+# common part. A group is 128 bytes of trampolines (4 bytes each, 8 with CET's endbr64) and a
+# 16-byte tail, so trampoline i is at glmux_lazy_start + (i / GROUP) * 144 + (i % GROUP) * SIZE
+# (GLMUX_LAZY_* in glmux_slots.h). Slot numbers must fit in 16 bits.
+LAZY_GROUP_BYTES = 144
+
+
+def lazy_macros():
+    return ("#ifdef __CET__\n#define GLMUX_LAZY_SIZE 8\n#else\n#define GLMUX_LAZY_SIZE 4\n#endif\n"
+            "#define GLMUX_LAZY_GROUP (128 / GLMUX_LAZY_SIZE)\n"
+            f"#define GLMUX_LAZY_GROUP_BYTES {LAZY_GROUP_BYTES}\n")
 
 
 def gen_lazy(total):
-    """x86-64 resolver trampolines: a new table starts with trampoline i in slot i. The first
-    call through a slot saves the argument registers, asks glmux_lazy_resolve(slot) for the
-    vendor's function (which it also stores in the table), restores them and jumps there."""
+    """x86-64 resolver trampolines: a new table starts with trampoline i in slot i, and so does
+    the table of threads without a context. A call through a trampoline saves the argument
+    registers, asks glmux_lazy_resolve(slot) for the function to run (the vendor's, which it
+    also stores in the table, or a no-op), restores them and jumps there."""
+    if total > 65536:
+        raise SystemExit("gen_dispatch.py: lazy trampolines hold 16-bit slot numbers")
     out = [header("gl_slots.txt"),
-           "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in slot\n"
-           " * order from glmux_lazy_start, and the common part that calls the resolver. */\n\n",
+           "/* Lazy slot resolution: trampolines in groups (see GLMUX_LAZY_* in glmux_slots.h),\n"
+           " * in slot order from glmux_lazy_start, and the common part that calls the\n"
+           " * resolver. */\n\n",
            "#include \"glmux_constants.h\"\n\n",
            "#ifdef __CET__\n#define GLMUX_ENDBR endbr64\n#else\n#define GLMUX_ENDBR\n#endif\n\n",
            "    .section .note.GNU-stack,\"\",@progbits\n",
@@ -168,13 +252,29 @@ def gen_lazy(total):
            "    addq $184, %rsp\n",
            "    jmp *%r11\n",
            "    .size glmux_lazy_common, .-glmux_lazy_common\n\n",
-           "    .balign GLMUX_LAZY_SIZE\n",
+           "    .balign 16\n",
            "    .globl glmux_lazy_start\n    .hidden glmux_lazy_start\n",
            "glmux_lazy_start:\n"]
-    for i in range(total):
-        out.append(f"    .balign GLMUX_LAZY_SIZE\n    GLMUX_ENDBR\n    movl ${i}, %eax\n"
-                   "    jmp glmux_lazy_common\n")
-    out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
+    # Each group is written for both group sizes; __CET__ picks one when assembling.
+    # Fixed-size encodings only (the assembler must not relax a jump), so that every group is
+    # exactly GLMUX_LAZY_GROUP_BYTES: movb $imm8, %al (b0 ib), jmp rel8 (eb cb) to the tail,
+    # whose jmp rel32 (e9 cd) reaches the common part.
+    for cet, size in (("#ifdef __CET__\n", 8), ("#else\n", 4)):
+        group = 128 // size
+        out.append(cet)
+        for first in range(0, total, group):
+            out.append(f"0:  /* slots {first}.. */\n")
+            for j, i in enumerate(range(first, first + group)):
+                out.append(f"    GLMUX_ENDBR\n    .byte 0xb0, {i & 0xff}, 0xeb, "
+                           f"{128 - (j + 1) * size}\n")
+            out += ["    .if . - 0b != 128\n    .error \"lazy trampoline group size\"\n"
+                    "    .endif\n",
+                    f"    movb ${first >> 8}, %ah\n    movzwl %ax, %eax\n",
+                    "    .byte 0xe9\n    .long glmux_lazy_common - . - 4\n",
+                    f"    .fill {LAZY_GROUP_BYTES - 128 - 10}, 1, 0xcc\n"]
+    out += ["#endif\n",
+            "    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\n",
+            "glmux_lazy_end:\n"]
     return "".join(out)
 
 
@@ -280,6 +380,8 @@ def gen_stubs(args, registry, slots, commands):
         write_if_changed(os.path.join(args.out, f"{lib}_stubs.c"), gen_c(args, entries, commands))
 
     names = [n for n, _ in entries]
+    if args.all_slots:
+        return      # libGLdispatch finds its stubs through the slot lookup
     write_if_changed(os.path.join(args.out, f"{lib}_entries.c"), (
         header("the library's symbol list")
         + "/* The names of this library's stubs, in stub order (sorted). */\n\n"

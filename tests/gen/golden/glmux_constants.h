@@ -10,10 +10,20 @@
 /* Bytes per GL entry stub (the patch ABI's stubSize); stub region alignment. */
 #define GLMUX_STUB_SIZE 32
 #define GLMUX_STUB_ALIGN 4096
-/* Bytes per lazy resolver trampoline (glmux_lazy.S). */
-#define GLMUX_LAZY_SIZE 16
+/* Lazy resolver trampolines (glmux_lazy.S): bytes each, per group, group bytes. */
+#ifdef __CET__
+#define GLMUX_LAZY_SIZE 8
+#else
+#define GLMUX_LAZY_SIZE 4
+#endif
+#define GLMUX_LAZY_GROUP (128 / GLMUX_LAZY_SIZE)
+#define GLMUX_LAZY_GROUP_BYTES 144
 /* libGLX's generated GLX entry stubs: how many, and bytes per stub. */
 #define GLMUX_GLX_ENTRY_COUNT 4096
+#ifdef __CET__
 #define GLMUX_GLX_ENTRY_SIZE 16
+#else
+#define GLMUX_GLX_ENTRY_SIZE 8
+#endif
 
 #endif
