@@ -29,6 +29,8 @@ static int init_count;
 static int next_vendor_id = 1;
 pthread_key_t glmux_dispatch_thread_key;
 bool glmux_dispatch_thread_key_valid;
+__thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
 static __GLdispatchTable *current_tables;
 #ifdef GLMUX_HAVE_ASM_STUBS
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
@@ -53,6 +55,7 @@ static void thread_destroyed(void *data)
         slot = glmux_client_enter_locked(priv);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
+    glmux_dispatch_thread_record = NULL;    /* the key's destructor: the thread is exiting */
     _glapi_tls_Current[0] = glmux_noop_table;
     free(priv);
     if (orphaned)
@@ -334,7 +337,7 @@ __GLdispatchThreadState *__glDispatchGetCurrentThreadState(void)
 
     if (!glmux_dispatch_thread_key_valid)
         return NULL;
-    priv = pthread_getspecific(glmux_dispatch_thread_key);
+    priv = glmux_dispatch_thread_record;
     if (priv == NULL)
         return NULL;
     if (__atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE)) {
@@ -386,7 +389,7 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     pthread_mutex_unlock(&glmux_dispatch_lock);
 
     threadState->priv = priv;
-    pthread_setspecific(glmux_dispatch_thread_key, priv);
+    glmux_dispatch_set_record(priv);
     _glapi_tls_Current[0] = dispatch->entries;
     return GL_TRUE;
 }
@@ -398,13 +401,13 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void)
 
     if (!glmux_dispatch_thread_key_valid)
         return NULL;
-    priv = pthread_getspecific(glmux_dispatch_thread_key);
+    priv = glmux_dispatch_thread_record;
     if (priv == NULL)
         return NULL;
     pthread_mutex_lock(&glmux_dispatch_lock);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
-    pthread_setspecific(glmux_dispatch_thread_key, NULL);
+    glmux_dispatch_set_record(NULL);
     _glapi_tls_Current[0] = glmux_noop_table;
     state = priv->state;
     free(priv);
@@ -414,7 +417,7 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void)
 void __glDispatchLoseCurrent(void)
 {
     struct __GLdispatchThreadStatePrivateRec *priv =
-        glmux_dispatch_thread_key_valid ? pthread_getspecific(glmux_dispatch_thread_key) : NULL;
+        glmux_dispatch_thread_key_valid ? glmux_dispatch_thread_record : NULL;
     bool orphaned = priv != NULL && __atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE);
     __GLdispatchThreadState *state = glmux_dispatch_release_thread();
 
@@ -454,13 +457,13 @@ void __glDispatchReset(void)
     pthread_mutex_init(&glmux_dispatch_lock, NULL);
     glmux_dispatch_reset_tables();
     if (glmux_dispatch_thread_key_valid)
-        priv = pthread_getspecific(glmux_dispatch_thread_key);
+        priv = glmux_dispatch_thread_record;
     if (priv != NULL) {
         pthread_mutex_lock(&glmux_dispatch_lock);
         glmux_records_unlink_locked(priv);
         pthread_mutex_unlock(&glmux_dispatch_lock);
         priv->state->priv = NULL;
-        pthread_setspecific(glmux_dispatch_thread_key, NULL);
+        glmux_dispatch_set_record(NULL);
         free(priv);
     }
     _glapi_tls_Current[0] = glmux_noop_table;

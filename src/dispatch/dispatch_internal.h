@@ -68,6 +68,16 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void);
 /* The pthread key of the records (valid while libGLdispatch is initialised). */
 extern pthread_key_t glmux_dispatch_thread_key;
 extern bool glmux_dispatch_thread_key_valid;
+/* What glmux_dispatch_thread_key holds for the calling thread, read without a call. */
+extern __thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
+
+/* Sets the calling thread's record in the key and in its mirror. */
+static inline void glmux_dispatch_set_record(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    pthread_setspecific(glmux_dispatch_thread_key, priv);
+    glmux_dispatch_thread_record = priv;
+}
 /* Resets tables and the current count after fork (only this thread exists). */
 void glmux_dispatch_reset_tables(void);
 

@@ -4,7 +4,8 @@
  * cell at glmux_glx_entry_start + GLMUX_GLX_ENTRY_SIZE * i that jumps through
  * glmux_glx_entry_targets[i]; glx_entry.c hands the GLMUX_GLX_ENTRY_COUNT cells out to unknown
  * glX names and fills the targets. The cells are made here by the assembler's .rept; the
- * numbers come from the generated glmux_constants.h, which the C side includes too.
+ * numbers come from the generated glmux_constants.h, which the C side includes too
+ * (8 bytes a stub, 16 with CET's endbr64).
  */
 #include "glmux_constants.h"
 
@@ -23,7 +24,7 @@
 glmux_glx_entry_start:
     .set glmux_glx_i, 0
     .rept GLMUX_GLX_ENTRY_COUNT
-    .balign GLMUX_GLX_ENTRY_SIZE
+    .balign GLMUX_GLX_ENTRY_SIZE, 0xcc
     GLMUX_ENDBR
     jmp *(glmux_glx_entry_targets + 8 * glmux_glx_i)(%rip)
     .set glmux_glx_i, glmux_glx_i + 1
