@@ -214,24 +214,12 @@ static __GLXextFuncPtr lookup_glx(const char *name)
  * Locking (docs/architecture.md): the cache is read and written under glmux_glx_lock, the
  * answer is looked up with it released, so no vendor is called under it here.
  */
-__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+/* Every name but a GL name after the first call: through the cache. */
+static __attribute__((noinline)) __GLXextFuncPtr cached_proc(const char *name)
 {
-    const char *name = (const char *)procName;
     __GLXextFuncPtr fn, known;
     bool preload;
 
-    glmux_glx_entry();
-    if (name == NULL)
-        return NULL;
-    if (name[0] == 'g' && name[1] == 'l' && name[2] != 'X' &&
-        __atomic_load_n(&preloaded, __ATOMIC_ACQUIRE)) {
-        /* A GL name: libGLdispatch's lookup is lock-free, as fast as the cache and gives the
-         * same answer every time, so neither the lock nor the cache is needed. */
-        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
-        if (fn == NULL)
-            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
-        return fn;
-    }
     /* libGLdispatch's private extension is not a function (GLdispatch.h). */
     if (strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
         return NULL;
@@ -264,6 +252,26 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
         cache_add(name, fn);
     glmux_glx_lock_release();
     return fn;
+}
+
+__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+{
+    const char *name = (const char *)procName;
+    __GLXextFuncPtr fn;
+
+    glmux_glx_entry();
+    if (name == NULL)
+        return NULL;
+    if (name[0] == 'g' && name[1] == 'l' && name[2] != 'X' &&
+        __atomic_load_n(&preloaded, __ATOMIC_ACQUIRE)) {
+        /* A GL name: libGLdispatch's lookup is lock-free, as fast as the cache and gives the
+         * same answer every time, so neither the lock nor the cache is needed. */
+        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+        if (fn == NULL)
+            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+        return fn;
+    }
+    return cached_proc(name);
 }
 
 __GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)
