@@ -34,7 +34,13 @@ function(glmux_add_library target)
   target_include_directories(${target} PRIVATE
     "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/include" "${GLMUX_GEN_DIR}")
   target_link_options(${target} PRIVATE "-Wl,--version-script=${A_MAP}"
-    -Wl,--no-undefined -Wl,-Bsymbolic -Wl,-z,relro -Wl,-z,now)
+    -Wl,--no-undefined -Wl,-Bsymbolic -Wl,-z,relro)
+  # GLMUX_BIND_NOW (CMakeLists.txt): resolve every imported function at load, not at its
+  # first call. Off by default, as in libglvnd: ld.so then processes about 100 symbol
+  # relocations at EGL start-up instead of 220 (docs/performance.md).
+  if(GLMUX_BIND_NOW)
+    target_link_options(${target} PRIVATE -Wl,-z,now)
+  endif()
   if(GLMUX_USE_ASM)
     target_compile_definitions(${target} PRIVATE GLMUX_HAVE_ASM_STUBS=1)
   endif()

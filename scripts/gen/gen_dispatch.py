@@ -5,17 +5,21 @@
   gen_dispatch.py core  --xml gl.xml --slots gl_slots.txt --extra gl_extra_commands.txt OUT
       writes glmux_constants.h (the numbers C and assembly share: slot counts and the stub
       geometry of --mode), glmux_slots.h (slot declarations), glmux_slot_names.c (the static
-      names, one string pool), glmux_noop.c (one no-op function per slot and the no-op table),
-      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in modes with lazy
-      tables, glmux_lazy.S (one resolver trampoline per slot).
+      names: one string pool, each name's offset in it and an open-addressing hash table of
+      slot numbers, all position-independent data that needs no relocation),
+      glmux_gl_types.h (the registry's typedefs, for the pure-C stubs) and, in assembly modes,
+      glmux_lazy.S (one resolver trampoline per slot: tables fill lazily, and a thread without
+      a context calls the same trampolines) or, in pure_c mode, glmux_noop.c (one no-op
+      function per slot and the no-op table).
 
   gen_dispatch.py stubs --xml ... --slots ... --extra ... --lib NAME --mode MODE OUT
                         (--symbols FILE | --all-slots) [--check-api API --check-features F,...]
       writes NAME_stubs.S (an assembly MODE: x86_64_tls, x86_tls, aarch64_tls, armv7_tls) or
       NAME_stubs.c (MODE pure_c; with --all-slots also the dynamic stubs, forwarded with
-      __builtin_apply where glmux_constants.h allows it), NAME_entries.c
-      (the stub names in stub order, for patching lookups) and, unless --all-slots,
-      NAME.map (the version script, plus the names in --extra-exports FILE). With --check-api, the committed symbol list must equal
+      __builtin_apply where glmux_constants.h allows it) and, unless --all-slots
+      (libGLdispatch, which finds its stubs through the slot lookup), NAME_entries.c (the stub
+      names in stub order, for patching lookups) and NAME.map (the version script, plus the
+      names in --extra-exports FILE). With --check-api, the committed symbol list must equal
       what the registry features require, or the build stops.
 
   gen_dispatch.py glx --mode MODE OUT
@@ -62,23 +66,80 @@ def c_string_pool(names):
     return offsets, parts
 
 
-def emit_pool(symbol, names):
+def emit_pool(symbol, names, kind="unsigned"):
     offsets, parts = c_string_pool(names)
     out = [f"const char {symbol}_pool[] =\n"]
     for p in parts:
         out.append(f'    "{p}\\0"\n')
     out.append("    ;\n")
-    out.append(f"const unsigned {symbol}_offsets[{max(len(names), 1)}] = {{\n")
+    out.append(f"const {kind} {symbol}_offsets[{max(len(offsets), 1)}] = {{\n")
     for i in range(0, len(offsets), 8):
         out.append("    " + ", ".join(str(o) for o in offsets[i:i + 8]) + ",\n")
     out.append("};\n")
     return "".join(out)
 
 
+MASK64 = (1 << 64) - 1
+
+
+def name_hash(name):
+    """The slot-name hash; slot_hash() in src/dispatch/slots.c computes the same: the
+    length and two little-endian 64-bit words of the name (its first and its last 8 bytes, or
+    the whole name zero-padded when shorter), multiplied and folded."""
+    b = name.encode()
+    n = len(b)
+    if n >= 8:
+        a = int.from_bytes(b[:8], "little")
+        z = int.from_bytes(b[n - 8:], "little")
+    else:
+        a = int.from_bytes(b, "little")
+        z = 0
+    h = (a * 0x9E3779B97F4A7C15) & MASK64
+    h ^= (z * 0xC2B2AE3D27D4EB4F) & MASK64
+    h ^= (n * 0x165667B19E3779F9) & MASK64
+    h ^= h >> 29
+    h = (h * 0xBF58476D1CE4E5B9) & MASK64
+    h ^= h >> 32
+    return h
+
+
+def hash_table(names):
+    """Open addressing, linear probing: the smallest power of two at least twice the names.
+    A cell holds slot + 1 in bits 0-15 (0 = empty), the name's length (at most 255) in bits
+    16-23 and the hash's top byte in bits 24-31, so that most other names are told apart
+    without reading the pool. Returns (cells, longest probe sequence)."""
+    size = 1
+    while size < 2 * max(len(names), 1):
+        size *= 2
+    cells = [0] * size
+    longest = 0
+    for slot, name in enumerate(names):
+        i = name_hash(name) & (size - 1)
+        probes = 1
+        while cells[i]:
+            i = (i + 1) & (size - 1)
+            probes += 1
+        if len(name) > 255 or slot >= 0xFFFF:
+            raise SystemExit(f"gen_dispatch.py: {name}: slot names are at most 255 bytes and "
+                             "65534 slots")
+        cells[i] = (slot + 1) | (len(name) << 16) | ((name_hash(name) >> 56) << 24)
+        longest = max(longest, probes)
+    return cells, longest
+
+
 def gen_core(args, registry, slots, commands):
     what = "gl.xml and gl_slots.txt"
     total = len(slots) + args.dynamic
+    cells, _ = hash_table(slots)
     flavour = glmux_arch.FLAVOURS[args.mode]
+    asm = flavour.asm       # every assembly flavour has lazy trampolines
+    if asm:
+        table = ("/* The table every thread without a context starts with: slot i holds lazy\n"
+                 " * trampoline i (filled at load, no relocations). */\n"
+                 "extern const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];\n")
+    else:
+        table = ("/* One no-op function per slot; the table every thread starts with. */\n"
+                 "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n")
     write_if_changed(os.path.join(args.out, "glmux_constants.h"),
                      glmux_arch.constants_header(flavour,
                                                  header("gl_slots.txt and the stub flavour "
@@ -86,33 +147,41 @@ def gen_core(args, registry, slots, commands):
                                                  args.glx_count, len(slots), args.dynamic))
     write_if_changed(os.path.join(args.out, "glmux_slots.h"), (
         header(what)
-        + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n"
+        + "#ifndef GLMUX_SLOTS_H\n#define GLMUX_SLOTS_H\n\n#include <stdint.h>\n\n"
         + "#include \"glmux_constants.h\"\n\n"
+        + f"#define GLMUX_SLOT_HASH_SIZE {len(cells)}\n\n"
         + "#ifndef __ASSEMBLER__\n"
-        + "/* Static slot names, sorted: one string pool and each name's offset in it. */\n"
+        + "/* Static slot names, sorted: one string pool, each name's offset in it, and a hash\n"
+        + " * table by the name hash: slot + 1 (bits 0-15, 0: empty), length (16-23) and the\n"
+        + " * hash's top byte (24-31). */\n"
         + "extern const char glmux_slot_names_pool[];\n"
-        + "extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n\n"
-        + "/* One no-op function per slot; the table every thread starts with. */\n"
-        + "extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];\n"
+        + "extern const uint32_t glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];\n"
+        + "extern const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE];\n\n"
+        + table
         + "#endif\n\n#endif\n"))
 
-    write_if_changed(os.path.join(args.out, "glmux_slot_names.c"),
-                     header(what) + '#include "glmux_slots.h"\n\n'
-                     + emit_pool("glmux_slot_names", slots))
-
-    out = [header(what), "#include <stdint.h>\n\n#include \"glmux_slots.h\"\n\n",
-           "intptr_t glmux_dispatch_noop(unsigned slot);\n\n",
-           "#define NOOP(n) static intptr_t noop_##n(void) { return glmux_dispatch_noop(n); }\n"]
-    for i in range(total):
-        out.append(f"NOOP({i})\n")
-    out.append("\nconst void *const glmux_noop_table[GLMUX_TOTAL_SLOTS] = {\n")
-    for i in range(total):
-        out.append(f"    (const void *)noop_{i},\n")
+    out = [header(what), '#include "glmux_slots.h"\n\n',
+           emit_pool("glmux_slot_names", slots, kind="uint32_t")]
+    out.append("const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE] = {\n")
+    for i in range(0, len(cells), 8):
+        out.append("    " + ", ".join(f"0x{c:08x}" for c in cells[i:i + 8]) + ",\n")
     out.append("};\n")
-    write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
+    write_if_changed(os.path.join(args.out, "glmux_slot_names.c"), "".join(out))
 
-    if flavour.lazy_size:
+    if asm:
         write_if_changed(os.path.join(args.out, "glmux_lazy.S"), gen_lazy(flavour, total))
+    else:
+        out = [header(what), "#include <stdint.h>\n\n#include \"glmux_slots.h\"\n\n",
+               "intptr_t glmux_dispatch_noop(unsigned slot);\n\n",
+               "#define NOOP(n) static intptr_t noop_##n(void) "
+               "{ return glmux_dispatch_noop(n); }\n"]
+        for i in range(total):
+            out.append(f"NOOP({i})\n")
+        out.append("\nconst void *const glmux_noop_table[GLMUX_TOTAL_SLOTS] = {\n")
+        for i in range(total):
+            out.append(f"    (const void *)noop_{i},\n")
+        out.append("};\n")
+        write_if_changed(os.path.join(args.out, "glmux_noop.c"), "".join(out))
 
     types = [header("gl.xml"), "#ifndef GLMUX_GL_TYPES_H\n#define GLMUX_GL_TYPES_H\n\n",
              "#ifndef APIENTRY\n#define APIENTRY\n#endif\n"]
@@ -127,11 +196,16 @@ def asm_head(flavour, what, comment):
 
 
 def gen_lazy(flavour, total):
-    """Resolver trampolines: a new table starts with trampoline i in slot i. The first call
-    through a slot saves the argument registers, asks glmux_lazy_resolve(slot) for the
-    vendor's function (which it also stores in the table), restores them and jumps there."""
+    """Resolver trampolines: a new table starts with trampoline i in slot i, and so does the
+    table of threads without a context. A call through a trampoline saves the argument
+    registers, asks glmux_lazy_resolve(slot) for the function to run (the vendor's, which it
+    also stores in the table, or a no-op), restores them and jumps there. x86-64 groups its
+    trampolines (glmux_arch.LAZY_GROUP_BYTES); the other flavours have one GLMUX_LAZY_SIZE
+    cell per slot (GLMUX_LAZY_GROUP 1)."""
+    if total > 65536:
+        raise SystemExit("gen_dispatch.py: lazy trampolines hold 16-bit slot numbers")
     out = [asm_head(flavour, "gl_slots.txt",
-                    "/* Lazy slot resolution: GLMUX_LAZY_SIZE-byte trampolines, one per slot, in\n"
+                    "/* Lazy slot resolution: trampolines (GLMUX_LAZY_* in glmux_constants.h) in\n"
                     " * slot order from glmux_lazy_start, and the common part that calls the\n"
                     " * resolver. */\n"),
            "    .text\n",
@@ -140,12 +214,38 @@ def gen_lazy(flavour, total):
            "glmux_lazy_common:\n",
            flavour.lazy_common(),
            "    .size glmux_lazy_common, .-glmux_lazy_common\n\n",
-           "    .balign GLMUX_LAZY_SIZE\n",
+           "    .balign 16\n",
            "    .globl glmux_lazy_start\n    .hidden glmux_lazy_start\n",
            "glmux_lazy_start:\n"]
-    for i in range(total):
-        out.append("    .balign GLMUX_LAZY_SIZE\n" + flavour.lazy_stub(i))
-    out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
+    if flavour.name != "x86_64_tls":
+        for i in range(total):
+            out.append("    .balign GLMUX_LAZY_SIZE\n" + flavour.lazy_stub(i))
+        out.append("    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\nglmux_lazy_end:\n")
+        return "".join(out)
+    # x86-64: groups of 128 bytes of trampolines (4 bytes each, 8 with CET's endbr64) and a
+    # 16-byte tail: each trampoline loads the low byte of its slot number into %al and jumps
+    # (rel8) to the tail, which loads the high byte into %ah and jumps to the common part.
+    # Each group is written for both group sizes; __CET__ picks one when assembling.
+    # Fixed-size encodings only (the assembler must not relax a jump), so that every group is
+    # exactly GLMUX_LAZY_GROUP_BYTES: movb $imm8, %al (b0 ib), jmp rel8 (eb cb) to the tail,
+    # whose jmp rel32 (e9 cd) reaches the common part.
+    group_bytes = glmux_arch.LAZY_GROUP_BYTES
+    for cet, size in (("#ifdef __CET__\n", 8), ("#else\n", 4)):
+        group = 128 // size
+        out.append(cet)
+        for first in range(0, total, group):
+            out.append(f"0:  /* slots {first}.. */\n")
+            for j, i in enumerate(range(first, first + group)):
+                out.append(f"    GLMUX_ENDBR\n    .byte 0xb0, {i & 0xff}, 0xeb, "
+                           f"{128 - (j + 1) * size}\n")
+            out += ["    .if . - 0b != 128\n    .error \"lazy trampoline group size\"\n"
+                    "    .endif\n",
+                    f"    movb ${first >> 8}, %ah\n    movzwl %ax, %eax\n",
+                    "    .byte 0xe9\n    .long glmux_lazy_common - . - 4\n",
+                    f"    .fill {group_bytes - 128 - 10}, 1, 0xcc\n"]
+    out += ["#endif\n",
+            "    .globl glmux_lazy_end\n    .hidden glmux_lazy_end\n",
+            "glmux_lazy_end:\n"]
     return "".join(out)
 
 
@@ -302,6 +402,8 @@ def gen_stubs(args, registry, slots, commands):
         write_if_changed(os.path.join(args.out, f"{lib}_stubs.c"), gen_c(args, entries, commands))
 
     names = [n for n, _ in entries]
+    if args.all_slots:
+        return      # libGLdispatch finds its stubs through the slot lookup
     write_if_changed(os.path.join(args.out, f"{lib}_entries.c"), (
         header("the library's symbol list")
         + "/* The names of this library's stubs, in stub order (sorted). */\n\n"

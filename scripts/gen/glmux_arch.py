@@ -231,6 +231,21 @@ class ARMv7(Flavour):
 FLAVOURS = {f.name: f for f in (Flavour(), X86_64(), X86(), AArch64(), ARMv7())}
 
 
+# x86-64 groups its lazy trampolines: 128 bytes of trampolines (4 bytes each, 8 with CET's
+# endbr64) and a 16-byte tail that loads the slot's high byte (gen_dispatch.py gen_lazy).
+# Slot numbers must fit in 16 bits.
+LAZY_GROUP_BYTES = 144
+
+
+def lazy_macros(f):
+    if f.name == "x86_64_tls":
+        return ("#ifdef __CET__\n#define GLMUX_LAZY_SIZE 8\n#else\n#define GLMUX_LAZY_SIZE 4\n"
+                "#endif\n#define GLMUX_LAZY_GROUP (128 / GLMUX_LAZY_SIZE)\n"
+                f"#define GLMUX_LAZY_GROUP_BYTES {LAZY_GROUP_BYTES}\n")
+    return (f"#define GLMUX_LAZY_SIZE {f.lazy_size}\n#define GLMUX_LAZY_GROUP 1\n"
+            "#define GLMUX_LAZY_GROUP_BYTES GLMUX_LAZY_SIZE\n")
+
+
 def constants_header(flavour, header, glx_count, static_slots, dynamic_slots):
     """glmux_constants.h: the numbers C and assembly share (slot counts, the flavour's stub
     geometry); only #defines, so that .S files include it too."""
@@ -252,9 +267,11 @@ def constants_header(flavour, header, glx_count, static_slots, dynamic_slots):
                   f"#define GLMUX_STUB_ALIGN {f.stub_align}\n",
                   f"#define GLMUX_STUB_TYPE {f.stub_type}\n",
                   f"#define GLMUX_PTR_SIZE {f.ptr_size}\n",
-                  "/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes. */\n",
+                  "/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP\n"
+                  " * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +\n"
+                  " * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */\n",
                   f"#define GLMUX_HAVE_LAZY {1 if f.lazy_size else 0}\n",
-                  f"#define GLMUX_LAZY_SIZE {f.lazy_size}\n",
+                  lazy_macros(f),
                   "/* Stubs for names no table knew at build time. */\n",
                   "#define GLMUX_HAVE_DYNAMIC_STUBS 1\n",
                   f"#define GLMUX_GLX_ENTRY_SIZE {f.glx_stub_size}\n",

@@ -29,6 +29,8 @@ static int init_count;
 static int next_vendor_id = 1;
 pthread_key_t glmux_dispatch_thread_key;
 bool glmux_dispatch_thread_key_valid;
+__thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
 static __GLdispatchTable *current_tables;
 #if GLMUX_HAVE_LAZY
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
@@ -53,6 +55,7 @@ static void thread_destroyed(void *data)
         slot = glmux_client_enter_locked(priv);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
+    glmux_dispatch_thread_record = NULL;    /* the key's destructor: the thread is exiting */
     _glapi_tls_Current[0] = glmux_noop_table;
     free(priv);
     if (orphaned)
@@ -193,36 +196,77 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
  * (glmux_lazy.S), and the first call through it asks the vendor once. A process pays only for
  * the functions it calls, not for all 3352 lookups at the first make-current.
  * GLMUX_EAGER_TABLES=1 fills every slot in use at make-current instead, as libglvnd does.
+ *
+ * glmux_noop_table, the table of threads without a context, holds the same trampolines: the
+ * resolver sees that no table is current and answers with a no-op. It is filled when the
+ * library is loaded (static slots) and when a dynamic slot is handed out, rather than by
+ * relocations: the generated code and data hold no pointers.
  */
 extern const char glmux_lazy_start[];
+
+const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];
+
+static const void *lazy_address(unsigned slot)
+{
+    return glmux_lazy_start + (size_t)(slot / GLMUX_LAZY_GROUP) * GLMUX_LAZY_GROUP_BYTES +
+           (size_t)(slot % GLMUX_LAZY_GROUP) * GLMUX_LAZY_SIZE;
+}
+
+__attribute__((constructor)) static void fill_noop_table(void)
+{
+    const char *group = glmux_lazy_start;
+
+    for (unsigned first = 0; first < GLMUX_STATIC_SLOTS; first += GLMUX_LAZY_GROUP) {
+        unsigned n = GLMUX_STATIC_SLOTS - first < GLMUX_LAZY_GROUP ? GLMUX_STATIC_SLOTS - first
+                                                                     : GLMUX_LAZY_GROUP;
+
+        for (unsigned j = 0; j < n; j++)
+            glmux_noop_table[first + j] = group + (size_t)j * GLMUX_LAZY_SIZE;
+        group += GLMUX_LAZY_GROUP_BYTES;
+    }
+}
+
+void glmux_slot_prepare(unsigned slot)
+{
+    glmux_noop_table[slot] = lazy_address(slot);
+}
+
+/* What a call through a slot runs when there is no function for it: returns 0. */
+static intptr_t noop_return(void)
+{
+    return 0;
+}
 
 __attribute__((visibility("hidden"))) const void *glmux_lazy_resolve(unsigned slot);
 const void *glmux_lazy_resolve(unsigned slot)
 {
     const void **entries = (const void **)_glapi_tls_Current[0];
     __GLdispatchTable *table;
-    const void *proc;
+    const char *name;
+    const void *proc = NULL;
 
-    if (entries == NULL || entries == (const void **)glmux_noop_table || slot >= GLMUX_TOTAL_SLOTS)
-        return glmux_noop_table[slot < GLMUX_TOTAL_SLOTS ? slot : 0];
-    table = (__GLdispatchTable *)entries[-1];
-    proc = resolve_slot(table, slot);
-    __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
-    return proc;
-}
-
-static void init_entries(const void **entries)
-{
-    for (unsigned i = 0; i < GLMUX_TOTAL_SLOTS; i++)
-        entries[i] = glmux_lazy_start + (size_t)i * GLMUX_LAZY_SIZE;
+    if (slot >= GLMUX_TOTAL_SLOTS)
+        return (const void *)noop_return;
+    if (entries != NULL && entries != glmux_noop_table) {
+        table = (__GLdispatchTable *)entries[-1];
+        name = glmux_slot_name(slot);
+        proc = name ? table->get_proc_address(name, table->param) : NULL;
+        if (proc != NULL) {
+            __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
+            return proc;
+        }
+    }
+    /* No context, or the vendor lacks the function. While calls without a function are
+     * reported, the slot keeps its trampoline so that every such call is reported. */
+    glmux_dispatch_noop(slot);
+    if (entries != NULL && entries != glmux_noop_table && !glmux_dispatch_noop_reported())
+        __atomic_store_n(&entries[slot], (const void *)noop_return, __ATOMIC_RELEASE);
+    return (const void *)noop_return;
 }
 #else
-/* Builds without lazy trampolines (pure C) fill every slot in use at make-current, as libglvnd
- * does. */
-static void init_entries(const void **entries)
+void glmux_slot_prepare(unsigned slot)
 {
-    /* Slots not handed out yet stay harmless until they are. */
-    memcpy(entries, glmux_noop_table, sizeof(*entries) * GLMUX_TOTAL_SLOTS);
+    (void)slot;     /* pure C: the no-op table is complete from the start */
 }
 #endif
 
@@ -235,14 +279,20 @@ bool glmux_table_fixup(__GLdispatchTable *table)
         table->entries = alloc_entries(table);
         if (table->entries == NULL)
             return false;
-        init_entries(table->entries);
         table->filled = 0;
     }
-    if (!eager_tables)
-        return true;    /* new dynamic slots already hold their trampoline */
-    for (; table->filled < used; table->filled++)
-        __atomic_store_n(&table->entries[table->filled], resolve_slot(table, table->filled),
-                         __ATOMIC_RELEASE);
+    if (table->filled >= used)
+        return true;
+    if (eager_tables) {
+        for (; table->filled < used; table->filled++)
+            __atomic_store_n(&table->entries[table->filled],
+                             resolve_slot(table, table->filled), __ATOMIC_RELEASE);
+        return true;
+    }
+    /* Lazy: the slots not set yet start as their trampolines. */
+    memcpy(table->entries + table->filled, glmux_noop_table + table->filled,
+           sizeof(*table->entries) * (used - table->filled));
+    table->filled = used;
     return true;
 }
 
@@ -287,7 +337,7 @@ __GLdispatchThreadState *__glDispatchGetCurrentThreadState(void)
 
     if (!glmux_dispatch_thread_key_valid)
         return NULL;
-    priv = pthread_getspecific(glmux_dispatch_thread_key);
+    priv = glmux_dispatch_thread_record;
     if (priv == NULL)
         return NULL;
     if (__atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE)) {
@@ -339,7 +389,7 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     pthread_mutex_unlock(&glmux_dispatch_lock);
 
     threadState->priv = priv;
-    pthread_setspecific(glmux_dispatch_thread_key, priv);
+    glmux_dispatch_set_record(priv);
     _glapi_tls_Current[0] = dispatch->entries;
     return GL_TRUE;
 }
@@ -351,13 +401,13 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void)
 
     if (!glmux_dispatch_thread_key_valid)
         return NULL;
-    priv = pthread_getspecific(glmux_dispatch_thread_key);
+    priv = glmux_dispatch_thread_record;
     if (priv == NULL)
         return NULL;
     pthread_mutex_lock(&glmux_dispatch_lock);
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
-    pthread_setspecific(glmux_dispatch_thread_key, NULL);
+    glmux_dispatch_set_record(NULL);
     _glapi_tls_Current[0] = glmux_noop_table;
     state = priv->state;
     free(priv);
@@ -367,7 +417,7 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void)
 void __glDispatchLoseCurrent(void)
 {
     struct __GLdispatchThreadStatePrivateRec *priv =
-        glmux_dispatch_thread_key_valid ? pthread_getspecific(glmux_dispatch_thread_key) : NULL;
+        glmux_dispatch_thread_key_valid ? glmux_dispatch_thread_record : NULL;
     bool orphaned = priv != NULL && __atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE);
     __GLdispatchThreadState *state = glmux_dispatch_release_thread();
 
@@ -407,13 +457,13 @@ void __glDispatchReset(void)
     pthread_mutex_init(&glmux_dispatch_lock, NULL);
     glmux_dispatch_reset_tables();
     if (glmux_dispatch_thread_key_valid)
-        priv = pthread_getspecific(glmux_dispatch_thread_key);
+        priv = glmux_dispatch_thread_record;
     if (priv != NULL) {
         pthread_mutex_lock(&glmux_dispatch_lock);
         glmux_records_unlink_locked(priv);
         pthread_mutex_unlock(&glmux_dispatch_lock);
         priv->state->priv = NULL;
-        pthread_setspecific(glmux_dispatch_thread_key, NULL);
+        glmux_dispatch_set_record(NULL);
         free(priv);
     }
     _glapi_tls_Current[0] = glmux_noop_table;

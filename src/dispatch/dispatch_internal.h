@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "GLdispatch.h"
@@ -19,7 +20,8 @@ struct __GLdispatchTableRec {
     void *param;
     const void **entries;   /* GLMUX_TOTAL_SLOTS pointers, allocated at first make-current;
                                entries[-1] points back to this record */
-    unsigned filled;        /* eager fill: slots [0, filled) hold their final value */
+    unsigned filled;        /* slots [0, filled) are set: their trampoline or, with eager
+                               fill, their final value */
     int current_threads;    /* threads on which this table is current */
     bool destroyed;         /* __glDispatchDestroyTable ran while it was still current */
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
@@ -66,6 +68,16 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void);
 /* The pthread key of the records (valid while libGLdispatch is initialised). */
 extern pthread_key_t glmux_dispatch_thread_key;
 extern bool glmux_dispatch_thread_key_valid;
+/* What glmux_dispatch_thread_key holds for the calling thread, read without a call. */
+extern __thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
+
+/* Sets the calling thread's record in the key and in its mirror. */
+static inline void glmux_dispatch_set_record(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    pthread_setspecific(glmux_dispatch_thread_key, priv);
+    glmux_dispatch_thread_record = priv;
+}
 /* Resets tables and the current count after fork (only this thread exists). */
 void glmux_dispatch_reset_tables(void);
 
@@ -73,8 +85,10 @@ void glmux_dispatch_reset_tables(void);
 unsigned glmux_slots_used(void);
 /* The GL name of a slot in use (with its "gl" prefix), or NULL. */
 const char *glmux_slot_name(unsigned slot);
-/* The slot of a name: static first, then the dynamic ones; -1 when it has none. */
+/* The slot of a name: static first, then the dynamic ones (lock held); -1 when it has none. */
 int glmux_slot_find(const char *name);
+/* Makes a slot about to be handed out valid in the table of threads without a context. */
+void glmux_slot_prepare(unsigned slot);
 /* Drops every dynamic name (at the last __glDispatchFini). */
 void glmux_slots_reset(void);
 
@@ -94,6 +108,11 @@ bool glmux_app_error_checking(void);
 bool glmux_app_error_abort(void);
 /* Makes the stubs right for a vendor about to become current. Lock held. */
 bool glmux_patch_for_make_current(const __GLdispatchPatchCallbacks *cb, int vendor_id);
+/* A call through a slot without a function (no context, or the vendor lacks it): reports it
+ * when asked and returns 0 (glmux_noop.c's functions call it too). */
+intptr_t glmux_dispatch_noop(unsigned slot);
+/* Whether such calls are reported (app error checking or GLMUX_DEBUG=dispatch). */
+bool glmux_dispatch_noop_reported(void);
 /* Registers libGLdispatch's own stubs (asm builds only). */
 void glmux_patch_register_own_stubs(void);
 void glmux_patch_unregister_own_stubs(void);

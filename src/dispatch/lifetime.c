@@ -161,7 +161,7 @@ static void fork_child(void)
     glmux_dispatch_reset_tables();
     glmux_dispatch_records = NULL;
     if (glmux_dispatch_thread_key_valid)
-        pthread_setspecific(glmux_dispatch_thread_key, NULL);
+        glmux_dispatch_set_record(NULL);
     _glapi_tls_Current[0] = glmux_noop_table;
     for (int i = 0; i < MAX_CLIENTS; i++) {
         clients[i].busy = 0;

@@ -65,21 +65,25 @@ static proc vendor_stub(const char *name)
     return stub;
 }
 
+/* An "egl" name: one of ours, or a vendor's dispatch stub. */
+static __attribute__((noinline)) proc egl_proc(const char *name)
+{
+    int index = glmux_egl_winsys_find(name);
+
+    if (index >= 0 && index < GLMUX_EGL_IDX_COUNT)
+        return own_functions[index];
+    return vendor_stub(name);
+}
+
 GLMUX_EGL_EXPORT __eglMustCastToProperFunctionPointerType EGLAPIENTRY
 eglGetProcAddress(const char *name)
 {
-    int index;
-
     glmux_egl_entry();
     if (name == NULL)
         return NULL;
-    if (strncmp(name, "egl", 3) == 0) {
-        index = glmux_egl_winsys_find(name);
-        if (index >= 0 && index < GLMUX_EGL_IDX_COUNT)
-            return own_functions[index];
-        return vendor_stub(name);
-    }
-    if (strncmp(name, "gl", 2) == 0)
+    if (name[0] == 'g' && name[1] == 'l')       /* the common case first: a GL function */
         return (__eglMustCastToProperFunctionPointerType)__glDispatchGetProcAddress(name);
+    if (strncmp(name, "egl", 3) == 0)
+        return egl_proc(name);
     return NULL;
 }

@@ -1,41 +1,124 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux libEGL: process and thread state. It holds the exports table handed to every vendor,
- * the per-thread error / last vendor / bound API / label (plain TLS, so a thread that exits
- * leaves nothing to free), the current-context record that rides on libGLdispatch's thread
- * state, the fork hook libGLdispatch calls in a child (instead of a getpid() test on every
+ * the per-thread error / last vendor / bound API / label (under a pthread key; every record
+ * is freed at thread exit, unload or fork), the current-context record that rides on
+ * libGLdispatch's thread state, the fork hook libGLdispatch calls in a child (instead of a getpid() test on every
  * call) and the load/unload of the library itself (docs/architecture.md: lifetime protocol).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "egl_internal.h"
 #include "util/log.h"
 
 /*
- * The thread's API state: plain TLS, so that a thread that exits, or the parent's other
- * threads in a forked child, leave nothing to free. Initial-exec (32 bytes of the static TLS
- * that glibc keeps for dlopened libraries): the general model would make libEGL need ld.so.
+ * The thread's API state, under a pthread key rather than in TLS: a dlopened library's
+ * initial-exec TLS takes from glibc's small static-TLS reserve, which dlclose does not always
+ * give back, so after a dozen reloads of libEGL its vendors could no longer be loaded (and the
+ * general TLS model would make libEGL need ld.so, which libglvnd's does not). Every record is
+ * also on one list, so that unload and fork free the records of every thread, not only the
+ * caller's; a thread that exits frees its own through the key's destructor.
  */
-static __thread struct glmux_egl_tls thread_state __attribute__((tls_model("initial-exec"))) = {
-    .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API,
+struct tls_record {
+    struct glmux_egl_tls state; /* first: the record is its state */
+    struct tls_record *prev, *next;
 };
+
+static const struct glmux_egl_tls fresh_state = { .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API };
+static pthread_mutex_t tls_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t tls_key;
+static bool tls_key_ok;
+static struct tls_record *tls_records;
+
+static void tls_unlink_locked(struct tls_record *r)
+{
+    if (r->prev != NULL)
+        r->prev->next = r->next;
+    else
+        tls_records = r->next;
+    if (r->next != NULL)
+        r->next->prev = r->prev;
+}
+
+static void tls_destroy(void *p)
+{
+    pthread_mutex_lock(&tls_lock);
+    tls_unlink_locked(p);
+    pthread_mutex_unlock(&tls_lock);
+    free(p);
+}
+
+/* At load, before any thread can call in: the key is then only read until unload. */
+__attribute__((constructor)) static void tls_key_create(void)
+{
+    tls_key_ok = pthread_key_create(&tls_key, tls_destroy) == 0;
+}
+
+/* Frees every record; with keep_caller, the calling thread's is kept (fork child). */
+static void tls_free_all(bool keep_caller)
+{
+    struct tls_record *mine = NULL;
+
+    if (!tls_key_ok)
+        return;
+    if (keep_caller)
+        mine = pthread_getspecific(tls_key);
+    pthread_mutex_lock(&tls_lock);
+    for (struct tls_record *r = tls_records, *next; r != NULL; r = next) {
+        next = r->next;
+        if (r != mine)
+            free(r);
+    }
+    tls_records = mine;
+    if (mine != NULL)
+        mine->prev = mine->next = NULL;
+    pthread_mutex_unlock(&tls_lock);
+    if (!keep_caller)
+        pthread_setspecific(tls_key, NULL);
+}
 
 struct glmux_egl_tls *glmux_egl_tls_peek(void)
 {
-    return glmux_winsys_usable() ? &thread_state : NULL;
+    if (!glmux_winsys_usable() || !tls_key_ok)
+        return NULL;
+    return pthread_getspecific(tls_key);
 }
 
 struct glmux_egl_tls *glmux_egl_tls(void)
 {
-    return glmux_egl_tls_peek();
+    struct tls_record *r;
+
+    if (!glmux_winsys_usable() || !tls_key_ok)
+        return NULL;
+    r = pthread_getspecific(tls_key);
+    if (r != NULL)
+        return &r->state;
+    r = malloc(sizeof(*r));
+    if (r == NULL)
+        return NULL;
+    r->state = fresh_state;
+    r->prev = NULL;
+    if (pthread_setspecific(tls_key, r) != 0) {
+        free(r);
+        return NULL;
+    }
+    pthread_mutex_lock(&tls_lock);
+    r->next = tls_records;
+    if (r->next != NULL)
+        r->next->prev = r;
+    tls_records = r;
+    pthread_mutex_unlock(&tls_lock);
+    return &r->state;
 }
 
 void glmux_egl_tls_free(void)
 {
-    static const struct glmux_egl_tls fresh = { .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API };
+    struct glmux_egl_tls *t = glmux_egl_tls_peek();
 
-    thread_state = fresh;
+    if (t != NULL)
+        *t = fresh_state;
 }
 
 bool glmux_egl_usable(void)
@@ -189,6 +272,8 @@ static void after_fork(void)
     glmux_egl_debug_after_fork();
     for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
         pthread_mutex_init(&v->dyn_lock, NULL);
+    pthread_mutex_init(&tls_lock, NULL);
+    tls_free_all(true);
     glmux_egl_tls_free();
 }
 
@@ -199,7 +284,11 @@ static void teardown(void)
     glmux_egl_maps_teardown();
     glmux_egl_strings_teardown();
     glmux_egl_debug_teardown();
-    glmux_egl_tls_free();
+    /* No destructor may run into unloaded code: the key goes, with every thread's record. */
+    tls_free_all(false);
+    if (tls_key_ok)
+        pthread_key_delete(tls_key);
+    tls_key_ok = false;
 }
 
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed,

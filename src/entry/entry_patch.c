@@ -50,15 +50,13 @@ static size_t region_size(void)
  */
 static int find_stub(const char *name)
 {
-    int index = glmux_entry_pool_find(glmux_entry_names_pool, glmux_entry_names_offsets,
-                                      glmux_entry_count, name);
-
-    if (index >= 0)
-        return index;
 #ifdef GLMUX_ENTRY_IN_DISPATCH
-    return glmux_slot_find(name);  /* libGLdispatch: its dynamic stubs follow the static ones */
+    /* libGLdispatch's stubs are in slot order, static then dynamic: its slot lookup finds
+     * them (with or without the "gl" prefix too), with no second copy of the names. */
+    return glmux_slot_find(name);
 #else
-    return -1;
+    return glmux_entry_pool_find(glmux_entry_names_pool, glmux_entry_names_offsets,
+                                 glmux_entry_count, name);
 #endif
 }
 

@@ -89,12 +89,10 @@ static GLXFBConfig *add_configs(Display *dpy, glmux_glx_vendor *v, GLXFBConfig *
 {
     if (configs == NULL)
         return NULL;
-    for (int i = 0; i < *n; i++) {
-        if (glmux_glx_fbconfig_add(dpy, configs[i], v) != 0) {
-            XFree(configs);
-            *n = 0;
-            return NULL;
-        }
+    if (glmux_glx_fbconfig_add_list(dpy, configs, *n, v) != 0) {
+        XFree(configs);
+        *n = 0;
+        return NULL;
     }
     return configs;
 }

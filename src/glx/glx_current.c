@@ -98,30 +98,16 @@ static void restore(struct glmux_glx_thread *old)
     free(old);
 }
 
-static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
-                         bool mcc)
+/* Makes ctx current in place of old (NULL or another context): the general case. */
+static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawable draw,
+                                                          GLXDrawable read, GLXContext ctx,
+                                                          bool mcc,
+                                                          struct glmux_glx_thread *old)
 {
     unsigned char minor = mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent;
-    __GLdispatchThreadState *s;
-    struct glmux_glx_thread *old, *t;
+    struct glmux_glx_thread *t;
     struct glmux_glx_context *info;
     glmux_glx_vendor *v;
-
-    glmux_glx_entry();
-    s = __glDispatchGetCurrentThreadState();
-    if (s != NULL && s->tag != GLDISPATCH_API_GLX) {
-        glmux_log(GLMUX_LOG_WARN, "glXMakeCurrent while an EGL context is current: BadAccess");
-        glmux_glx_x_error(dpy, BadAccess, 0, minor, true);
-        return False;
-    }
-    old = (struct glmux_glx_thread *)s;
-    if (ctx == NULL) {
-        if (draw != None || read != None) {
-            report(dpy, old, BadMatch, draw, minor, true);
-            return False;
-        }
-        return old == NULL ? True : release(old);
-    }
 
     glmux_glx_lock_acquire();
     info = glmux_glx_context_find(ctx);
@@ -181,6 +167,41 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     if (old != NULL)
         restore(old);
     return False;
+}
+
+static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
+                         bool mcc)
+{
+    unsigned char minor = mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent;
+    __GLdispatchThreadState *s;
+    struct glmux_glx_thread *old;
+
+    glmux_glx_entry();
+    s = __glDispatchGetCurrentThreadState();
+    if (s != NULL && s->tag != GLDISPATCH_API_GLX) {
+        glmux_log(GLMUX_LOG_WARN, "glXMakeCurrent while an EGL context is current: BadAccess");
+        glmux_glx_x_error(dpy, BadAccess, 0, minor, true);
+        return False;
+    }
+    old = (struct glmux_glx_thread *)s;
+    if (ctx == NULL) {
+        if (draw != None || read != None) {
+            report(dpy, old, BadMatch, draw, minor, true);
+            return False;
+        }
+        return old == NULL ? True : release(old);
+    }
+    if (old != NULL && old->ctx->handle == ctx) {
+        /* The thread's own context again (perhaps with other drawables): this thread's
+         * reference keeps the record, so neither the lock nor the map is needed. */
+        if (!vendor_make_current(old->vendor, mcc, dpy, draw, read, ctx))
+            return False;
+        old->dpy = dpy;
+        old->draw = draw;
+        old->read = mcc ? read : draw;
+        return True;
+    }
+    return make_current_switch(dpy, draw, read, ctx, mcc, old);
 }
 
 Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)

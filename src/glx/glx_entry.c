@@ -14,6 +14,7 @@
 
 #include "glx/glx_internal.h"
 #include "util/log.h"
+#include "util/name_index.h"
 
 #if GLMUX_HAVE_GLX_STUBS
 
@@ -28,12 +29,13 @@ static void *unfilled_entry(void)
     return NULL;
 }
 
-__attribute__((visibility("hidden"))) void *glmux_glx_entry_targets[GLMUX_GLX_ENTRY_COUNT] = {
-    [0 ... GLMUX_GLX_ENTRY_COUNT - 1] = (void *)unfilled_entry
-};
+/* Stub i jumps through target i. Zero (no relocations) until stub i is handed out, when it
+ * becomes unfilled_entry; nothing can call a stub before that. */
+__attribute__((visibility("hidden"))) void *glmux_glx_entry_targets[GLMUX_GLX_ENTRY_COUNT];
 
-static char *entry_names[GLMUX_GLX_ENTRY_COUNT];
+static const char *entry_names[GLMUX_GLX_ENTRY_COUNT];    /* entry_map's copies */
 static int entry_used;
+static struct glmux_name_index entry_map;       /* name -> stub number */
 static bool reported_full;
 
 static __GLXextFuncPtr entry_address(int i)
@@ -47,31 +49,34 @@ static __GLXextFuncPtr entry_address(int i)
 
 __GLXextFuncPtr glmux_glx_entry_find(const char *name)
 {
-    for (int i = 0; i < entry_used; i++) {
-        if (strcmp(entry_names[i], name) == 0)
-            return entry_address(i);
-    }
-    return NULL;
+    int i = glmux_name_index_find(&entry_map, name);
+
+    return i >= 0 ? entry_address(i) : NULL;
 }
 
 __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {
-    __GLXextFuncPtr fn = glmux_glx_entry_find(name);
+    const char *copy = NULL;
+    int i;
 
-    if (fn != NULL)
-        return fn;
     if (entry_used == GLMUX_GLX_ENTRY_COUNT) {
-        if (!reported_full)
+        __GLXextFuncPtr fn = glmux_glx_entry_find(name);
+
+        if (fn == NULL && !reported_full)
             glmux_log(GLMUX_LOG_WARN, "all %d generated GLX entry stubs are in use; "
                       "glXGetProcAddress(\"%s\") and later unknown names return NULL",
                       GLMUX_GLX_ENTRY_COUNT, name);
-        reported_full = true;
-        return NULL;
+        reported_full = reported_full || fn == NULL;
+        return fn;
     }
-    entry_names[entry_used] = strdup(name);
-    if (entry_names[entry_used] == NULL)
+    i = glmux_name_index_find_or_add(&entry_map, name, entry_used, &copy);
+    if (i < 0)
         return NULL;
-    glmux_log(GLMUX_LOG_DISPATCH, "generated GLX entry stub %d for %s", entry_used, name);
+    if (i < entry_used)
+        return entry_address(i);    /* handed out before */
+    entry_names[i] = copy;
+    __atomic_store_n(&glmux_glx_entry_targets[i], (void *)unfilled_entry, __ATOMIC_RELEASE);
+    glmux_log(GLMUX_LOG_DISPATCH, "generated GLX entry stub %d for %s", i, name);
     return entry_address(entry_used++);
 }
 
@@ -96,10 +101,10 @@ void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
 
 void glmux_glx_entry_fini(void)
 {
+    glmux_name_index_clear(&entry_map);
     for (int i = 0; i < entry_used; i++) {
-        free(entry_names[i]);
         entry_names[i] = NULL;
-        glmux_glx_entry_targets[i] = (void *)unfilled_entry;
+        glmux_glx_entry_targets[i] = NULL;
     }
     entry_used = 0;
 }

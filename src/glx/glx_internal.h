@@ -221,6 +221,9 @@ struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx);
 /* Drops a current reference; frees a deleted context at zero. Lock held. */
 void glmux_glx_context_unref_locked(struct glmux_glx_context *info);
 int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *vendor);
+/* Adds n configs of one vendor under one lock; -1 when one belongs to another vendor. */
+int glmux_glx_fbconfig_add_list(Display *dpy, GLXFBConfig *configs, int n,
+                                glmux_glx_vendor *vendor);
 void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config);
 glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig config);
 int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *vendor);

@@ -97,22 +97,33 @@ glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
 
 int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *vendor)
 {
-    glmux_glx_vendor *owner;
+    return glmux_glx_fbconfig_add_list(dpy, &config, 1, vendor);
+}
+
+int glmux_glx_fbconfig_add_list(Display *dpy, GLXFBConfig *configs, int n,
+                                glmux_glx_vendor *vendor)
+{
     int ret = 0;
 
     (void)dpy;
-    if (config == NULL)
-        return 0;
     if (vendor == NULL)
         return -1;
+    /* One lock and one probe sequence per config: a vendor returns hundreds of them. */
     glmux_glx_lock_acquire();
-    owner = glmux_ptrmap_get(&fbconfigs, (uintptr_t)config);
-    if (owner != NULL && owner != vendor) {
-        glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
-                  (void *)config, owner->name, vendor->name);
-        ret = -1;
-    } else if (owner == NULL && !glmux_ptrmap_put(&fbconfigs, (uintptr_t)config, vendor)) {
-        ret = -1;
+    glmux_ptrmap_reserve(&fbconfigs, (size_t)n);
+    for (int i = 0; i < n && ret == 0; i++) {
+        glmux_glx_vendor *owner;
+
+        if (configs[i] == NULL)
+            continue;
+        owner = glmux_ptrmap_claim(&fbconfigs, (uintptr_t)configs[i], vendor);
+        if (owner == vendor && glmux_ptrmap_get(&fbconfigs, (uintptr_t)configs[i]) != vendor) {
+            ret = -1;           /* out of memory: claim() could not insert it */
+        } else if (owner != NULL && owner != vendor) {
+            glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
+                      (void *)configs[i], owner->name, vendor->name);
+            ret = -1;
+        }
     }
     glmux_glx_lock_release();
     return ret;

@@ -6,8 +6,9 @@
  * offers (getDispatchAddress), which gets a dispatch index broadcast to every vendor; the
  * libGLdispatch stub when a vendor's getProcAddress knows the name (a GL function whose name
  * starts with "glX"); or a generated GLX entry stub that a vendor loaded later fills in. Any
- * other name is a GL function and gets libGLdispatch's stub. Every answer is cached. The
- * vendors are asked with glmux_glx_lock released.
+ * other name is a GL function and gets libGLdispatch's stub (its lock-free lookup answers
+ * GL names without the lock or the cache once the first call is done). Every other answer is
+ * cached. The vendors are asked with glmux_glx_lock released.
  * The first lookup also loads the vendor __GLX_VENDOR_LIBRARY_NAME names, so its extension
  * functions are known before any display is opened.
  */
@@ -199,10 +200,13 @@ static __GLXextFuncPtr lookup_vendor_glx(const char *name)
 
 static __GLXextFuncPtr lookup_glx(const char *name)
 {
-    for (int i = 0; i < OWN_COUNT; i++) {
-        if (strcmp(own[i].name, name) == 0)
-            return own[i].fn;
-    }
+    int i;
+
+    glmux_glx_lock_acquire();
+    i = glmux_glx_index_find(name);         /* a hash map; [0, OWN_COUNT) are own[], in order */
+    glmux_glx_lock_release();
+    if (i >= 0 && i < OWN_COUNT)
+        return own[i].fn;
     return lookup_vendor_glx(name);
 }
 
@@ -210,20 +214,19 @@ static __GLXextFuncPtr lookup_glx(const char *name)
  * Locking (docs/architecture.md): the cache is read and written under glmux_glx_lock, the
  * answer is looked up with it released, so no vendor is called under it here.
  */
-__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+/* Every name but a GL name after the first call: through the cache. */
+static __attribute__((noinline)) __GLXextFuncPtr cached_proc(const char *name)
 {
-    const char *name = (const char *)procName;
     __GLXextFuncPtr fn, known;
     bool preload;
 
-    glmux_glx_entry();
     /* libGLdispatch's private extension is not a function (GLdispatch.h). */
-    if (name == NULL || strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
+    if (strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
         return NULL;
     glmux_glx_lock_acquire();
     fn = cache_find(name);
     preload = !preloaded;
-    preloaded = true;
+    __atomic_store_n(&preloaded, true, __ATOMIC_RELEASE);
     glmux_glx_lock_release();
     if (fn != NULL)
         return fn;
@@ -249,6 +252,26 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
         cache_add(name, fn);
     glmux_glx_lock_release();
     return fn;
+}
+
+__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+{
+    const char *name = (const char *)procName;
+    __GLXextFuncPtr fn;
+
+    glmux_glx_entry();
+    if (name == NULL)
+        return NULL;
+    if (name[0] == 'g' && name[1] == 'l' && name[2] != 'X' &&
+        __atomic_load_n(&preloaded, __ATOMIC_ACQUIRE)) {
+        /* A GL name: libGLdispatch's lookup is lock-free, as fast as the cache and gives the
+         * same answer every time, so neither the lock nor the cache is needed. */
+        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+        if (fn == NULL)
+            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+        return fn;
+    }
+    return cached_proc(name);
 }
 
 __GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)

@@ -26,11 +26,8 @@ static const struct {
     { "nvidia-drm", "nvidia" },
 };
 
-const char *glmux_driver_default_vendor(const char *driver)
+const char *glmux_driver_default_vendor(const char *driver, char found[GLMUX_DRIVER_VENDOR_MAX])
 {
-    /* initial-exec: no __tls_get_addr (and no libld NEEDED) in libEGL/libGLX, 65 bytes of
-     * static TLS, which glibc reserves for libraries that are dlopened. */
-    static __thread char found[65] __attribute__((tls_model("initial-exec")));
     const char *spec = glmux_env_get("GLMUX_DRIVER_VENDORS");
     size_t dlen = strlen(driver);
     enum { KEEP, SET, REMOVED } state = KEEP;
@@ -45,7 +42,7 @@ const char *glmux_driver_default_vendor(const char *driver)
             size_t vlen = len - dlen - 1;
             if (vlen == 0) {
                 state = REMOVED;
-            } else if (vlen < sizeof(found)) {
+            } else if (vlen < GLMUX_DRIVER_VENDOR_MAX) {
                 memcpy(found, eq + 1, vlen);
                 found[vlen] = '\0';
                 state = SET;

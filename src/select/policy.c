@@ -340,6 +340,7 @@ static bool driver_match(const char *listed, const char *driver)
 bool glmux_select_candidate_serves(const struct glmux_select_candidate *cand,
                                    const struct glmux_gpu *gpu)
 {
+    char buf[GLMUX_DRIVER_VENDOR_MAX];
     const char *v;
 
     if (gpu == NULL)
@@ -354,7 +355,7 @@ bool glmux_select_candidate_serves(const struct glmux_select_candidate *cand,
                 return true;
         return false;
     }
-    v = glmux_driver_default_vendor(gpu->driver);
+    v = glmux_driver_default_vendor(gpu->driver, buf);
     return v != NULL && strcmp(v, cand->name) == 0;
 }
 
@@ -462,6 +463,7 @@ static const char *glx_choice(struct glmux_select *sel, int screen,
                               const struct glmux_vendor_list *vendors)
 {
     const struct glmux_gpu *gpu;
+    char buf[GLMUX_DRIVER_VENDOR_MAX];
     const char *v;
 
     if (sel->request.kind <= GLMUX_REQUEST_DEFAULT) {
@@ -484,7 +486,7 @@ static const char *glx_choice(struct glmux_select *sel, int screen,
         }
     }
     if (vendors == NULL && (v = gpu->vendor[0] ? gpu->vendor
-                                                : glmux_driver_default_vendor(gpu->driver))) {
+                                                : glmux_driver_default_vendor(gpu->driver, buf))) {
         snprintf(sel->glx_name, sizeof(sel->glx_name), "%s", v);
         reason(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (%s: driver %s)", screen, v,
                gpu->vendor[0] ? "udev property GLMUX_VENDOR" : "built-in table", gpu->driver);

@@ -209,9 +209,11 @@ const char *glmux_vendor_dir_default(void);
 /*
  * The built-in driver→vendor table, with GLMUX_DRIVER_VENDORS ("drv=vendor,drv=vendor", ignored
  * when setuid) applied on top: the vendor name that serves a kernel driver when no manifest
- * declares a driver list, or NULL.
+ * declares a driver list, or NULL. A name from the variable is copied into buf (no TLS: the
+ * libraries that link this are dlopened and reloaded), a built-in one is returned as is.
  */
-const char *glmux_driver_default_vendor(const char *driver);
+#define GLMUX_DRIVER_VENDOR_MAX 65 /* a vendor name from GLMUX_DRIVER_VENDORS, with its NUL */
+const char *glmux_driver_default_vendor(const char *driver, char buf[GLMUX_DRIVER_VENDOR_MAX]);
 
 /* ---- what the user asked for ------------------------------------------------------------ */
 

@@ -11,20 +11,14 @@
 
 int glmux_names_find(const struct glmux_names *names, const char *name)
 {
-    for (int i = 0; i < names->count; i++) {
-        if (strcmp(names->items[i].name, name) == 0)
-            return i;
-    }
-    return -1;
+    return glmux_name_index_find(&names->map, name);
 }
 
 int glmux_names_add(struct glmux_names *names, const char *name)
 {
-    int i = glmux_names_find(names, name);
-    char *copy;
+    const char *copy = NULL;
+    int i;
 
-    if (i >= 0)
-        return i;
     if (names->count == names->cap) {
         int cap = names->cap ? names->cap * 2 : 64;
         struct glmux_name_entry *n = realloc(names->items, sizeof(*n) * (size_t)cap);
@@ -34,12 +28,13 @@ int glmux_names_add(struct glmux_names *names, const char *name)
         names->items = n;
         names->cap = cap;
     }
-    copy = strdup(name);
-    if (copy == NULL)
-        return -1;
-    names->items[names->count].name = copy;
-    names->items[names->count].data = NULL;
-    return names->count++;
+    i = glmux_name_index_find_or_add(&names->map, name, names->count, &copy);
+    if (i == names->count) {        /* new */
+        names->items[i].name = copy;
+        names->items[i].data = NULL;
+        names->count++;
+    }
+    return i;
 }
 
 const char *glmux_names_get(const struct glmux_names *names, int index)
@@ -49,8 +44,7 @@ const char *glmux_names_get(const struct glmux_names *names, int index)
 
 void glmux_names_clear(struct glmux_names *names)
 {
-    for (int i = 0; i < names->count; i++)
-        free(names->items[i].name);
+    glmux_name_index_clear(&names->map);    /* the names too */
     free(names->items);
     names->items = NULL;
     names->count = names->cap = 0;

@@ -4,6 +4,7 @@
  * FBConfig and drawable maps. Keys are non-zero integers (a handle's address or an XID);
  * open addressing with linear probing, grown at half load, removal by tombstones.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "winsys/winsys.h"
@@ -42,15 +43,12 @@ void *glmux_ptrmap_get(const struct glmux_ptrmap *map, uintptr_t key)
     return i < 0 ? NULL : map->vals[i];
 }
 
-static bool grow(struct glmux_ptrmap *map)
+/* Rehashes into a table of cap (a power of two) slots. */
+static bool resize(struct glmux_ptrmap *map, size_t cap)
 {
-    size_t cap = map->cap ? map->cap * 2 : 32;
     uintptr_t *keys;
     void **vals;
 
-    /* Mostly tombstones: rehash at the same size. */
-    if (map->count * 4 < map->cap)
-        cap = map->cap;
     keys = calloc(cap, sizeof(*keys));
     vals = calloc(cap, sizeof(*vals));
     if (keys == NULL || vals == NULL) {
@@ -76,6 +74,45 @@ static bool grow(struct glmux_ptrmap *map)
     map->cap = cap;
     map->used = map->count;
     return true;
+}
+
+static bool grow(struct glmux_ptrmap *map)
+{
+    /* Mostly tombstones: rehash at the same size. */
+    return resize(map, map->count * 4 < map->cap ? map->cap : map->cap ? map->cap * 2 : 32);
+}
+
+bool glmux_ptrmap_reserve(struct glmux_ptrmap *map, size_t n)
+{
+    size_t cap = map->cap ? map->cap : 32;
+
+    while ((map->used + n) * 2 > cap)
+        cap *= 2;
+    return cap == map->cap || resize(map, cap);
+}
+
+void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val)
+{
+    size_t j, tomb = SIZE_MAX;
+
+    if (key == 0 || key == TOMBSTONE)
+        return val;
+    if ((map->used + 1) * 2 > map->cap && !grow(map))
+        return val;
+    for (j = slot_of(key, map->cap); map->keys[j] != 0; j = (j + 1) & (map->cap - 1)) {
+        if (map->keys[j] == key)
+            return map->vals[j];
+        if (map->keys[j] == TOMBSTONE && tomb == SIZE_MAX)
+            tomb = j;
+    }
+    if (tomb != SIZE_MAX)
+        j = tomb;
+    else
+        map->used++;
+    map->keys[j] = key;
+    map->vals[j] = val;
+    map->count++;
+    return NULL;
 }
 
 bool glmux_ptrmap_put(struct glmux_ptrmap *map, uintptr_t key, void *val)

@@ -20,6 +20,7 @@
 
 #include "GLdispatch.h"
 #include "util/lock.h"
+#include "util/name_index.h"
 
 /* ---- ptrmap.c: open-addressing map from a non-zero integer key to a pointer ---- */
 
@@ -32,6 +33,12 @@ struct glmux_ptrmap {
 void *glmux_ptrmap_get(const struct glmux_ptrmap *map, uintptr_t key);
 /* Inserts or replaces; false for key 0 or on allocation failure. */
 bool glmux_ptrmap_put(struct glmux_ptrmap *map, uintptr_t key, void *val);
+/* Maps key to val unless it is mapped already; returns the earlier value (the map is then
+ * unchanged), NULL after inserting, or val itself on allocation failure or a bad key. One
+ * probe sequence, where a get and a put take two. */
+void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val);
+/* Grows the map, if needed, so that n more keys go in without growing again. */
+bool glmux_ptrmap_reserve(struct glmux_ptrmap *map, size_t n);
 /* Removes key; returns what it mapped to, or NULL. */
 void *glmux_ptrmap_remove(struct glmux_ptrmap *map, uintptr_t key);
 void glmux_ptrmap_clear(struct glmux_ptrmap *map);
@@ -58,15 +65,16 @@ bool glmux_words_append_new(struct glmux_strbuf *b, const char *words);
 
 /*
  * A list of function names in the order they got their dispatch index (index = position),
- * each with one pointer of data (e.g. the dispatch stub handed out for it). Names never
- * move once added. The caller provides the locking.
+ * each with one pointer of data (e.g. the dispatch stub handed out for it), found by hash.
+ * Names never move once added. The caller provides the locking.
  */
 struct glmux_names {
     struct glmux_name_entry {
-        char *name;
+        const char *name;           /* map's copy */
         void *data;
     } *items;
     int count, cap;
+    struct glmux_name_index map;    /* name -> index, holding the names */
 };
 int glmux_names_find(const struct glmux_names *names, const char *name);
 /* The index of name, adding it if new; -1 on allocation failure. */

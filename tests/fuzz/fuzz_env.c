@@ -119,8 +119,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         const char *drivers[] = { fields[F_DRIVER] ? fields[F_DRIVER] : "", "i915", "nvidia",
                                   "amdgpu", "" };
+        char buf[GLMUX_DRIVER_VENDOR_MAX];
         for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
-            const char *vendor = glmux_driver_default_vendor(drivers[i]);
+            const char *vendor = glmux_driver_default_vendor(drivers[i], buf);
 
             GLMUX_FUZZ_CHECK(vendor == NULL || strlen(vendor) <= 64);
         }

@@ -44,8 +44,10 @@ def main():
             "--check-api", "gl", "--check-features", "GL_VERSION_1_0,GL_VERSION_1_1",
             "--extra-exports", os.path.join(FIX, "extra_exports.txt"))
         c_dir = os.path.join(tmp, "c")
+        gen(c_dir, "core", "--mode", "pure_c")
         gen(c_dir, "stubs", "--lib", "Dispatch", "--all-slots", "--mode", "pure_c")
         shutil.move(os.path.join(c_dir, "Dispatch_stubs.c"), os.path.join(tmp, "Dispatch_stubs.c"))
+        shutil.move(os.path.join(c_dir, "glmux_noop.c"), os.path.join(tmp, "glmux_noop.c"))
         shutil.rmtree(c_dir)
         # Every other flavour: its header, trampolines, entry stubs and GLX stubs, renamed.
         for mode in ("x86_tls", "aarch64_tls", "armv7_tls", "pure_c"):

@@ -269,6 +269,7 @@ static void test_hybrid(void)
 
     /* The built-in table can be overridden: here nvidia's GPU is declared Mesa's (nouveau-like). */
     {
+        char buf[GLMUX_DRIVER_VENDOR_MAX];
         static const struct glmux_select_candidate plain[2] = { { "nvidia", NULL, 0 },
                                                                 { "mesa", NULL, 0 } };
         setenv("GLMUX_DRIVER_VENDORS", "nvidia=mesa", 1);
@@ -278,10 +279,10 @@ static void test_hybrid(void)
         CHECK(strcmp(plain[order[0]].name, "mesa") == 0);
         glmux_select_free(sel);
         setenv("GLMUX_DRIVER_VENDORS", "i915=", 1);
-        CHECK(glmux_driver_default_vendor("i915") == NULL);
-        CHECK(strcmp(glmux_driver_default_vendor("amdgpu"), "mesa") == 0);
+        CHECK(glmux_driver_default_vendor("i915", buf) == NULL);
+        CHECK(strcmp(glmux_driver_default_vendor("amdgpu", buf), "mesa") == 0);
         unsetenv("GLMUX_DRIVER_VENDORS");
-        CHECK(strcmp(glmux_driver_default_vendor("i915"), "mesa") == 0);
+        CHECK(strcmp(glmux_driver_default_vendor("i915", buf), "mesa") == 0);
     }
 
     /* Two NVIDIA GPUs: the provider variable picks one, and the vendor is told which. */

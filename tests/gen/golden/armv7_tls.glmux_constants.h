@@ -20,9 +20,13 @@
 #define GLMUX_STUB_ALIGN 4096
 #define GLMUX_STUB_TYPE __GLDISPATCH_STUB_ARMV7_ARM
 #define GLMUX_PTR_SIZE 4
-/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes. */
+/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP
+ * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +
+ * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */
 #define GLMUX_HAVE_LAZY 1
 #define GLMUX_LAZY_SIZE 16
+#define GLMUX_LAZY_GROUP 1
+#define GLMUX_LAZY_GROUP_BYTES GLMUX_LAZY_SIZE
 /* Stubs for names no table knew at build time. */
 #define GLMUX_HAVE_DYNAMIC_STUBS 1
 #define GLMUX_GLX_ENTRY_SIZE 64

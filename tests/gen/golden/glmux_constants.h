@@ -20,9 +20,17 @@
 #define GLMUX_STUB_ALIGN 4096
 #define GLMUX_STUB_TYPE __GLDISPATCH_STUB_X86_64
 #define GLMUX_PTR_SIZE 8
-/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes. */
+/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP
+ * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +
+ * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */
 #define GLMUX_HAVE_LAZY 1
-#define GLMUX_LAZY_SIZE 16
+#ifdef __CET__
+#define GLMUX_LAZY_SIZE 8
+#else
+#define GLMUX_LAZY_SIZE 4
+#endif
+#define GLMUX_LAZY_GROUP (128 / GLMUX_LAZY_SIZE)
+#define GLMUX_LAZY_GROUP_BYTES 144
 /* Stubs for names no table knew at build time. */
 #define GLMUX_HAVE_DYNAMIC_STUBS 1
 #define GLMUX_GLX_ENTRY_SIZE 16

@@ -8,6 +8,10 @@ const char glmux_slot_names_pool[] =
     "glEpsilonMUX\0"
     "glGamma\0"
     ;
-const unsigned glmux_slot_names_offsets[5] = {
+const uint32_t glmux_slot_names_offsets[5] = {
     0, 8, 15, 26, 39,
+};
+const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE] = {
+    0x630a0003, 0x00000000, 0x00000000, 0x77070005, 0x00000000, 0x00000000, 0x00000000, 0x08070001,
+    0x00000000, 0x820c0004, 0x00000000, 0x00000000, 0x0f060002, 0x00000000, 0x00000000, 0x00000000,
 };

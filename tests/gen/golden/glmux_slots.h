@@ -2,15 +2,23 @@
 #ifndef GLMUX_SLOTS_H
 #define GLMUX_SLOTS_H
 
+#include <stdint.h>
+
 #include "glmux_constants.h"
 
-#ifndef __ASSEMBLER__
-/* Static slot names, sorted: one string pool and each name's offset in it. */
-extern const char glmux_slot_names_pool[];
-extern const unsigned glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];
+#define GLMUX_SLOT_HASH_SIZE 16
 
-/* One no-op function per slot; the table every thread starts with. */
-extern const void *const glmux_noop_table[GLMUX_TOTAL_SLOTS];
+#ifndef __ASSEMBLER__
+/* Static slot names, sorted: one string pool, each name's offset in it, and a hash
+ * table by the name hash: slot + 1 (bits 0-15, 0: empty), length (16-23) and the
+ * hash's top byte (24-31). */
+extern const char glmux_slot_names_pool[];
+extern const uint32_t glmux_slot_names_offsets[GLMUX_STATIC_SLOTS];
+extern const uint32_t glmux_slot_hash_table[GLMUX_SLOT_HASH_SIZE];
+
+/* The table every thread without a context starts with: slot i holds lazy
+ * trampoline i (filled at load, no relocations). */
+extern const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];
 #endif
 
 #endif
