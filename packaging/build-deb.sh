@@ -37,6 +37,11 @@ EOC
 
 glmux_missing_parts "$src" > "$scratch/missing-parts"
 profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts" | paste -sd, -)}
+# DEB_BUILD_OPTIONS=nocheck also drops the test-only build dependencies (<!nocheck>), as
+# Debian's convention pairs the option with the nocheck build profile.
+case " ${DEB_BUILD_OPTIONS:-} " in
+    *" nocheck "*) case ",$profiles," in *,nocheck,*) ;; *) profiles=${profiles:+$profiles,}nocheck ;; esac ;;
+esac
 echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
 # GLMUX_DEB_HOST_ARCH=i386 cross-builds for that architecture (Debian's cross compiler and the
 # target's build dependencies through multiarch).
