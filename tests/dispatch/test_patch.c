@@ -42,7 +42,8 @@ static int patch_calls[FAKE_VENDORS];
  * assembler, listed beside each). Byte by byte and not instrumented: ThreadSanitizer keeps a
  * read-only shadow for code pages (a vendor's patch code is not instrumented either).
  */
-static NO_TSAN void put_bytes(volatile unsigned char *o, const void *src, size_t n)
+static NO_TSAN __attribute__((unused)) void put_bytes(volatile unsigned char *o, const void *src,
+                                                size_t n)
 {
     for (size_t i = 0; i < n; i++)
         o[i] = ((const unsigned char *)src)[i];
