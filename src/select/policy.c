@@ -383,6 +383,20 @@ static const char *egl_override(struct glmux_select *sel)
     return NULL;
 }
 
+/* Appends to order[0..k) every index below n not yet in it, in index order; the new count. */
+static size_t append_unplaced(size_t *order, size_t k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        bool placed = false;
+
+        for (size_t j = 0; j < k; j++)
+            placed |= order[j] == i;
+        if (!placed)
+            order[k++] = i;
+    }
+    return k;
+}
+
 size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
                                      const struct glmux_select_candidate *cands, size_t n,
                                      size_t *order)
@@ -427,15 +441,8 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
             order[i] = i;
         return n;
     }
-    if (!sel->request.exclusive) {
-        for (size_t i = 0; i < n; i++) {
-            bool placed = false;
-            for (size_t j = 0; j < k; j++)
-                placed |= order[j] == i;
-            if (!placed)
-                order[k++] = i;
-        }
-    }
+    if (!sel->request.exclusive)
+        k = append_unplaced(order, k, n);
     for (size_t i = 0; i < k; i++)
         snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
                  cands[order[i]].name);
@@ -599,13 +606,7 @@ bool glmux_select_display_order(const struct glmux_select *sel,
             order[i] = i;
         return false;
     }
-    for (size_t i = 0; i < n; i++) {
-        bool placed = false;
-        for (size_t j = 0; j < k; j++)
-            placed |= order[j] == i;
-        if (!placed)
-            order[k++] = i;
-    }
+    k = append_unplaced(order, k, n);
     for (size_t i = 0; i < n; i++)
         moved |= order[i] != i;
     snprintf(why, why_size, "the display's GPU is %s (driver %s): %s first%s", gpu->tag,
