@@ -2,12 +2,14 @@
 /*
  * glmux: the lifetime of thread records, for every API library at once. glmux's libEGL and
  * libGLX register as clients (through the private extension GLdispatch.h describes, so the
- * export list stays libglvnd's). libGLdispatch then keeps every thread's record in one list
- * and owns the one fork reset: in the child it resets its tables, lets each client re-create
- * its locks, and hands every record of the parent back to its client, which drops the context
- * references it holds. When a client is unloaded while other threads still have its contexts
- * current, their records become libGLdispatch's: freed when the thread exits or next asks for
- * its state, and never passed back into the unloaded library.
+ * export list stays libglvnd's); a client may also leave an interface there for the others
+ * (libEGL's vendors, which libGLX's pixels vendor renders with). libGLdispatch then keeps
+ * every thread's record in one list and owns the one fork reset: in the child it resets its
+ * tables, lets each client re-create its locks, and hands every record of the parent back to
+ * its client, which drops the context references it holds. When a client is unloaded while
+ * other threads still have its contexts current, their records become libGLdispatch's: freed
+ * when the thread exits or next asks for its state, and never passed back into the unloaded
+ * library.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -131,10 +133,26 @@ static int unregister_client(const struct glmux_dispatch_client *client)
     return n;
 }
 
+static const void *client_shared(int tag)
+{
+    const void *shared = NULL;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    for (int i = 0; i < MAX_CLIENTS && shared == NULL; i++) {
+        const struct glmux_dispatch_client *c = clients[i].client;
+
+        if (c != NULL && c->tag == tag)
+            shared = c->shared;
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    return shared;
+}
+
 const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
     .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
     .register_client = register_client,
     .unregister_client = unregister_client,
+    .client_shared = client_shared,
 };
 
 static void fork_prepare(void)

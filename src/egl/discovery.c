@@ -168,6 +168,25 @@ size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendo
     return n;
 }
 
+/* egl_shared.h: the vendors as a display of platform would ask them, for libGLX. */
+static size_t shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor *out, size_t max)
+{
+    glmux_egl_vendor *list[64];
+    size_t n = glmux_egl_display_vendors(platform, NULL, list, max < 64 ? max : 64);
+
+    for (size_t i = 0; i < n; i++) {
+        out[i].name = discovered.vendors[list[i]->select_index].name;
+        out[i].library = list[i]->library;
+        out[i].imports = &list[i]->imports;
+    }
+    return n;
+}
+
+const struct glmux_egl_shared glmux_egl_shared = {
+    .version = GLMUX_EGL_SHARED_VERSION,
+    .vendors = shared_vendors,
+};
+
 glmux_egl_vendor *glmux_egl_vendors(void)
 {
     pthread_once(&vendors_once, load_vendors);

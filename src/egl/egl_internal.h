@@ -20,6 +20,7 @@
 #include <EGL/eglext.h>
 
 #include "GLdispatch.h"
+#include "egl/egl_shared.h"
 #include "glvnd/libeglabi.h"
 #include "winsys/winsys.h"
 
@@ -185,6 +186,8 @@ size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendo
                                  size_t max);
 /* The vendors if they are already loaded, without loading them. */
 glmux_egl_vendor *glmux_egl_vendors_loaded(void);
+/* What libEGL offers libGLX (egl_shared.h); state.c registers it with libGLdispatch. */
+extern const struct glmux_egl_shared glmux_egl_shared;
 /*
  * Frees every vendor (unload). A GL dispatch table still current on another thread is freed
  * by libGLdispatch when that thread lets go of it.

@@ -3,8 +3,9 @@
  * glmux libEGL: process and thread state. It holds the exports table handed to every vendor,
  * the per-thread error / last vendor / bound API / label (under a pthread key; every record
  * is freed at thread exit, unload or fork), the current-context record that rides on
- * libGLdispatch's thread state, the fork hook libGLdispatch calls in a child (instead of a getpid() test on every
- * call) and the load/unload of the library itself (docs/architecture.md: lifetime protocol).
+ * libGLdispatch's thread state, the fork hook libGLdispatch calls in a child (instead of a
+ * getpid() test on every call) and the load/unload of the library itself, with what it offers
+ * libGLX (docs/architecture.md: lifetime protocol).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -292,4 +293,4 @@ static void teardown(void)
 }
 
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed,
-                     glmux_egl_current_drop, teardown);
+                     glmux_egl_current_drop, teardown, &glmux_egl_shared);

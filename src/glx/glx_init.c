@@ -72,4 +72,4 @@ static void teardown(void)
 }
 
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed,
-                     drop_current, teardown);
+                     drop_current, teardown, NULL);

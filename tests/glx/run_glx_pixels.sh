@@ -3,8 +3,9 @@
 # glmux tests: the pixels GLX vendor against an Xvfb started here, for this test alone (ctest -j
 # safe), in a fresh directory. usage: run_glx_pixels.sh MODE PROGRAM BUILD_DIR [DEMO]
 #   noglx        server without GLX (Unix socket, MIT-SHM): test_glx_pixels render shm (and put
-#                with GLMUX_GLX_REMOTE_SHM=0), glxinfo -B (a >= 3.3 core profile from llvmpipe),
-#                glxgears for a few frames, the GLX demo
+#                with GLMUX_GLX_REMOTE_SHM=0), withegl (libEGL used in the same process),
+#                glxinfo -B (a >= 3.3 core profile from llvmpipe), glxgears for a few frames,
+#                the GLX demo
 #   noglx-noshm  the same server without MIT-SHM: frames go out with XPutImage
 #   tcp          a server with GLX, reached over TCP as 127.0.0.1:N: the pixels vendor serves it
 #                (not the server's vendor); the server attaches no shared memory for a TCP
@@ -89,6 +90,11 @@ noglx)
     export PIXELS_DISPLAY=":$num" DISPLAY=":$num"
     run_prog render shm
     grep -q "the X server has no GLX extension" "$work/glmux.log" || fail "no reason logged"
+    # It renders with the vendors our libEGL loaded (libGLX dlopened it: not linked here).
+    grep -q "EGL vendors from glmux's libEGL $build/src/egl/libEGL.so.1" "$work/glmux.log" ||
+        fail "not our libEGL's vendors"
+    # The application's libEGL and the pixels vendor share one load of Mesa's EGL vendor.
+    PIXELS_LIBEGL="$build/src/egl/libEGL.so.1" run_prog withegl
     explain "the X server has no GLX extension"
     GLMUX_GLX_REMOTE_SHM=0 run_prog render put
     tools

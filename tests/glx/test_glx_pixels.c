@@ -5,14 +5,19 @@
  * vendor on a display that cannot render GL itself, and the window's pixels read back from the
  * X server (XGetImage) as drawn: after a swap, after a resize, in two windows, from two threads,
  * in a pixmap (glFinish), in a pbuffer, and with a window destroyed while current.
- * usage: glx_pixels render shm|put | noegl | iodeath
+ * usage: glx_pixels render shm|put | withegl | noegl | iodeath
  *   render  PIXELS_DISPLAY names the server; "shm"/"put" is how frames must have gone out
  *           (read from the GLMUX_DEBUG_FILE log).
+ *   withegl the application uses libEGL (PIXELS_LIBEGL, dlopened) before and after the pixels
+ *           vendor renders with the same Mesa: both use libEGL's one load of the vendor, so
+ *           Mesa's EGL extension dispatch (eglDestroyImageKHR through eglGetProcAddress) still
+ *           reaches Mesa through libEGL's services afterwards.
  *   noegl   no EGL vendor installed: glXChooseFBConfig finds nothing and the log says why.
  *   iodeath the server is killed (PIXELS_XVFB_PID) while frames are sent: the application's
  *           XSetIOErrorHandler runs (exit 42), nothing crashes.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -22,6 +27,8 @@
 #include <X11/Xutil.h>
 #include <GL/gl.h>
 #include <GL/glx.h>
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
 
 #include "glmux_test.h"
 
@@ -173,6 +180,20 @@ static void setup(void)
     CHECK(create_attribs != NULL);
 }
 
+/* Opens the display, checks the pixels vendor, makes a core context current on a window. */
+static Window start(int w, int h, GLXContext *ctx)
+{
+    Window win;
+
+    dpy = open_display();
+    XSetErrorHandler(count_error);
+    setup();
+    *ctx = core_context();
+    win = make_window(0, 0, w, h);
+    CHECK(glXMakeCurrent(dpy, win, *ctx));
+    return win;
+}
+
 struct thread_arg {
     int x;
     unsigned long color;
@@ -211,14 +232,8 @@ static int render(const char *expect)
     pthread_t th[2];
 
     CHECK(XInitThreads());
-    dpy = open_display();
-    XSetErrorHandler(count_error);
-    setup();
-
     /* A 3.3 core context from llvmpipe; one frame, read back from the server. */
-    ctx = core_context();
-    win = make_window(0, 0, 128, 96);
-    CHECK(glXMakeCurrent(dpy, win, ctx));
+    win = start(128, 96, &ctx);
     glGetIntegerv(GL_MAJOR_VERSION, &major);
     glGetIntegerv(GL_MINOR_VERSION, &minor);
     glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
@@ -319,6 +334,75 @@ static int render(const char *expect)
     return 0;
 }
 
+static void *egl_sym(void *lib, const char *name)
+{
+    void *fn = dlsym(lib, name);
+
+    CHECK_MSG(fn != NULL, "libEGL has no %s", name);
+    return fn;
+}
+
+static int withegl(void)
+{
+    const char *path = getenv("PIXELS_LIBEGL");
+    void *lib;
+    PFNEGLGETPLATFORMDISPLAYPROC get_display;
+    PFNEGLINITIALIZEPROC initialize;
+    PFNEGLTERMINATEPROC terminate;
+    PFNEGLGETERRORPROC get_error;
+    PFNEGLGETPROCADDRESSPROC get_proc;
+    PFNEGLDESTROYIMAGEKHRPROC destroy_image;
+    EGLDisplay edpy;
+    EGLint major, minor;
+    GLXContext ctx;
+    Window win;
+
+    CHECK_MSG(path != NULL, "PIXELS_LIBEGL is not set (run through run_glx_pixels.sh)");
+    lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    CHECK_MSG(lib != NULL, "%s: %s", path, dlerror());
+    get_display = (PFNEGLGETPLATFORMDISPLAYPROC)egl_sym(lib, "eglGetPlatformDisplay");
+    initialize = (PFNEGLINITIALIZEPROC)egl_sym(lib, "eglInitialize");
+    terminate = (PFNEGLTERMINATEPROC)egl_sym(lib, "eglTerminate");
+    get_error = (PFNEGLGETERRORPROC)egl_sym(lib, "eglGetError");
+    get_proc = (PFNEGLGETPROCADDRESSPROC)egl_sym(lib, "eglGetProcAddress");
+    /* libEGL loads Mesa first; the pixels vendor comes second. */
+    edpy = get_display(0x31DD /* EGL_PLATFORM_SURFACELESS_MESA */, EGL_DEFAULT_DISPLAY, NULL);
+    CHECK_MSG(edpy != EGL_NO_DISPLAY, "no surfaceless EGL display (0x%x)", get_error());
+    CHECK(initialize(edpy, &major, &minor));
+    destroy_image = (PFNEGLDESTROYIMAGEKHRPROC)get_proc("eglDestroyImageKHR");
+    CHECK_MSG(destroy_image != NULL, "no eglDestroyImageKHR from libEGL");
+
+    win = start(64, 64, &ctx);
+    clear(BLUE);
+    glXSwapBuffers(dpy, win);
+    glFinish();
+    CHECK_PIXEL(win, 32, 32, BLUE);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+    glmux_test_require_ours("libEGL.so.1");
+    check_log("pixels GLX vendor: EGL vendors from glmux's libEGL");
+
+    /*
+     * Mesa's dispatch stub asks the vendor for the display through the services its
+     * __egl_Main was given. A second __egl_Main with other services (the pixels vendor's own,
+     * before) left the call without a vendor: EGL_FALSE and no error. Now Mesa's own check
+     * answers: EGL_BAD_PARAMETER for an image that does not exist.
+     */
+    CHECK(destroy_image(edpy, (EGLImageKHR)(uintptr_t)0x1234) == EGL_FALSE);
+    {
+        EGLint err = get_error();
+
+        CHECK_MSG(err == EGL_BAD_PARAMETER, "eglDestroyImageKHR(bad image): error 0x%x, not "
+                  "EGL_BAD_PARAMETER: Mesa's EGL dispatch lost libEGL's services", err);
+    }
+    CHECK(terminate(edpy));
+    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
+    glXDestroyContext(dpy, ctx);
+    XFree(vis);
+    XCloseDisplay(dpy);
+    printf("ok: libEGL and the pixels vendor share one load of the EGL vendor\n");
+    return 0;
+}
+
 static int noegl(void)
 {
     int n = 5;
@@ -366,9 +450,11 @@ static int iodeath(void)
 
 int main(int argc, char **argv)
 {
-    CHECK_MSG(argc >= 2, "usage: %s render shm|put | noegl | iodeath", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s render shm|put | withegl | noegl | iodeath", argv[0]);
     if (strcmp(argv[1], "render") == 0 && argc >= 3)
         return render(argv[2]);
+    if (strcmp(argv[1], "withegl") == 0)
+        return withegl();
     if (strcmp(argv[1], "noegl") == 0)
         return noegl();
     if (strcmp(argv[1], "iodeath") == 0)
