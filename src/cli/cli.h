@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors, explain) and manifest.c (check, manifest). Each returns the process exit status: 0 success,
- * 1 failure, 2 usage error.
+ * (gpus, vendors, explain) and manifest.c (check, manifest), and x11.c's display for explain.
+ * Each command returns the process exit status: 0 success, 1 failure, 2 usage error.
  */
 #ifndef GLMUX_CLI_CLI_H
 #define GLMUX_CLI_CLI_H
@@ -25,6 +25,12 @@ void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, co
 int glmux_cli_gpus(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
+/* x11.c: DISPLAY (glmux_env_get) opened through a dlopened libX11: a Display *, or NULL when
+ * DISPLAY is unset, libX11 is missing or the server is not reachable. */
+void *glmux_cli_x11_open(void);
+/* A libX11 function (NULL before the first open, or when libX11 is missing). */
+void *glmux_cli_x11_sym(const char *name);
+void glmux_cli_x11_close(void *dpy);
 /* Whether libGLX would serve DISPLAY with its pixels vendor (*used) and why (explain_remote.c). */
 const char *glmux_cli_explain_remote(bool *used);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */

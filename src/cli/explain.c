@@ -2,19 +2,20 @@
 /*
  * glmux tool: `glmux explain`. Decides through the very functions libEGL and libGLX call
  * (glmux_select_egl_plan, glmux_select_glx_plan, glmux_select_vendor_env) under the current
- * environment, then prints the decisions with every rule considered, as text or JSON. When DISPLAY names a reachable X server, each screen is listed too; the
- * X library is loaded only then, with dlopen, so the tool does not depend on it.
+ * environment, then prints the decisions with every rule considered, as text or JSON. When
+ * DISPLAY names a reachable X server, each screen is listed too (x11.c: libX11 is loaded only
+ * then, with dlopen, so the tool does not depend on it).
  */
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_writer.h"
 #include "select/select.h"
+#include "util/env.h"
 
 static const char *request_kind(enum glmux_gpu_request_kind k)
 {
@@ -34,28 +35,14 @@ static const char *request_kind(enum glmux_gpu_request_kind k)
 /* Number of X screens when DISPLAY is reachable, else -1. */
 static int x_screens(void)
 {
-    typedef void *(*open_fn)(const char *);
-    typedef int (*close_fn)(void *);
     typedef int (*count_fn)(void *);
-    const char *display = getenv("DISPLAY");
-    void *lib, *dpy;
+    void *dpy = glmux_cli_x11_open();
+    count_fn xcount = (count_fn)glmux_cli_x11_sym("XScreenCount");
     int n = -1;
 
-    if (display == NULL || *display == '\0')
-        return -1;
-    lib = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL);
-    if (lib == NULL)
-        return -1;
-    {
-        open_fn xopen = (open_fn)dlsym(lib, "XOpenDisplay");
-        close_fn xclose = (close_fn)dlsym(lib, "XCloseDisplay");
-        count_fn xcount = (count_fn)dlsym(lib, "XScreenCount");
-        if (xopen && xclose && xcount && (dpy = xopen(NULL)) != NULL) {
-            n = xcount(dpy);
-            xclose(dpy);
-        }
-    }
-    /* libX11 stays loaded: the default display's GPU is asked through it next. */
+    if (dpy != NULL && xcount != NULL)
+        n = xcount(dpy);
+    glmux_cli_x11_close(dpy);
     return n;
 }
 
@@ -164,7 +151,7 @@ static bool decide_default_display(struct decision *d)
 {
     struct glmux_select_candidate *cands;
     size_t *order;
-    const char *display = getenv("DISPLAY");
+    const char *display = glmux_env_get("DISPLAY");
 
     if (d->n_egl < 2 || !glmux_select_enumerated(d->sel) || d->gpus->count < 2 ||
         display == NULL || *display == '\0')

@@ -4,12 +4,12 @@
  * built-in pixels vendor (docs/remote.md) and why, by the rules of src/glx/glx_display.c:
  * libglvnd's vendor variables naming another vendor and GLMUX_GLX_REMOTE=off forbid it,
  * GLMUX_GLX_REMOTE=pixels forces it, otherwise a server without GLX or a connection that is not
- * a Unix-domain socket chooses it. libX11 is loaded with dlopen, only when DISPLAY is set.
+ * a Unix-domain socket chooses it. The display is opened through x11.c (libX11 is loaded with
+ * dlopen, only when DISPLAY is set).
  */
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include <dlfcn.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -25,27 +25,16 @@ static bool names_other(const char *var)
 /* What the X server says: 1 pixels (with *why), 0 not, -1 not reachable. */
 static int ask_server(const char **why)
 {
-    typedef void *(*open_fn)(const char *);
-    typedef int (*close_fn)(void *);
     typedef int (*query_fn)(void *, const char *, int *, int *, int *);
     typedef int (*fd_fn)(void *);
-    const char *display = glmux_env_get("DISPLAY");
-    void *lib, *dpy;
+    void *dpy = glmux_cli_x11_open();
+    query_fn xquery = (query_fn)glmux_cli_x11_sym("XQueryExtension");
+    fd_fn xfd = (fd_fn)glmux_cli_x11_sym("XConnectionNumber");
+    struct sockaddr_storage addr;
+    socklen_t len = sizeof(addr);
     int rc = -1, op, ev, er;
 
-    if (display == NULL || *display == '\0')
-        return -1;
-    lib = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL);
-    if (lib == NULL)
-        return -1;
-    open_fn xopen = (open_fn)dlsym(lib, "XOpenDisplay");
-    close_fn xclose = (close_fn)dlsym(lib, "XCloseDisplay");
-    query_fn xquery = (query_fn)dlsym(lib, "XQueryExtension");
-    fd_fn xfd = (fd_fn)dlsym(lib, "XConnectionNumber");
-    if (xopen && xclose && xquery && xfd && (dpy = xopen(NULL)) != NULL) {
-        struct sockaddr_storage addr;
-        socklen_t len = sizeof(addr);
-
+    if (dpy != NULL && xquery != NULL && xfd != NULL) {
         rc = 0;
         if (!xquery(dpy, "GLX", &op, &ev, &er)) {
             rc = 1;
@@ -55,9 +44,8 @@ static int ask_server(const char **why)
             rc = 1;
             *why = "the X connection is not local (TCP)";
         }
-        xclose(dpy);
     }
-    dlclose(lib);
+    glmux_cli_x11_close(dpy);
     return rc;
 }
 
