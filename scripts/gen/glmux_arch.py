@@ -45,13 +45,17 @@ class Flavour:
     def lazy_stub(self, slot):
         raise NotImplementedError
 
+    def glx_size_macro(self):
+        """#define GLMUX_GLX_ENTRY_SIZE: bytes between GLX entry stubs."""
+        return f"#define GLMUX_GLX_ENTRY_SIZE {self.glx_stub_size}\n"
+
 
 class X86_64(Flavour):
     name = "x86_64_tls"
     stub_type = "__GLDISPATCH_STUB_X86_64"
     stub_size = 32
     stub_align = 4096
-    glx_stub_size = 16
+    glx_stub_size = 8       # 16 with CET's endbr64 (glx_size_macro)
     ptr_size = 8
     lazy_size = 16
     condition = "defined(__x86_64__)"
@@ -86,6 +90,11 @@ class X86_64(Flavour):
 
     def lazy_stub(self, slot):
         return f"    GLMUX_ENDBR\n    movl ${slot}, %eax\n    jmp glmux_lazy_common\n"
+
+    def glx_size_macro(self):
+        # jmp *rel32(%rip) is 6 bytes: an 8-byte cell, 16 when endbr64 (4 bytes) comes first.
+        return (f"#ifdef __CET__\n#define GLMUX_GLX_ENTRY_SIZE {2 * self.glx_stub_size}\n#else\n"
+                f"#define GLMUX_GLX_ENTRY_SIZE {self.glx_stub_size}\n#endif\n")
 
 
 class X86(Flavour):
@@ -274,7 +283,7 @@ def constants_header(flavour, header, glx_count, static_slots, dynamic_slots):
                   lazy_macros(f),
                   "/* Stubs for names no table knew at build time. */\n",
                   "#define GLMUX_HAVE_DYNAMIC_STUBS 1\n",
-                  f"#define GLMUX_GLX_ENTRY_SIZE {f.glx_stub_size}\n",
+                  f.glx_size_macro(),
                   "#define GLMUX_C_FORWARD 0\n"]
     else:
         lines += ["#define GLMUX_HAVE_ASM_ENTRY 0\n",

@@ -14,7 +14,6 @@
 
 #include "glx/glx_internal.h"
 #include "util/log.h"
-#include "util/name_index.h"
 
 #if GLMUX_HAVE_GLX_STUBS
 
@@ -33,9 +32,8 @@ static void *unfilled_entry(void)
  * becomes unfilled_entry; nothing can call a stub before that. */
 __attribute__((visibility("hidden"))) void *glmux_glx_entry_targets[GLMUX_GLX_ENTRY_COUNT];
 
-static const char *entry_names[GLMUX_GLX_ENTRY_COUNT];    /* entry_map's copies */
+static const char *entry_names[GLMUX_GLX_ENTRY_COUNT];    /* glx_procaddr.c's copies */
 static int entry_used;
-static struct glmux_name_index entry_map;       /* name -> stub number */
 static bool reported_full;
 
 static __GLXextFuncPtr entry_address(int i)
@@ -47,37 +45,23 @@ static __GLXextFuncPtr entry_address(int i)
 #endif
 }
 
-__GLXextFuncPtr glmux_glx_entry_find(const char *name)
-{
-    int i = glmux_name_index_find(&entry_map, name);
-
-    return i >= 0 ? entry_address(i) : NULL;
-}
-
 __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {
-    const char *copy = NULL;
-    int i;
+    int i = entry_used;
 
-    if (entry_used == GLMUX_GLX_ENTRY_COUNT) {
-        __GLXextFuncPtr fn = glmux_glx_entry_find(name);
-
-        if (fn == NULL && !reported_full)
+    if (i == GLMUX_GLX_ENTRY_COUNT) {
+        if (!reported_full)
             glmux_log(GLMUX_LOG_WARN, "all %d generated GLX entry stubs are in use; "
                       "glXGetProcAddress(\"%s\") and later unknown names return NULL",
                       GLMUX_GLX_ENTRY_COUNT, name);
-        reported_full = reported_full || fn == NULL;
-        return fn;
-    }
-    i = glmux_name_index_find_or_add(&entry_map, name, entry_used, &copy);
-    if (i < 0)
+        reported_full = true;
         return NULL;
-    if (i < entry_used)
-        return entry_address(i);    /* handed out before */
-    entry_names[i] = copy;
+    }
+    entry_names[i] = name;
     __atomic_store_n(&glmux_glx_entry_targets[i], (void *)unfilled_entry, __ATOMIC_RELEASE);
+    entry_used = i + 1;
     glmux_log(GLMUX_LOG_DISPATCH, "generated GLX entry stub %d for %s", i, name);
-    return entry_address(entry_used++);
+    return entry_address(i);
 }
 
 void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
@@ -101,21 +85,15 @@ void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
 
 void glmux_glx_entry_fini(void)
 {
-    glmux_name_index_clear(&entry_map);
     for (int i = 0; i < entry_used; i++) {
         entry_names[i] = NULL;
         glmux_glx_entry_targets[i] = NULL;
     }
     entry_used = 0;
+    reported_full = false;
 }
 
 #else /* no generated stubs */
-
-__GLXextFuncPtr glmux_glx_entry_find(const char *name)
-{
-    (void)name;
-    return NULL;
-}
 
 __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {

@@ -141,10 +141,12 @@ void glmux_glx_procaddr_fini(void);
 /* ---- generated GLX entry stubs (glx_entry.c + the generated glmux_glx_stubs.S or .c) ---- */
 
 /* GLMUX_GLX_ENTRY_COUNT, GLMUX_GLX_ENTRY_SIZE, GLMUX_HAVE_GLX_STUBS: glmux_constants.h. */
-/* Returns the address of a new stub for name, or NULL (none left, or a build without them). */
+/*
+ * Returns the address of a new stub for name, or NULL (none left, or a build without them).
+ * Lock held. The caller asks once per name (glx_procaddr.c keeps the answer) and passes a
+ * copy of the name that lives until glmux_glx_procaddr_fini.
+ */
 __GLXextFuncPtr glmux_glx_entry_new(const char *name);
-/* The stub already made for name, or NULL. */
-__GLXextFuncPtr glmux_glx_entry_find(const char *name);
 /* Points every stub that has no target yet at what vendor offers for its name. */
 void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor);
 void glmux_glx_entry_fini(void);

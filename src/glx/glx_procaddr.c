@@ -6,11 +6,15 @@
  * offers (getDispatchAddress), which gets a dispatch index broadcast to every vendor; the
  * libGLdispatch stub when a vendor's getProcAddress knows the name (a GL function whose name
  * starts with "glX"); or a generated GLX entry stub that a vendor loaded later fills in. Any
- * other name is a GL function and gets libGLdispatch's stub (its lock-free lookup answers
- * GL names without the lock or the cache once the first call is done). Every other answer is
- * cached. The vendors are asked with glmux_glx_lock released.
- * The first lookup also loads the vendor __GLX_VENDOR_LIBRARY_NAME names, so its extension
- * functions are known before any display is opened.
+ * other name is a GL function and gets libGLdispatch's stub (its lookup is lock-free and
+ * gives the same answer every time, so nothing here caches it).
+ *
+ * libGLX's own names are found in a constant hash table without a lock. Every other glX
+ * answer is kept in one name index (answers): one hashed probe under glmux_glx_lock finds
+ * it again, and the same entry holds the name's dispatch index, if it has one. The vendors
+ * are asked with glmux_glx_lock released. The first call also loads the vendor
+ * __GLX_VENDOR_LIBRARY_NAME names, so its extension functions are known before any display
+ * is opened.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include "glx/glx_internal.h"
 #include "util/env.h"
 #include "util/log.h"
+#include "util/name_index.h"
 
 /* libGLX's own functions: the 40 exports and the 3 reached only through GetProcAddress. */
 static const struct {
@@ -36,89 +41,161 @@ static const struct {
 #define OWN_COUNT ((int)(sizeof(own) / sizeof(own[0])))
 
 /*
- * Dispatch indices: [0, OWN_COUNT) are libGLX's functions, then vendor extension functions;
- * each entry's data is the vendor dispatch stub handed out for it.
+ * The own names by hash: own_cells[i] is 1 + the index into own[] (0: empty), at a load of
+ * at most one half. Filled once, under the lock, before `preloaded` is set; read without
+ * the lock by whoever has seen `preloaded` set (acquire). Never cleared: it depends on own[]
+ * only.
  */
-static struct glmux_names indices;
-
-/* The cache of earlier answers: a chained hash table keyed by name. */
-struct cached {
-    struct cached *next;
-    __GLXextFuncPtr fn;
-    char name[];
-};
-#define CACHE_BUCKETS 512
-static struct cached *cache[CACHE_BUCKETS];
+#define OWN_CELLS 128
+static unsigned char own_cells[OWN_CELLS];
+static uint32_t own_hash[OWN_COUNT];
+static bool own_built;
 static bool preloaded;
 
-static unsigned hash_name(const char *s)
+_Static_assert(2 * OWN_COUNT <= OWN_CELLS && OWN_COUNT < 256, "own_cells is too small");
+
+static void own_build(void)
 {
-    unsigned h = 2166136261u;
-
-    for (; *s != '\0'; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h % CACHE_BUCKETS;
-}
-
-static __GLXextFuncPtr cache_find(const char *name)
-{
-    for (struct cached *c = cache[hash_name(name)]; c != NULL; c = c->next) {
-        if (strcmp(c->name, name) == 0)
-            return c->fn;
-    }
-    return NULL;
-}
-
-static void cache_add(const char *name, __GLXextFuncPtr fn)
-{
-    size_t len = strlen(name);
-    struct cached *c = malloc(sizeof(*c) + len + 1);
-    unsigned h = hash_name(name);
-
-    if (c == NULL)
+    if (own_built)
         return;
-    memcpy(c->name, name, len + 1);
-    c->fn = fn;
-    c->next = cache[h];
-    cache[h] = c;
+    for (int i = 0; i < OWN_COUNT; i++) {
+        uint32_t h = glmux_name_index_hash(own[i].name);
+        unsigned c = h & (OWN_CELLS - 1);
+
+        while (own_cells[c] != 0)
+            c = (c + 1) & (OWN_CELLS - 1);
+        own_cells[c] = (unsigned char)(i + 1);
+        own_hash[i] = h;
+    }
+    own_built = true;
+}
+
+/* The index of an own name in own[] (= its dispatch index), or -1. Needs no lock. */
+static int own_find(const char *name, uint32_t h)
+{
+    for (unsigned c = h & (OWN_CELLS - 1); own_cells[c] != 0; c = (c + 1) & (OWN_CELLS - 1)) {
+        int i = own_cells[c] - 1;
+
+        if (own_hash[i] == h && strcmp(own[i].name, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/*
+ * Every other glX name asked for or given a dispatch index: answers[answer_map(name)].
+ * fn is what glXGetProcAddress returns (NULL until there is an answer; the first answer
+ * stays), index the name's dispatch index or -1. Names are the map's copies, stable until
+ * glmux_glx_procaddr_fini. Lock held for all of it.
+ */
+struct answer {
+    const char *name;
+    __GLXextFuncPtr fn;
+    int index;
+};
+static struct glmux_name_index answer_map;
+static struct answer *answers;
+static int answer_count, answer_cap;
+
+/* Dispatch indices: [0, OWN_COUNT) are own[], then vendor extension functions. */
+static const char **index_names;
+static int index_count, index_cap;
+
+/* The position of name's answer, added (fn NULL, index -1) when new; -1 out of memory. */
+static int answer_add(const char *name, uint32_t h)
+{
+    const char *copy = NULL;
+    int pos;
+
+    if (answer_count == answer_cap) {
+        int cap = answer_cap ? 2 * answer_cap : 64;
+        struct answer *a = realloc(answers, sizeof(*a) * (size_t)cap);
+
+        if (a == NULL)
+            return -1;
+        answers = a;
+        answer_cap = cap;
+    }
+    pos = glmux_name_index_find_or_add_hashed(&answer_map, name, h, answer_count, &copy);
+    if (pos == answer_count) {
+        answers[pos] = (struct answer){ .name = copy, .fn = NULL, .index = -1 };
+        answer_count++;
+    }
+    return pos;
+}
+
+static bool index_append(const char *name)
+{
+    if (index_count == index_cap) {
+        int cap = index_cap ? 2 * index_cap : 128;
+        const char **n = realloc(index_names, sizeof(*n) * (size_t)cap);
+
+        if (n == NULL)
+            return false;
+        index_names = n;
+        index_cap = cap;
+    }
+    index_names[index_count++] = name;
+    return true;
 }
 
 static bool ensure_own_indices(void)
 {
-    for (int i = indices.count; i < OWN_COUNT; i++) {
-        if (glmux_names_add(&indices, own[i].name) != i)
+    while (index_count < OWN_COUNT) {
+        if (!index_append(own[index_count].name))
             return false;
     }
+    return true;
+}
+
+/* Gives answers[pos] a dispatch index if it has none; true if it is new. Lock held. */
+static bool index_assign(int pos)
+{
+    if (answers[pos].index >= 0 || !ensure_own_indices() || !index_append(answers[pos].name))
+        return false;
+    answers[pos].index = index_count - 1;
     return true;
 }
 
 const char *glmux_glx_index_name(int index)
 {
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
-    return glmux_names_get(&indices, index);
+    ensure_own_indices();
+    return index >= 0 && index < index_count ? index_names[index] : NULL;
 }
 
 int glmux_glx_index_find(const char *name)
 {
+    uint32_t h = glmux_name_index_hash(name);
+    int i;
+
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
-    ensure_own_indices();
-    return glmux_names_find(&indices, name);
+    own_build();
+    i = own_find(name, h);
+    if (i >= 0)
+        return i;
+    i = glmux_name_index_find_hashed(&answer_map, name, h);
+    return i >= 0 ? answers[i].index : -1;
 }
 
 int glmux_glx_index_add(const char *name)
 {
-    int i;
+    uint32_t h = glmux_name_index_hash(name);
+    int i, pos;
 
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
-    i = glmux_glx_index_find(name);
-
+    own_build();
+    i = own_find(name, h);
     if (i >= 0)
         return i;
-    i = glmux_names_add(&indices, name);
-    if (i < 0)
+    pos = answer_add(name, h);
+    if (pos < 0)
         return -1;
+    if (!index_assign(pos))
+        return answers[pos].index;
+    i = answers[pos].index;
     for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next)
-        v->imports.setDispatchIndex((const GLubyte *)name, i);
+        v->imports.setDispatchIndex((const GLubyte *)answers[pos].name, i);
     return i;
 }
 
@@ -126,36 +203,42 @@ void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor)
 {
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     ensure_own_indices();
-    for (int i = 0; i < indices.count; i++)
-        vendor->imports.setDispatchIndex((const GLubyte *)indices.items[i].name, i);
+    for (int i = 0; i < index_count; i++)
+        vendor->imports.setDispatchIndex((const GLubyte *)index_names[i], i);
     glmux_glx_entry_vendor_loaded(vendor);
 }
 
 /*
- * Gives name a dispatch index for a vendor's dispatch stub (the first one recorded wins) and
- * tells every loaded vendor, with the lock released: a vendor loaded meanwhile learnt the
- * index while loading, and a second setDispatchIndex with the same index is harmless.
+ * Records fn as name's answer (the first answer recorded wins) and, for a vendor's dispatch
+ * stub, gives the name a dispatch index and tells every loaded vendor, with the lock
+ * released: a vendor loaded meanwhile learnt the index while loading. Returns the answer.
  */
-static __GLXextFuncPtr publish_stub(const char *name, __GLXextFuncPtr stub)
+static __GLXextFuncPtr publish(const char *name, uint32_t h, __GLXextFuncPtr fn, bool dispatch)
 {
-    glmux_glx_vendor *first;
-    int i;
+    glmux_glx_vendor *first = NULL;
+    const char *copy = NULL;
+    bool told = false;
+    int pos, index = -1;
 
     glmux_glx_lock_acquire();
-    ensure_own_indices();
-    i = glmux_names_add(&indices, name);
-    if (i >= 0) {
-        if (indices.items[i].data == NULL)
-            indices.items[i].data = (void *)stub;
-        stub = (__GLXextFuncPtr)indices.items[i].data;
+    pos = answer_add(name, h);
+    if (pos >= 0) {
+        if (answers[pos].fn == NULL)
+            answers[pos].fn = fn;
+        fn = answers[pos].fn;
+        if (dispatch && index_assign(pos)) {
+            told = true;
+            index = answers[pos].index;
+            copy = answers[pos].name;
+            first = glmux_glx_vendor_first();
+        }
     }
-    first = glmux_glx_vendor_first();
     glmux_glx_lock_release();
-    if (i < 0)
-        return NULL;
-    for (glmux_glx_vendor *v = first; v != NULL; v = v->next)
-        v->imports.setDispatchIndex((const GLubyte *)name, i);
-    return stub;
+    if (told) {
+        for (glmux_glx_vendor *v = first; v != NULL; v = v->next)
+            v->imports.setDispatchIndex((const GLubyte *)copy, index);
+    }
+    return fn;
 }
 
 /*
@@ -164,17 +247,17 @@ static __GLXextFuncPtr publish_stub(const char *name, __GLXextFuncPtr stub)
  * while libGLX is loaded). A generated stub is handed out only if no vendor was loaded in
  * the meantime; otherwise the vendors are asked again.
  */
-static __GLXextFuncPtr lookup_vendor_glx(const char *name)
+static __GLXextFuncPtr lookup_glx(const char *name, uint32_t h)
 {
     for (;;) {
         glmux_glx_vendor *first;
         __GLXextFuncPtr fn = NULL;
-        int i;
+        int pos;
 
         glmux_glx_lock_acquire();
-        i = glmux_glx_index_find(name);
-        if (i >= 0)
-            fn = (__GLXextFuncPtr)indices.items[i].data;
+        pos = glmux_name_index_find_hashed(&answer_map, name, h);
+        if (pos >= 0)
+            fn = answers[pos].fn;
         first = glmux_glx_vendor_first();
         glmux_glx_lock_release();
         if (fn != NULL)
@@ -182,15 +265,20 @@ static __GLXextFuncPtr lookup_vendor_glx(const char *name)
         for (glmux_glx_vendor *v = first; v != NULL; v = v->next) {
             fn = (__GLXextFuncPtr)v->imports.getDispatchAddress((const GLubyte *)name);
             if (fn != NULL)
-                return publish_stub(name, fn);
+                return publish(name, h, fn, true);
         }
         for (glmux_glx_vendor *v = first; v != NULL; v = v->next) {
-            if (v->imports.getProcAddress((const GLubyte *)name) != NULL)
-                return (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+            if (v->imports.getProcAddress((const GLubyte *)name) != NULL) {
+                fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+                return fn != NULL ? publish(name, h, fn, false) : NULL;
+            }
         }
         glmux_glx_lock_acquire();
         if (glmux_glx_vendor_first() == first) {
-            fn = glmux_glx_entry_new(name);
+            pos = answer_add(name, h);
+            if (pos >= 0 && answers[pos].fn == NULL)
+                answers[pos].fn = glmux_glx_entry_new(answers[pos].name);
+            fn = pos >= 0 ? answers[pos].fn : NULL;
             glmux_glx_lock_release();
             return fn;
         }
@@ -198,59 +286,39 @@ static __GLXextFuncPtr lookup_vendor_glx(const char *name)
     }
 }
 
-static __GLXextFuncPtr lookup_glx(const char *name)
-{
-    int i;
-
-    glmux_glx_lock_acquire();
-    i = glmux_glx_index_find(name);         /* a hash map; [0, OWN_COUNT) are own[], in order */
-    glmux_glx_lock_release();
-    if (i >= 0 && i < OWN_COUNT)
-        return own[i].fn;
-    return lookup_vendor_glx(name);
-}
-
 /*
- * Locking (docs/architecture.md): the cache is read and written under glmux_glx_lock, the
- * answer is looked up with it released, so no vendor is called under it here.
+ * The first call: builds the own-name table and loads the vendor __GLX_VENDOR_LIBRARY_NAME
+ * names (once; a call racing with it may go on before that vendor is loaded, as before).
  */
-/* Every name but a GL name after the first call: through the cache. */
-static __attribute__((noinline)) __GLXextFuncPtr cached_proc(const char *name)
+static __attribute__((noinline)) void preload(void)
 {
-    __GLXextFuncPtr fn, known;
-    bool preload;
+    bool first;
 
-    /* libGLdispatch's private extension is not a function (GLdispatch.h). */
-    if (strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
-        return NULL;
     glmux_glx_lock_acquire();
-    fn = cache_find(name);
-    preload = !preloaded;
+    own_build();
+    first = !preloaded;
     __atomic_store_n(&preloaded, true, __ATOMIC_RELEASE);
     glmux_glx_lock_release();
-    if (fn != NULL)
-        return fn;
-    if (preload) {
+    if (first) {
         const char *forced = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
 
         if (forced != NULL && *forced != '\0')
             glmux_glx_vendor_load(forced, true);
     }
-    if (strncmp(name, "glX", 3) == 0)
-        fn = lookup_glx(name);
-    else
-        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
-    if (fn == NULL) {
+}
+
+/* A glX name: libGLX's own function without the lock, else the answer kept or found. */
+static __attribute__((noinline)) __GLXextFuncPtr glx_proc(const char *name)
+{
+    uint32_t h = glmux_name_index_hash(name);
+    int i = own_find(name, h);
+    __GLXextFuncPtr fn;
+
+    if (i >= 0)
+        return own[i].fn;
+    fn = lookup_glx(name, h);
+    if (fn == NULL)
         glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
-        return NULL;
-    }
-    glmux_glx_lock_acquire();
-    known = cache_find(name);
-    if (known != NULL)
-        fn = known;         /* another thread answered first: one answer per name */
-    else
-        cache_add(name, fn);
-    glmux_glx_lock_release();
     return fn;
 }
 
@@ -262,16 +330,18 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
     glmux_glx_entry();
     if (name == NULL)
         return NULL;
-    if (name[0] == 'g' && name[1] == 'l' && name[2] != 'X' &&
-        __atomic_load_n(&preloaded, __ATOMIC_ACQUIRE)) {
-        /* A GL name: libGLdispatch's lookup is lock-free, as fast as the cache and gives the
-         * same answer every time, so neither the lock nor the cache is needed. */
-        fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
-        if (fn == NULL)
-            glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
-        return fn;
-    }
-    return cached_proc(name);
+    if (!__atomic_load_n(&preloaded, __ATOMIC_ACQUIRE))
+        preload();
+    if (name[0] == 'g' && name[1] == 'l' && name[2] == 'X')
+        return glx_proc(name);
+    /* libGLdispatch's private extension is not a function (GLdispatch.h). */
+    if (name[0] == '_' && strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
+        return NULL;
+    /* A GL name: libGLdispatch's lookup is lock-free and gives the same answer every time. */
+    fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
+    if (fn == NULL)
+        glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+    return fn;
 }
 
 __GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)
@@ -281,15 +351,13 @@ __GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)
 
 void glmux_glx_procaddr_fini(void)
 {
-    for (int i = 0; i < CACHE_BUCKETS; i++) {
-        while (cache[i] != NULL) {
-            struct cached *c = cache[i];
-
-            cache[i] = c->next;
-            free(c);
-        }
-    }
-    glmux_names_clear(&indices);
+    glmux_name_index_clear(&answer_map);
+    free(answers);
+    answers = NULL;
+    answer_count = answer_cap = 0;
+    free(index_names);
+    index_names = NULL;
+    index_count = index_cap = 0;
     preloaded = false;
 }
 

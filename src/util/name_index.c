@@ -61,7 +61,7 @@ static uint64_t load64(const char *p)
     return v;
 }
 
-static uint32_t hash_name(const char *s)
+uint32_t glmux_name_index_hash(const char *s)
 {
     size_t len = strlen(s);
     uint64_t a = 0, z = 0, h;
@@ -91,11 +91,17 @@ static struct glmux_name_index_cell *find_cell(const struct glmux_name_index *ma
     return NULL;
 }
 
-int glmux_name_index_find(const struct glmux_name_index *map, const char *name)
+int glmux_name_index_find_hashed(const struct glmux_name_index *map, const char *name,
+                                 uint32_t hash)
 {
-    const struct glmux_name_index_cell *cell = find_cell(map, name, hash_name(name));
+    const struct glmux_name_index_cell *cell = find_cell(map, name, hash);
 
     return cell != NULL ? cell->value : -1;
+}
+
+int glmux_name_index_find(const struct glmux_name_index *map, const char *name)
+{
+    return glmux_name_index_find_hashed(map, name, glmux_name_index_hash(name));
 }
 
 static void put(struct glmux_name_index_cell *cells, size_t size,
@@ -140,13 +146,19 @@ static const char *add_hashed(struct glmux_name_index *map, const char *name, ui
 
 const char *glmux_name_index_add(struct glmux_name_index *map, const char *name, int value)
 {
-    return add_hashed(map, name, hash_name(name), value);
+    return add_hashed(map, name, glmux_name_index_hash(name), value);
 }
 
 int glmux_name_index_find_or_add(struct glmux_name_index *map, const char *name, int value,
                                  const char **copy)
 {
-    uint32_t h = hash_name(name);
+    return glmux_name_index_find_or_add_hashed(map, name, glmux_name_index_hash(name), value,
+                                               copy);
+}
+
+int glmux_name_index_find_or_add_hashed(struct glmux_name_index *map, const char *name,
+                                        uint32_t h, int value, const char **copy)
+{
     const struct glmux_name_index_cell *cell = find_cell(map, name, h);
     const char *stored;
 

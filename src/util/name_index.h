@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct glmux_name_index {
     struct glmux_name_index_cell *cells;
@@ -31,6 +32,15 @@ const char *glmux_name_index_add(struct glmux_name_index *map, const char *name,
  */
 int glmux_name_index_find_or_add(struct glmux_name_index *map, const char *name, int value,
                                  const char **copy);
+/*
+ * The same with the name's hash given (glmux_name_index_hash), for a caller that looks a name
+ * up more than once: the hash is computed once.
+ */
+uint32_t glmux_name_index_hash(const char *name);
+int glmux_name_index_find_hashed(const struct glmux_name_index *map, const char *name,
+                                 uint32_t hash);
+int glmux_name_index_find_or_add_hashed(struct glmux_name_index *map, const char *name,
+                                        uint32_t hash, int value, const char **copy);
 /* Empties the map and frees its memory, the copies of the names included. */
 void glmux_name_index_clear(struct glmux_name_index *map);
 

@@ -33,7 +33,11 @@
 #define GLMUX_LAZY_GROUP_BYTES 144
 /* Stubs for names no table knew at build time. */
 #define GLMUX_HAVE_DYNAMIC_STUBS 1
+#ifdef __CET__
 #define GLMUX_GLX_ENTRY_SIZE 16
+#else
+#define GLMUX_GLX_ENTRY_SIZE 8
+#endif
 #define GLMUX_C_FORWARD 0
 #define GLMUX_GLX_ENTRY_COUNT 2
 #define GLMUX_HAVE_GLX_STUBS GLMUX_HAVE_DYNAMIC_STUBS
