@@ -68,7 +68,14 @@ static void absent_names(void)
     CHECK(copy != NULL && strcmp(copy, "glXQueryDrawable") == 0);
     CHECK(glmux_name_index_find_or_add(&map, "glXQueryDrawable", 5, NULL) == 4);
     CHECK(glmux_name_index_find(&map, "glXQueryDrawable") == 4);
-    check_shape(&map, 6);
+    /* The hashed variants agree with the plain ones. */
+    CHECK(glmux_name_index_hash("glXQuery") == glmux_name_index_hash("glXQuery"));
+    CHECK(glmux_name_index_find_hashed(&map, "glXQuery", glmux_name_index_hash("glXQuery")) == 1);
+    CHECK(glmux_name_index_find_hashed(&map, "glXNone", glmux_name_index_hash("glXNone")) == -1);
+    CHECK(glmux_name_index_find_or_add_hashed(&map, "glXNone", glmux_name_index_hash("glXNone"),
+                                              5, &copy) == 5);
+    CHECK(glmux_name_index_find(&map, "glXNone") == 5 && strcmp(copy, "glXNone") == 0);
+    check_shape(&map, 7);
     glmux_name_index_clear(&map);
 }
 
