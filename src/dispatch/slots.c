@@ -247,20 +247,19 @@ static __attribute__((noinline)) __GLdispatchProc dynamic_proc(const char *procN
     return proc;
 }
 
-/* The lookup proper, with no call on the way to a static slot (so no registers to save). */
-static __attribute__((noinline)) __GLdispatchProc find_proc(const char *procName, size_t len)
-{
-    uint64_t hash = slot_hash(procName, len);
-    int slot = static_find(procName, len, hash);
-
-    return slot >= 0 ? slot_stub(slot) : dynamic_proc(procName, len, hash);
-}
-
+/* Static names are found without a call after strlen; dynamic_proc is out of line. */
 __GLdispatchProc __glDispatchGetProcAddress(const char *procName)
 {
+    size_t len;
+    uint64_t hash;
+    int slot;
+
     if (procName == NULL)
         return NULL;
-    return find_proc(procName, strlen(procName));
+    len = strlen(procName);
+    hash = slot_hash(procName, len);
+    slot = static_find(procName, len, hash);
+    return slot >= 0 ? slot_stub(slot) : dynamic_proc(procName, len, hash);
 }
 
 bool glmux_dispatch_noop_reported(void)

@@ -277,7 +277,6 @@ GLMUX_EGL_EXPORT EGLint EGLAPIENTRY eglGetError(void)
         error = ((PFNEGLGETERRORPROC)t->last_vendor->fn[GLMUX_EGL_IDX_GetError])();
     else
         error = t->error;
-    t->error = EGL_SUCCESS;
-    t->last_vendor = NULL;
+    glmux_egl_tls_clear(t);
     return error;
 }

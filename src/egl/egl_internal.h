@@ -125,7 +125,7 @@ struct glmux_egl_current {
     EGLContext context;
 };
 
-/* Per-thread API state (plain TLS: nothing to allocate or free). */
+/* Per-thread API state (a record under a pthread key, state.c). */
 struct glmux_egl_tls {
     EGLint error;
     glmux_egl_vendor *last_vendor;
@@ -138,6 +138,8 @@ extern const __EGLapiExports glmux_egl_exports;
 /* The thread's state (NULL only while libEGL is unusable). */
 struct glmux_egl_tls *glmux_egl_tls(void);
 struct glmux_egl_tls *glmux_egl_tls_peek(void);
+/* error := EGL_SUCCESS, last_vendor := NULL (what the entry prologue does). */
+void glmux_egl_tls_clear(struct glmux_egl_tls *t);
 /* Puts the thread's state back to its defaults (eglReleaseThread). */
 void glmux_egl_tls_free(void);
 /* Every exported function starts here: fork check, patch thread hook, error := SUCCESS. */

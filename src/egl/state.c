@@ -25,7 +25,19 @@
 struct tls_record {
     struct glmux_egl_tls state; /* first: the record is its state */
     struct tls_record *prev, *next;
+    bool dirty;                 /* counted in dirty_records */
 };
+
+/*
+ * How many records hold an error or a last vendor, which the entry prologue resets. While
+ * none does, the prologue has nothing to reset and skips pthread_getspecific: a run of calls
+ * that leave the state alone (eglGetProcAddress, the eglGetCurrent* queries) costs one load
+ * each. Only a thread's own calls make its record dirty or clean, and a thread always reads
+ * its own updates of the count (or later ones, which cannot take its own share away), so a
+ * thread whose record is dirty never reads 0. Updated with atomic operations by every thread;
+ * set outright only by unload and in a fork child, where no other thread runs.
+ */
+static unsigned long dirty_records;
 
 static const struct glmux_egl_tls fresh_state = { .error = EGL_SUCCESS, .api = EGL_OPENGL_ES_API };
 static pthread_mutex_t tls_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,6 +57,10 @@ static void tls_unlink_locked(struct tls_record *r)
 
 static void tls_destroy(void *p)
 {
+    struct tls_record *r = p;
+
+    if (r->dirty)
+        __atomic_sub_fetch(&dirty_records, 1, __ATOMIC_RELAXED);
     pthread_mutex_lock(&tls_lock);
     tls_unlink_locked(p);
     pthread_mutex_unlock(&tls_lock);
@@ -75,6 +91,7 @@ static void tls_free_all(bool keep_caller)
     tls_records = mine;
     if (mine != NULL)
         mine->prev = mine->next = NULL;
+    __atomic_store_n(&dirty_records, mine != NULL && mine->dirty ? 1 : 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&tls_lock);
     if (!keep_caller)
         pthread_setspecific(tls_key, NULL);
@@ -101,6 +118,7 @@ struct glmux_egl_tls *glmux_egl_tls(void)
         return NULL;
     r->state = fresh_state;
     r->prev = NULL;
+    r->dirty = false;
     if (pthread_setspecific(tls_key, r) != 0) {
         free(r);
         return NULL;
@@ -114,12 +132,36 @@ struct glmux_egl_tls *glmux_egl_tls(void)
     return &r->state;
 }
 
+/* Counts the record in or out of dirty_records after its error or last vendor changed. */
+static void tls_mark(struct glmux_egl_tls *t)
+{
+    struct tls_record *r = (struct tls_record *)t;
+    bool dirty = t->error != EGL_SUCCESS || t->last_vendor != NULL;
+
+    if (dirty == r->dirty)
+        return;
+    r->dirty = dirty;
+    if (dirty)
+        __atomic_add_fetch(&dirty_records, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_sub_fetch(&dirty_records, 1, __ATOMIC_RELAXED);
+}
+
+void glmux_egl_tls_clear(struct glmux_egl_tls *t)
+{
+    t->error = EGL_SUCCESS;
+    t->last_vendor = NULL;
+    tls_mark(t);
+}
+
 void glmux_egl_tls_free(void)
 {
     struct glmux_egl_tls *t = glmux_egl_tls_peek();
 
-    if (t != NULL)
+    if (t != NULL) {
         *t = fresh_state;
+        tls_mark(t);
+    }
 }
 
 bool glmux_egl_usable(void)
@@ -138,11 +180,11 @@ void glmux_egl_entry(void)
     struct glmux_egl_tls *t;
 
     __glDispatchCheckMultithreaded();
+    if (__atomic_load_n(&dirty_records, __ATOMIC_RELAXED) == 0)
+        return;     /* this thread's record, if any, holds nothing to reset */
     t = glmux_egl_tls_peek();
-    if (t != NULL) {
-        t->error = EGL_SUCCESS;
-        t->last_vendor = NULL;
-    }
+    if (t != NULL)
+        glmux_egl_tls_clear(t);
 }
 
 void glmux_egl_set_error(EGLint error)
@@ -152,6 +194,7 @@ void glmux_egl_set_error(EGLint error)
     if (t != NULL) {
         t->error = error;
         t->last_vendor = NULL;
+        tls_mark(t);
     }
 }
 
@@ -163,6 +206,7 @@ bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor)
         return false;
     t->error = EGL_SUCCESS;
     t->last_vendor = vendor;
+    tls_mark(t);
     return true;
 }
 

@@ -332,11 +332,12 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
         return NULL;
     if (!__atomic_load_n(&preloaded, __ATOMIC_ACQUIRE))
         preload();
-    if (name[0] == 'g' && name[1] == 'l' && name[2] == 'X')
-        return glx_proc(name);
-    /* libGLdispatch's private extension is not a function (GLdispatch.h). */
-    if (name[0] == '_' && strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0)
-        return NULL;
+    if (name[0] == 'g' && name[1] == 'l') {
+        if (name[2] == 'X')
+            return glx_proc(name);
+    } else if (strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0) {
+        return NULL;    /* libGLdispatch's private extension is not a function (GLdispatch.h) */
+    }
     /* A GL name: libGLdispatch's lookup is lock-free and gives the same answer every time. */
     fn = (__GLXextFuncPtr)__glDispatchGetProcAddress(name);
     if (fn == NULL)
