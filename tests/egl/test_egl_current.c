@@ -122,6 +122,59 @@ int mode_makecurrent(void)
     return 0;
 }
 
+/* A thread that leaves an error behind, or checks that another thread's error is not its. */
+static void *error_thread(void *arg)
+{
+    if (arg != NULL) {
+        CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+        return NULL;    /* exits with EGL_BAD_DISPLAY pending */
+    }
+    CHECK(eglGetError() == EGL_SUCCESS);
+    CHECK(eglGetProcAddress("glClear") != NULL);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(eglGetProcAddress("glClear") != NULL);      /* resets this thread's error */
+    CHECK(eglGetError() == EGL_SUCCESS);
+    return NULL;
+}
+
+/*
+ * Every call resets the calling thread's error, also a call that needs no vendor
+ * (eglGetProcAddress, eglGetCurrentContext), and only the calling thread's: libEGL skips the
+ * reset while no thread holds an error, which must not lose one.
+ */
+static void error_threads(void)
+{
+    pthread_t t;
+
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(eglGetProcAddress("glClear") != NULL);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(eglGetCurrentContext() == EGL_NO_CONTEXT);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    /* A thread that exits with its error pending, while this one has none. */
+    CHECK(pthread_create(&t, NULL, error_thread, (void *)1) == 0);
+    CHECK(pthread_join(t, NULL) == 0);
+    CHECK(eglGetProcAddress("glClear") != NULL);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    /* This thread's error survives another thread's calls and is reset by its own. */
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(pthread_create(&t, NULL, error_thread, NULL) == 0);
+    CHECK(pthread_join(t, NULL) == 0);
+    CHECK(eglGetError() == EGL_BAD_DISPLAY);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(pthread_create(&t, NULL, error_thread, NULL) == 0);
+    CHECK(pthread_join(t, NULL) == 0);
+    CHECK(eglGetProcAddress("glClear") != NULL);
+    CHECK(eglGetError() == EGL_SUCCESS);
+    /* eglReleaseThread puts the state back: no error afterwards. */
+    CHECK(!eglInitialize(EGL_NO_DISPLAY, NULL, NULL));
+    CHECK(eglReleaseThread());
+    CHECK(eglGetError() == EGL_SUCCESS);
+}
+
 int mode_error(void)
 {
     EGLDisplay d0 = fake_display("fake0");
@@ -147,6 +200,7 @@ int mode_error(void)
     /* Vendor errors in a display query reach the caller. */
     CHECK(eglQueryString(d0, 0x1234) == NULL);
     CHECK(eglGetError() == EGL_BAD_PARAMETER);
+    error_threads();
     return 0;
 }
 
