@@ -7,13 +7,16 @@
  * the kernel driver, boot_vga/boot_display, power/runtime_status, the VRAM size, udev's
  * ID_PATH_TAG, and the administrator's properties (GLMUX_IGNORE, GLMUX_GPU_CLASS, GLMUX_VENDOR,
  * on the DRM node or on its parent device; filesystem-layout/ has an example rules file). A
- * device that vanishes between the two is kept with what libdrm said. The one thing read
- * directly is whether /sys/devices exists, to tell a container without /sys from a machine
- * without GPUs.
+ * device that vanishes between the two is kept with what libdrm said; a GPU udev has no record
+ * of (no /run/udev) is noted. Odd values (an unknown GLMUX_GPU_CLASS, a boot_vga that is not 0
+ * or 1, a number that is not one, a string too long) are ignored and the first is kept for the
+ * one warning. The one thing read directly is whether /sys/devices exists, to tell a container
+ * without /sys from a machine without GPUs.
  */
 #define _GNU_SOURCE
 #include "select.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "select/device_libs.h"
+#include "select/manifest.h"
 
 static void copy_str(char *dst, size_t size, const char *src)
 {
@@ -52,6 +56,16 @@ static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(list->problem, sizeof(list->problem), fmt, ap);
     va_end(ap);
+}
+
+/* Records a GPU udev has no record of (its database is missing: no /run/udev). */
+static void note_no_udev_record(struct glmux_gpu_list *list, const char *tag)
+{
+    size_t len = strlen(list->no_udev_record);
+
+    if (len + strlen(tag) + 3 < sizeof(list->no_udev_record))
+        snprintf(list->no_udev_record + len, sizeof(list->no_udev_record) - len, "%s%s",
+                 len ? ", " : "", tag);
 }
 
 /* What libdrm knows: bus, address, ids, nodes, Mesa's tag. False for a device to skip. */
@@ -98,9 +112,57 @@ bool glmux_gpu_from_drm(const drmDevice *d, struct glmux_gpu *g)
     }
 }
 
-static bool flag_value(const char *v)
+/* A value without the blanks sysfs and udev leave around it; "" for NULL. */
+static const char *trimmed(const char *v, char *buf, size_t size)
 {
-    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+    size_t n;
+
+    if (v == NULL)
+        return "";
+    while (*v == ' ' || *v == '\t' || *v == '\n')
+        v++;
+    n = strnlen(v, size - 1);
+    memcpy(buf, v, n);
+    while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\n'))
+        n--;
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A 0/1 sysfs attribute (boot_vga, boot_display). Absent is 0; anything but 0 or 1 is 0 too,
+ * with the one warning: a bogus value must not make a GPU the default. */
+static bool flag_value(const char *v, const char *name, const struct glmux_gpu *g,
+                       struct glmux_gpu_list *list)
+{
+    char buf[16];
+    const char *t = trimmed(v, buf, sizeof(buf));
+
+    if (v == NULL || strcmp(t, "0") == 0)
+        return false;
+    if (strcmp(t, "1") == 0 && strlen(v) < sizeof(buf))
+        return true;
+    note_problem(list, "sysfs attribute %s=\"%.40s\" of %s is not 0 or 1; taken as 0", name, v,
+                 g->tag);
+    return false;
+}
+
+/* A number in sysfs (base 10 or 16); false, with the one warning, for anything else. */
+static bool number_value(const char *v, int base, const char *name, const struct glmux_gpu *g,
+                         struct glmux_gpu_list *list, unsigned long long *out)
+{
+    char buf[32], *end;
+    const char *t = trimmed(v, buf, sizeof(buf));
+    unsigned long long n;
+
+    errno = 0;
+    n = strtoull(t, &end, base);
+    if (t[0] != '\0' && t[0] != '-' && *end == '\0' && errno == 0 && strlen(v) < sizeof(buf)) {
+        *out = n;
+        return true;
+    }
+    note_problem(list, "sysfs attribute %s=\"%.40s\" of %s is not a number; ignored", name, v,
+                 g->tag);
+    return false;
 }
 
 /* The administrator's udev properties; false when GLMUX_IGNORE hides the GPU. */
@@ -122,8 +184,8 @@ static bool udev_overrides(const struct glmux_device_libs *L, struct udev_device
     if (ignore != NULL && strcmp(ignore, "1") == 0)
         return false;
     if (ignore != NULL && strcmp(ignore, "0") != 0 && ignore[0] != '\0')
-        note_problem(list, "udev property GLMUX_IGNORE=\"%s\" on %s is not 0 or 1; ignored",
-                     ignore, g->tag);
+        note_problem(list, "udev property GLMUX_IGNORE=\"%.40s\" on %s is not 0 or 1; ignored "
+                     "(docs/hybrid-gpus.md, \"udev rules\")", ignore, g->tag);
     if (cls != NULL && cls[0] != '\0') {
         static const struct {
             const char *name;
@@ -139,15 +201,16 @@ static bool udev_overrides(const struct glmux_device_libs *L, struct udev_device
             known |= strcasecmp(cls, kinds[i].name) == 0;
         }
         if (!known)
-            note_problem(list, "udev property GLMUX_GPU_CLASS=\"%s\" on %s is not discrete, "
-                         "integrated or virtual; ignored", cls, g->tag);
+            note_problem(list, "udev property GLMUX_GPU_CLASS=\"%.40s\" on %s is not discrete, "
+                         "integrated or virtual; ignored (docs/hybrid-gpus.md, \"udev rules\")",
+                         cls, g->tag);
     }
     if (vendor != NULL && vendor[0] != '\0') {
-        if (strlen(vendor) < sizeof(g->vendor) && strcspn(vendor, "/ ") == strlen(vendor))
+        if (strlen(vendor) < sizeof(g->vendor) && glmux_manifest_valid_name(vendor))
             copy_str(g->vendor, sizeof(g->vendor), vendor);
         else
             note_problem(list, "udev property GLMUX_VENDOR=\"%.60s\" on %s is not a vendor "
-                         "name; ignored", vendor, g->tag);
+                         "name; ignored (docs/hybrid-gpus.md, \"udev rules\")", vendor, g->tag);
     }
     return true;
 }
@@ -163,10 +226,23 @@ static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, stru
     node = L->udev_device_new_from_subsystem_sysname(udev, "drm", g->render_node[0]
                                                                       ? g->render_node
                                                                       : g->card_node);
-    if (node == NULL)
-        return true;   /* vanished, or no udev database: keep what libdrm said */
-    copy_str(g->udev_tag, sizeof(g->udev_tag),
-             L->udev_device_get_property_value(node, "ID_PATH_TAG"));
+    if (node == NULL) {
+        /* Gone since libdrm listed it (unplugged, or its driver unbound, a moment ago): keep
+         * what libdrm said. */
+        note_problem(list, "%s vanished while GPUs were enumerated (libdrm listed it, udev "
+                     "no longer finds it); its driver and udev properties are unknown", g->tag);
+        return true;
+    }
+    v = L->udev_device_get_property_value(node, "ID_PATH_TAG");
+    if (v != NULL && strlen(v) < sizeof(g->udev_tag))
+        copy_str(g->udev_tag, sizeof(g->udev_tag), v);
+    else if (v != NULL)
+        note_problem(list, "udev property ID_PATH_TAG=\"%.40s...\" of %s is too long; ignored",
+                     v, g->tag);
+    /* udev's rules give every DRM node it processed ID_PATH_TAG (60-drm.rules) and its database
+     * USEC_INITIALIZED; neither means that udev has no record of it (no /run/udev). */
+    if (v == NULL && L->udev_device_get_property_value(node, "USEC_INITIALIZED") == NULL)
+        note_no_udev_record(list, g->tag);
     if (g->bus == GLMUX_BUS_USB && g->udev_tag[0] != '\0')
         copy_str(g->tag, sizeof(g->tag), g->udev_tag);
     parent = L->udev_device_get_parent(node);
@@ -180,12 +256,18 @@ static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, stru
             break;
     }
     if (pci != NULL) {
-        g->boot_vga = flag_value(L->udev_device_get_sysattr_value(pci, "boot_vga"));
-        g->boot_display = flag_value(L->udev_device_get_sysattr_value(pci, "boot_display"));
-        if ((v = L->udev_device_get_sysattr_value(pci, "class")) != NULL)
-            g->class_code = (uint32_t)strtoul(v, NULL, 16);
-        if ((v = L->udev_device_get_sysattr_value(pci, "mem_info_vram_total")) != NULL)
-            g->vram = strtoull(v, NULL, 10);
+        unsigned long long n;
+
+        g->boot_vga = flag_value(L->udev_device_get_sysattr_value(pci, "boot_vga"), "boot_vga",
+                                 g, list);
+        g->boot_display = flag_value(L->udev_device_get_sysattr_value(pci, "boot_display"),
+                                     "boot_display", g, list);
+        if ((v = L->udev_device_get_sysattr_value(pci, "class")) != NULL &&
+            number_value(v, 16, "class", g, list, &n) && n <= 0xffffff)
+            g->class_code = (uint32_t)n;
+        if ((v = L->udev_device_get_sysattr_value(pci, "mem_info_vram_total")) != NULL &&
+            number_value(v, 10, "mem_info_vram_total", g, list, &n))
+            g->vram = n;
     }
     if ((pci != NULL || parent != NULL) &&
         (v = L->udev_device_get_sysattr_value(pci ? pci : parent, "power/runtime_status")))

@@ -194,8 +194,12 @@ const struct glmux_gpu_list *glmux_select_gpus(struct glmux_select *sel)
         reason(sel, asked ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT, "cannot enumerate GPUs: %s; no "
                "GPU can be chosen, vendors keep their order", sel->gpus.problem);
     else if (sel->gpus.problem[0] != '\0')
-        reason(sel, GLMUX_LOG_WARN, "%s (see docs/hybrid-gpus.md, \"udev rules\")",
-               sel->gpus.problem);
+        reason(sel, GLMUX_LOG_WARN, "%s", sel->gpus.problem);
+    if (sel->gpus.no_udev_record[0] != '\0')
+        reason(sel, asked ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT, "udev has no record of %s (no "
+               "udev database: /run/udev missing, as in a container?); udev rules (GLMUX_*) "
+               "and ID_PATH_TAG do not apply, libdrm and sysfs decide (bind-mount /run/udev "
+               "read-only to use them)", sel->gpus.no_udev_record);
     if (!sel->gpus.sysfs_missing && sel->gpus.count == 0)
         reason(sel, GLMUX_LOG_SELECT, "no GPU found (libdrm lists no DRM device)");
     if (sel->gpus.ignored[0] != '\0')
@@ -274,6 +278,12 @@ static int pick(struct glmux_select *sel, const struct glmux_gpu_list *l)
         for (size_t i = 0; i < l->count; i++)
             if (renders(&l->gpus[i]) && glmux_gpu_has_tag(&l->gpus[i], r->tag))
                 return (int)i;
+        for (size_t i = 0; i < l->count; i++)
+            if (glmux_gpu_has_tag(&l->gpus[i], r->tag)) {
+                reason(sel, GLMUX_LOG_WARN, "%s=%s: GPU %s is display-only (no render node); "
+                       "using the default GPU", r->variable, r->value, r->tag);
+                return -1;
+            }
         reason(sel, GLMUX_LOG_WARN, "%s=%s: no GPU has the tag %s (see `glmux gpus`); using the "
                "default GPU", r->variable, r->value, r->tag);
         return -1;
@@ -282,6 +292,13 @@ static int pick(struct glmux_select *sel, const struct glmux_gpu_list *l)
             if (renders(&l->gpus[i]) && l->gpus[i].bus == GLMUX_BUS_PCI &&
                 l->gpus[i].vendor_id == r->vendor_id && l->gpus[i].device_id == r->device_id)
                 return (int)i;
+        for (size_t i = 0; i < l->count; i++)
+            if (l->gpus[i].bus == GLMUX_BUS_PCI && l->gpus[i].vendor_id == r->vendor_id &&
+                l->gpus[i].device_id == r->device_id) {
+                reason(sel, GLMUX_LOG_WARN, "%s=%s: GPU %s is display-only (no render node); "
+                       "using the default GPU", r->variable, r->value, l->gpus[i].tag);
+                return -1;
+            }
         reason(sel, GLMUX_LOG_WARN, "%s=%s: no GPU has the PCI id %04x:%04x (see `glmux gpus`); "
                "using the default GPU", r->variable, r->value, r->vendor_id, r->device_id);
         return -1;

@@ -93,8 +93,10 @@ struct glmux_gpu_list {
     int default_index;      /* -1 when there is no render-capable GPU */
     const char *default_rule;  /* which rule picked the default (static string) */
     bool sysfs_missing;     /* /sys or libdrm is not there: nothing could be enumerated */
-    char problem[200];      /* why (sysfs_missing), or the first odd udev value seen; "" */
+    char problem[320];      /* why (sysfs_missing), or the first odd value seen; "" */
     char ignored[200];      /* tags of the GPUs a udev rule hid (GLMUX_IGNORE=1), ", "-joined */
+    char no_udev_record[200]; /* tags of the GPUs udev has no record of (no udev database, as
+                                 in a container without /run/udev), ", "-joined; "" */
 };
 
 /*

@@ -53,34 +53,36 @@ static void attr(char *buf, size_t size, const char *name, const char *value)
 
 void bed_add_gpu_with(const struct bed_gpu *g, const char *extra)
 {
-    char text[4096];
+    size_t size = 4096 + (extra ? strlen(extra) : 0);
+    char *text = malloc(size);
     unsigned bus, dev, fn, dom;
 
+    CHECK(text != NULL);
     CHECK(sscanf(g->slot, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4);
-    snprintf(text, sizeof(text), "P: /devices/pci0000:00/%s\nE: SUBSYSTEM=pci\n"
+    snprintf(text, size, "P: /devices/pci0000:00/%s\nE: SUBSYSTEM=pci\n"
              "E: PCI_SLOT_NAME=%s\n", g->slot, g->slot);
     if (g->driver != NULL)
-        snprintf(text + strlen(text), sizeof(text) - strlen(text), "E: DRIVER=%s\n", g->driver);
-    attr(text, sizeof(text), "vendor", g->vendor);
-    attr(text, sizeof(text), "device", g->device);
-    attr(text, sizeof(text), "subsystem_vendor", "0x0000");
-    attr(text, sizeof(text), "subsystem_device", "0x0000");
-    attr(text, sizeof(text), "class", g->class_code);
+        snprintf(text + strlen(text), size - strlen(text), "E: DRIVER=%s\n", g->driver);
+    attr(text, size, "vendor", g->vendor);
+    attr(text, size, "device", g->device);
+    attr(text, size, "subsystem_vendor", "0x0000");
+    attr(text, size, "subsystem_device", "0x0000");
+    attr(text, size, "class", g->class_code);
     if (g->boot_vga >= 0)
-        attr(text, sizeof(text), "boot_vga", g->boot_vga ? "1" : "0");
+        attr(text, size, "boot_vga", g->boot_vga ? "1" : "0");
     if (g->boot_display >= 0)
-        attr(text, sizeof(text), "boot_display", g->boot_display ? "1" : "0");
+        attr(text, size, "boot_display", g->boot_display ? "1" : "0");
     if (g->power != NULL)
-        attr(text, sizeof(text), "power/runtime_status", g->power);
+        attr(text, size, "power/runtime_status", g->power);
     if (g->vram != NULL)
-        attr(text, sizeof(text), "mem_info_vram_total", g->vram);
+        attr(text, size, "mem_info_vram_total", g->vram);
     if (g->driver != NULL)
-        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+        snprintf(text + strlen(text), size - strlen(text),
                  "L: driver=../../../bus/pci/drivers/%s\n", g->driver);
     if (g->render != NULL) {
         unsigned minor = 0;
         CHECK(sscanf(g->render, "renderD%u", &minor) == 1);
-        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+        snprintf(text + strlen(text), size - strlen(text),
                  "\nP: /devices/pci0000:00/%s/drm/%s\nN: dri/%s\nE: SUBSYSTEM=drm\n"
                  "E: DEVNAME=/dev/dri/%s\nE: DEVTYPE=drm_minor\n"
                  "E: ID_PATH_TAG=pci-%04x_%02x_%02x_%x\n%sA: dev=226:%u\n"
@@ -88,11 +90,42 @@ void bed_add_gpu_with(const struct bed_gpu *g, const char *extra)
                  dev, fn, extra ? extra : "", minor, g->slot);
     }
     bed_add(text);
+    free(text);
 }
 
 void bed_add_gpu(const struct bed_gpu *g)
 {
     bed_add_gpu_with(g, NULL);
+}
+
+void bed_remove(const char *syspath)
+{
+    CHECK(bed != NULL);
+    umockdev_testbed_remove_device(bed, syspath);
+}
+
+void bed_set_attr(const char *syspath, const char *name, const char *value)
+{
+    CHECK(bed != NULL);
+    umockdev_testbed_set_attribute(bed, syspath, name, value);
+}
+
+void bed_set_prop(const char *syspath, const char *name, const char *value)
+{
+    CHECK(bed != NULL);
+    umockdev_testbed_set_property(bed, syspath, name, value);
+}
+
+const char *bed_root(void)
+{
+    static char root[4096];
+    gchar *dir;
+
+    CHECK(bed != NULL);
+    dir = umockdev_testbed_get_root_dir(bed);
+    snprintf(root, sizeof(root), "%s", dir);
+    g_free(dir);
+    return root;
 }
 
 void bed_free(void)

@@ -22,6 +22,13 @@ void bed_add_gpu(const struct bed_gpu *g);
 /* extra: more "E:"/"A:" lines for the render node's record (NULL for none). */
 void bed_add_gpu_with(const struct bed_gpu *g, const char *extra);
 void bed_add(const char *text);
+/* Removes a device (a /sys/devices/... path) and its children, as an unplug does. */
+void bed_remove(const char *syspath);
+/* Sets a sysfs attribute / a udev property of a device already added (a /sys/devices/... path). */
+void bed_set_attr(const char *syspath, const char *name, const char *value);
+void bed_set_prop(const char *syspath, const char *name, const char *value);
+/* The testbed's root directory (its sys/ and dev/ are what the process sees as /sys, /dev). */
+const char *bed_root(void);
 void bed_free(void);
 
 #endif
