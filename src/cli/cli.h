@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors, explain) and manifest.c (check, manifest), and x11.c's display for explain.
- * Each command returns the process exit status: 0 success, 1 failure, 2 usage error.
+ * (gpus, vendors, explain), watch.c (gpus --watch) and manifest.c (check, manifest), and x11.c's
+ * display for explain. Each command returns the process exit status: 0 success, 1 failure,
+ * 2 usage error.
  */
 #ifndef GLMUX_CLI_CLI_H
 #define GLMUX_CLI_CLI_H
@@ -22,7 +23,13 @@ const char *glmux_cli_gpu_vendor(const struct glmux_vendor_list *vl, const struc
 /* Writes the GPU fields `gpus` and `explain` share (pci ... default) into an open object. */
 void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, const char *vendor);
 
+/* A GPU's object as `glmux gpus --json` writes it (key NULL inside an array). */
+void glmux_cli_json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
+                        const struct glmux_vendor_list *vl);
+
 int glmux_cli_gpus(bool json);
+/* `gpus --watch`: follows udev's drm events until SIGINT/SIGTERM or stdout closes (watch.c). */
+int glmux_cli_gpus_watch(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
 /* x11.c: DISPLAY (glmux_env_get) opened through a dlopened libX11: a Display *, or NULL when

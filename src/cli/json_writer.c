@@ -15,6 +15,13 @@ void glmux_jw_init(struct glmux_jw *w, FILE *out)
     w->out = out;
     w->depth = 0;
     w->first[0] = true;
+    w->line = false;
+}
+
+void glmux_jw_init_line(struct glmux_jw *w, FILE *out)
+{
+    glmux_jw_init(w, out);
+    w->line = true;
 }
 
 /*
@@ -54,7 +61,9 @@ static void quote(FILE *out, const char *s)
 
 static void prefix(struct glmux_jw *w, const char *key)
 {
-    if (w->depth > 0) {
+    if (w->depth > 0 && w->line) {
+        fputs(w->first[w->depth] ? "" : ", ", w->out);
+    } else if (w->depth > 0) {
         fputs(w->first[w->depth] ? "\n" : ",\n", w->out);
         fprintf(w->out, "%*s", w->depth * 2, "");
     }
@@ -90,7 +99,7 @@ void glmux_jw_end(struct glmux_jw *w, char close)
 
     if (w->depth > 0)
         w->depth--;
-    if (!empty)
+    if (!empty && !w->line)
         fprintf(w->out, "\n%*s", w->depth * 2, "");
     fputc(close, w->out);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: a tiny streaming JSON writer (indented, properly escaped) for the --json outputs.
+ * glmux tool: a tiny streaming JSON writer (indented, properly escaped) for the --json outputs;
+ * its line mode writes each document on one line (JSON Lines, for `glmux gpus --watch --json`).
  */
 #ifndef GLMUX_CLI_JSON_WRITER_H
 #define GLMUX_CLI_JSON_WRITER_H
@@ -12,9 +13,12 @@ struct glmux_jw {
     FILE *out;
     int depth;
     bool first[32];
+    bool line;      /* one line per document: no newlines, no indentation */
 };
 
 void glmux_jw_init(struct glmux_jw *w, FILE *out);
+/* The same, in line mode: the document and glmux_jw_finish's newline make one line. */
+void glmux_jw_init_line(struct glmux_jw *w, FILE *out);
 /* key is NULL inside arrays and for the top-level value. */
 void glmux_jw_object(struct glmux_jw *w, const char *key);
 void glmux_jw_array(struct glmux_jw *w, const char *key);

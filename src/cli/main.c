@@ -27,7 +27,10 @@ static const char usage_text[] =
     "Usage: glmux COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  gpus [--json]                 list the GPUs, the default one, drivers and vendors\n"
+    "  gpus [--json] [--watch]       list the GPUs, the default one, drivers and vendors;\n"
+    "                                --watch: then follow udev (GPU added or removed, driver\n"
+    "                                bound or unbound) and print each change and the new\n"
+    "                                default, until Ctrl-C (--json: one object per line)\n"
     "  vendors [--json] [--no-load]  list vendor manifests and whether their libraries load\n"
     "  explain [--json]              show which GPU and vendors this environment selects, and why\n"
     "  check [FILE...]               validate vendor manifests (file:line: error: ...); no FILE:\n"
@@ -146,14 +149,15 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
     return GLMUX_EXIT_FAIL;
 }
 
-/* Parses [--json] [--no-load] for the report commands. */
-static int report_flags(int argc, char **argv, bool *json, bool *load, bool allow_load)
+/* Parses [--json] [--no-load] [--watch] for the report commands; flag: the extra option the
+ * command takes ("--no-load", "--watch" or NULL), *extra says whether it was given. */
+static int report_flags(int argc, char **argv, bool *json, bool *extra, const char *flag)
 {
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             *json = true;
-        else if (allow_load && strcmp(argv[i], "--no-load") == 0)
-            *load = false;
+        else if (flag != NULL && strcmp(argv[i], flag) == 0)
+            *extra = true;
         else
             return usage_error("unknown option '%s'", argv[i]);
     }
@@ -163,7 +167,7 @@ static int report_flags(int argc, char **argv, bool *json, bool *load, bool allo
 int main(int argc, char **argv)
 {
     const char *cmd;
-    bool json = false, load = true;
+    bool json = false, extra = false;
     int rc;
 
     /* Sysfs, manifest and environment strings reach the terminal escaped (issue 9, item 10). */
@@ -189,13 +193,15 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "gpus") == 0 || strcmp(cmd, "explain") == 0 ||
         strcmp(cmd, "vendors") == 0) {
-        rc = report_flags(argc - 2, argv + 2, &json, &load, strcmp(cmd, "vendors") == 0);
+        rc = report_flags(argc - 2, argv + 2, &json, &extra,
+                          strcmp(cmd, "vendors") == 0 ? "--no-load"
+                          : strcmp(cmd, "gpus") == 0  ? "--watch" : NULL);
         if (rc != GLMUX_EXIT_OK)
             return rc;
         if (strcmp(cmd, "gpus") == 0)
-            return glmux_cli_gpus(json);
+            return extra ? glmux_cli_gpus_watch(json) : glmux_cli_gpus(json);
         if (strcmp(cmd, "vendors") == 0)
-            return glmux_cli_vendors(json, load);
+            return glmux_cli_vendors(json, !extra);
         return glmux_cli_explain(json);
     }
     if (strcmp(cmd, "check") == 0)

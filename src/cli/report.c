@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: the read-only reports. `gpus` lists what libdrm and udev show, `vendors` what the vendor
+ * glmux tool: the read-only reports. `gpus` lists what libdrm and udev show (`gpus --watch`, in
+ * watch.c, follows the changes), `vendors` what the vendor
  * directories hold (and whether each library loads), `explain` what the selector decides under
  * the current environment and why. Text for people, --json for scripts and tests.
  */
@@ -50,8 +51,8 @@ void glmux_cli_json_gpu_fields(struct glmux_jw *w, const struct glmux_gpu *g, co
     glmux_jw_bool(w, "default", g->is_default);
 }
 
-static void json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
-                     const struct glmux_vendor_list *vl)
+void glmux_cli_json_gpu(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
+                        const struct glmux_vendor_list *vl)
 {
     if (g == NULL) {
         glmux_jw_string(w, key, NULL);
@@ -109,7 +110,7 @@ int glmux_cli_gpus(bool json)
         glmux_jw_string(&w, "default_rule", l->default_rule);
         glmux_jw_array(&w, "gpus");
         for (size_t i = 0; i < l->count; i++)
-            json_gpu(&w, NULL, &l->gpus[i], &vl);
+            glmux_cli_json_gpu(&w, NULL, &l->gpus[i], &vl);
         glmux_jw_end(&w, ']');
         glmux_jw_end(&w, '}');
         glmux_jw_finish(&w);

@@ -134,6 +134,20 @@ bool glmux_gpu_platform_tag(const char *fullname, char *tag, size_t size);
  */
 void glmux_gpu_tag_normalize(char *tag);
 
+/* ---- hotplug: udev's drm events (gpu_monitor.c, for glmux gpus --watch) ------------------ */
+
+struct glmux_gpu_monitor;
+
+/* Starts listening to udev's "drm" events (libudev loaded on demand); NULL with the reason in
+ * err when udev cannot be listened to. */
+struct glmux_gpu_monitor *glmux_gpu_monitor_open(char *err, size_t err_size);
+/* The descriptor to poll for input. */
+int glmux_gpu_monitor_fd(const struct glmux_gpu_monitor *m);
+/* Reads every waiting event without blocking; events gets "add card1, add renderD129" (cut to
+ * size). Returns how many were read. */
+size_t glmux_gpu_monitor_drain(struct glmux_gpu_monitor *m, char *events, size_t size);
+void glmux_gpu_monitor_close(struct glmux_gpu_monitor *m);
+
 /* ---- the GPU behind a display (display_gpu.c) -------------------------------------------- */
 
 /* The tag of the DRM device with that device number / behind that file descriptor, as
