@@ -20,10 +20,12 @@ N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, dgpu-first, nvidia-desk
 D3 = "pci-0000_03_00_0"     # AMD dGPU (amd-amd, intel-amd)
 A6 = "pci-0000_06_00_0"     # AMD APU (amd-amd)
 A64 = "pci-0000_64_00_0"    # AMD iGPU after the dGPU (dgpu-first)
-SC4 = "pci-0000_c4_00_0"
+SC4 = "pci-0000_c4_00_0"    # AMD Strix APU with boot_display (boot-display)
 V3D = "platform-7ec04000_v3d"   # Raspberry Pi 4's V3D, Mesa's tag (rpi4)
 UDL = "pci-0000_00_14_0-usb-0_1_1_0"   # a DisplayLink adapter, udev's tag (usb-display)
-A5 = "pci-0000_05_00_0"     # AMD APU marked integrated by a udev property (udev-override)    # AMD Strix APU with boot_display (boot-display)
+A5 = "pci-0000_05_00_0"     # AMD APU marked integrated by a udev property (udev-override)
+E2E = "pci-0000_2e_00_0"    # NVIDIA eGPU behind a Thunderbolt enclosure's bridges (egpu)
+V4 = "pci-0000_00_04_0"     # virtio-gpu-pci next to QEMU's standard VGA (vm-bochs-virtio)
 
 NV = ["nvidia", "mesa"]
 MESA = ["mesa", "nvidia"]
@@ -108,6 +110,28 @@ CASES = [
     ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, prime(I), True),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
     ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    # A second VM: QEMU's standard VGA (bochs-drm: the boot VGA, but display-only) and a
+    # virtio-gpu-pci that renders: virtio-gpu is the default render GPU, bochs is never chosen.
+    ("vm-bochs-virtio", {}, V4, MESA, None, {}, None),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1"}, V4, MESA, None, prime(V4), False),
+    ("vm-bochs-virtio", {"DRI_PRIME": V4}, V4, MESA, None, {}, True),
+    ("vm-bochs-virtio", {"DRI_PRIME": I}, V4, MESA, None, prime(V4), False),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1af4:1050"}, V4, MESA, None, prime(V4), True),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1234:1111"}, V4, MESA, None, prime(V4), False),
+    ("vm-bochs-virtio", {"GLMUX_GPU": "discrete"}, V4, MESA, None, {}, False),
+    ("vm-bochs-virtio", {"GLMUX_GPU": "integrated"}, V4, MESA, None, {}, False),
+    ("vm-bochs-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, V4, MESA, None, {}, False),
+    # An Intel laptop with an NVIDIA eGPU in a Thunderbolt enclosure (the state after it was
+    # plugged in; run_watch.py plugs it in under `glmux gpus --watch`): Intel stays the default.
+    ("egpu", {}, I, MESA, None, {}, None),
+    ("egpu", {"DRI_PRIME": "1"}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"DRI_PRIME": E2E}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"DRI_PRIME": "10de:2206"}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"GLMUX_GPU": "discrete"}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
+    ("egpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"DRI_PRIME": "1", "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, E2E, NV, "mesa", OFFLOAD,
+     True),
     # A udev rule marks the APU (2 GiB carve-out, which glmux alone would call discrete)
     # integrated; explain says the udev property decided.
     ("udev-override", {}, A5, MESA, None, {}, None),
