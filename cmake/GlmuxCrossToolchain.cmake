@@ -14,7 +14,8 @@ macro(glmux_cross_toolchain)
   set(CMAKE_LIBRARY_ARCHITECTURE ${_glmux_cross_MULTIARCH})
   set(GLMUX_DEBIAN_ARCH ${_glmux_cross_DEBIAN_ARCH} CACHE STRING "Debian architecture of the target")
   # The target's .pc files first; cmake/pkgconfig-headers supplies header-only libdrm, libudev,
-  # xcb, xcb-dri3 where the target has none installed (no multiarch packages, e.g. riscv64).
+  # xcb, xcb-dri3, wayland-client where the target has none installed (no multiarch packages,
+  # e.g. riscv64).
   set(ENV{PKG_CONFIG_LIBDIR}
       "/usr/lib/${_glmux_cross_MULTIARCH}/pkgconfig:/usr/share/pkgconfig:${CMAKE_CURRENT_LIST_DIR}/pkgconfig-headers")
   # ctest runs the test programs under qemu-user. The foreign architecture's Debian libraries

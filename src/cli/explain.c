@@ -90,8 +90,10 @@ struct decision {
     const struct glmux_gpu_request *req;
     bool pixels;                 /* libGLX would render here and ship pixels (docs/remote.md) */
     const char *pixels_why;
-    /* The default EGL display when DISPLAY is set (libEGL's glmux_egl_display_vendors). */
-    bool display_asked;          /* there was a choice, so the X server was asked */
+    /* The default EGL display when DISPLAY or WAYLAND_DISPLAY is set (libEGL's
+     * glmux_egl_display_vendors). */
+    bool display_asked;          /* there was a choice, so the display server was asked */
+    const char *display_how;     /* how: which server, over which connection */
     char display_tag[80];        /* its GPU, "" when unknown */
     char display_why[256];
     size_t *display_egl;         /* indexes into vl.vendors, in the display's order */
@@ -146,19 +148,30 @@ static bool decide_glx(struct decision *d)
     return true;
 }
 
-/* libEGL's default display under DISPLAY: asked only when there is a choice, as libEGL does. */
+/* libEGL's default display under DISPLAY (X11), else under WAYLAND_DISPLAY: asked only when
+ * there is a choice, as libEGL does. */
 static bool decide_default_display(struct decision *d)
 {
     struct glmux_select_candidate *cands;
     size_t *order;
-    const char *display = glmux_env_get("DISPLAY");
+    const char *display = glmux_env_get("DISPLAY"), *wayland = glmux_env_get("WAYLAND_DISPLAY");
+    bool x11 = display != NULL && *display != '\0', ok;
 
     if (d->n_egl < 2 || !glmux_select_enumerated(d->sel) || d->gpus->count < 2 ||
-        display == NULL || *display == '\0')
+        (!x11 && (wayland == NULL || *wayland == '\0')))
         return true;
     d->display_asked = true;
-    if (!glmux_display_x11_gpu(NULL, -1, d->display_tag, sizeof(d->display_tag),
-                               d->display_why, sizeof(d->display_why))) {
+    if (x11) {
+        d->display_how = "the X server's DRI3 device, asked over a short connection of glmux's "
+                         "own to DISPLAY";
+        ok = glmux_display_x11_gpu(NULL, -1, d->display_tag, sizeof(d->display_tag),
+                                   d->display_why, sizeof(d->display_why));
+    } else {
+        d->display_how = GLMUX_DISPLAY_HOW_WAYLAND_OWN;
+        ok = glmux_display_wayland_gpu(NULL, d->display_tag, sizeof(d->display_tag),
+                                       d->display_why, sizeof(d->display_why));
+    }
+    if (!ok) {
         d->display_tag[0] = '\0';
         return true;
     }
@@ -297,8 +310,7 @@ static void print_json(const struct decision *d)
         glmux_jw_string(&w, "default_display", NULL);
     } else {
         glmux_jw_object(&w, "default_display");
-        glmux_jw_string(&w, "how", "the X server's DRI3 device, asked over a short connection "
-                                   "of glmux's own to DISPLAY");
+        glmux_jw_string(&w, "how", d->display_how);
         glmux_jw_string(&w, "gpu", d->display_tag[0] ? d->display_tag : NULL);
         glmux_jw_string(&w, "why", d->display_why);
         glmux_jw_array(&w, "egl_vendors");
@@ -373,14 +385,14 @@ static void print_text(const struct decision *d)
     for (size_t i = 0; i < d->n_egl; i++)
         print_env(&d->envs[i]);
     if (d->display_asked && d->display_egl != NULL) {
-        printf("EGL default display: GPU %s (asked the X server's DRI3 over a short connection "
-               "of glmux's own): %s\n             vendors:", d->display_tag, d->display_why);
+        printf("EGL default display: GPU %s (%s): %s\n             vendors:", d->display_tag,
+               d->display_how, d->display_why);
         for (size_t i = 0; i < d->n_egl; i++)
             printf(" %s", d->vl.vendors[d->display_egl[i]].name);
         printf("\n");
     } else if (d->display_asked) {
-        printf("EGL default display: GPU unknown (%s); the vendor order above\n",
-               d->display_why);
+        printf("EGL default display: GPU unknown (%s; %s); the vendor order above\n",
+               d->display_how, d->display_why);
     }
     printf("GLX vendor:  %s\n", d->glx ? d->glx : "the X server's choice, for every screen");
     if (d->n_envs > d->n_egl)

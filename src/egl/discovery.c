@@ -115,16 +115,25 @@ static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, 
                         char *why, size_t why_size)
 {
     const char *display = glmux_env_get("DISPLAY");
+    const char *wayland = glmux_env_get("WAYLAND_DISPLAY");
 
     if (platform == EGL_PLATFORM_GBM_KHR && native != NULL) {
         *how = "the GBM device's fd";
         snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
         return glmux_display_gbm_gpu(native, tag, size);
     }
-    /* Mesa's default display is on X11 when DISPLAY is set. */
+    /* Mesa's default display is on X11 when DISPLAY is set; else on Wayland when
+     * WAYLAND_DISPLAY is (docs/hybrid-gpus.md). */
+    if (platform == EGL_NONE && native == NULL && (display == NULL || *display == '\0') &&
+        wayland != NULL && *wayland != '\0')
+        platform = EGL_PLATFORM_WAYLAND_KHR;
+    if (platform == EGL_PLATFORM_WAYLAND_KHR) {   /* the same value as _EXT */
+        *how = native != NULL ? GLMUX_DISPLAY_HOW_WAYLAND_APP : GLMUX_DISPLAY_HOW_WAYLAND_OWN;
+        return glmux_display_wayland_gpu(native, tag, size, why, why_size);
+    }
     if (platform == EGL_PLATFORM_X11_KHR || (platform == EGL_NONE && native == NULL)) {
         if (native == NULL && (display == NULL || *display == '\0')) {
-            snprintf(why, why_size, "DISPLAY is not set");
+            snprintf(why, why_size, "neither DISPLAY nor WAYLAND_DISPLAY is set");
             return false;
         }
         *how = native != NULL ? "the X server's DRI3 device, asked over the application's "

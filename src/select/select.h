@@ -167,6 +167,22 @@ bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *
 /* The GPU of a gbm_device (libgbm must already be loaded, as it is by whoever made it). */
 bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size);
 
+/*
+ * The GPU of a Wayland compositor: the main device of its default linux-dmabuf feedback
+ * (version 4), else wl_drm's device node. Asked over display (the application's wl_display, on
+ * a private queue, with the libwayland-client it loaded) or, with display NULL, over a
+ * short-lived connection of our own to WAYLAND_DISPLAY (never WAYLAND_SOCKET's, which is the
+ * application's). Bounded: a silent compositor costs at most a second. False with the reason in
+ * why (display_wayland.c).
+ */
+bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
+                               size_t why_size);
+/* How the Wayland display's GPU was found, for GLMUX_DEBUG=select and `glmux explain`. */
+#define GLMUX_DISPLAY_HOW_WAYLAND_APP "the compositor's main device (linux-dmabuf feedback, " \
+    "else wl_drm), asked over the application's wl_display"
+#define GLMUX_DISPLAY_HOW_WAYLAND_OWN "the compositor's main device (linux-dmabuf feedback, " \
+    "else wl_drm), asked over a short connection of glmux's own to WAYLAND_DISPLAY"
+
 /* ---- vendors ---------------------------------------------------------------------------- */
 
 enum glmux_vendor_source {

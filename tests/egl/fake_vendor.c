@@ -7,7 +7,8 @@
  * dispatch stubs and glGetString, whose answer names the vendor that served the call.
  * With FAKE_EGL_RECORD=FILE it appends to FILE, in __egl_Main, the GPU-selection variables it
  * saw ("main NAME VAR=value ...") and, when it returns the default display, "default NAME"
- * (the GPU-selection tests, test_egl_select.py).
+ * (the GPU-selection tests, test_egl_select.py). With FAKE_EGL_ANY_WAYLAND set it serves any
+ * Wayland display and records "wayland NAME" (test_egl_wayland).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -548,6 +549,12 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
         }
         /* Not ours: no error, so that libEGL reports EGL_SUCCESS if nobody claims it. */
         return EGL_NO_DISPLAY;
+    }
+    if (platform == EGL_PLATFORM_WAYLAND_KHR && getenv("FAKE_EGL_ANY_WAYLAND") != NULL) {
+        /* test_egl_wayland: a real wl_display (never dereferenced); the first vendor asked
+         * serves it, so the order libEGL asks in is what the test sees. */
+        record("wayland", false);
+        return (EGLDisplay)&displays[0];
     }
     if (platform == EGL_PLATFORM_GBM_KHR || platform == EGL_PLATFORM_WAYLAND_KHR) {
         /* A test's stand-in for a gbm_device / wl_display: { first word, vendor name }. */
