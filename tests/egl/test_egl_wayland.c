@@ -16,6 +16,9 @@
  * glmux tool, `glmux explain --json` under WAYLAND_DISPLAY must say what libEGL did: that it
  * asked over a connection of its own, the GPU (or why none) and the display's vendor order.
  *   test_egl_wayland MODE [GLMUX]
+ * bench/select/run_cost_bench.sh uses it as a compositor only: "serve" runs the dmabuf one in
+ * XDG_RUNTIME_DIR, prints "ready" and stops at the end of its standard input.
+ *   test_egl_wayland serve
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -93,6 +96,24 @@ static void registry_remove(void *data, struct wl_registry *reg, uint32_t name)
 
 static const struct wl_registry_listener app_listener = { registry_global, registry_remove };
 
+/* The compositor alone, for the benchmark. */
+static int serve(void)
+{
+    struct fake_compositor_config cfg = { .mode = FAKE_COMPOSITOR_DMABUF, .socket = socket_name,
+                                          .main_device = makedev(226, 129) };
+    int control;
+    pid_t pid = fake_compositor_start(&cfg, &control);
+    char c;
+
+    if (pid <= 0)
+        return 1;
+    printf("ready %s\n", socket_name);
+    fflush(stdout);
+    while (fread(&c, 1, 1, stdin) == 1)
+        ;
+    return fake_compositor_stop(pid, control);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const clear[] = {
@@ -111,6 +132,8 @@ int main(int argc, char **argv)
     EGLDisplay dpy;
     pid_t pid;
 
+    if (strcmp(mode, "serve") == 0)
+        return serve();
     if (strcmp(mode, "dmabuf") == 0) {
         cfg.mode = FAKE_COMPOSITOR_DMABUF;
     } else if (strcmp(mode, "wl_drm") == 0) {
