@@ -122,8 +122,8 @@ static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, 
         snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
         return glmux_display_gbm_gpu(native, tag, size);
     }
-    /* Mesa's default display is on X11 when DISPLAY is set; else on Wayland when
-     * WAYLAND_DISPLAY is (docs/hybrid-gpus.md). */
+    /* The default display: X11's when DISPLAY is set (Mesa's default platform in Debian),
+     * else that of WAYLAND_DISPLAY's compositor (docs/hybrid-gpus.md). */
     if (platform == EGL_NONE && native == NULL && (display == NULL || *display == '\0') &&
         wayland != NULL && *wayland != '\0')
         platform = EGL_PLATFORM_WAYLAND_KHR;

@@ -142,10 +142,12 @@ static bool roundtrip(const struct wl_fns *f, struct wl_display *d, struct wl_ev
                 break;
             continue;
         }
-        f->flush(d);
+        /* A full socket buffer: wait until it can be written as well as read. */
+        if (f->flush(d) < 0 && errno == EAGAIN)
+            p.events |= POLLOUT;
         left = deadline - now_ms();
         r = left > 0 ? poll(&p, 1, (int)left) : 0;
-        if (r < 0 && errno == EINTR) {
+        if ((r < 0 && errno == EINTR) || (r > 0 && !(p.revents & (POLLIN | POLLERR | POLLHUP)))) {
             f->cancel_read(d);
             continue;
         }
