@@ -358,6 +358,7 @@ bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
     struct wl_answer a;
     struct wl_fns f;
     struct stat st;
+    Dl_info info;
     void *lib;
 
     snprintf(why, why_size, "libwayland-client is not loaded");
@@ -381,6 +382,13 @@ bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
     if (!load_wl(lib, &f)) {
         snprintf(why, why_size, "libwayland-client lacks a function glmux needs (older than "
                  "1.11?)");
+        return false;
+    }
+    /* A wl_display begins with its proxy's interface pointer, &wl_display_interface (of
+     * whichever object defines it first: the libraries' copies interpose). */
+    if (!own && (dladdr(*(void *const *)display, &info) == 0 || info.dli_sname == NULL ||
+                 strcmp(info.dli_sname, "wl_display_interface") != 0)) {
+        snprintf(why, why_size, "the native display is no wl_display");
         return false;
     }
     if (own && (display = f.connect(name)) == NULL) {
