@@ -42,6 +42,11 @@ profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts"
 case " ${DEB_BUILD_OPTIONS:-} " in
     *" nocheck "*) case ",$profiles," in *,nocheck,*) ;; *) profiles=${profiles:+$profiles,}nocheck ;; esac ;;
 esac
+# Build in parallel unless the caller chose (debhelper builds serially without parallel=N).
+case " ${DEB_BUILD_OPTIONS:-} " in *" parallel="*) ;; *)
+    DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }parallel=$(nproc 2>/dev/null || echo 2)"
+    export DEB_BUILD_OPTIONS ;;
+esac
 echo "glmux: building $GLMUX_PKG_VERSION in $src; profiles: ${profiles:-none}"
 # GLMUX_DEB_HOST_ARCH=i386 cross-builds for that architecture (Debian's cross compiler and the
 # target's build dependencies through multiarch).
