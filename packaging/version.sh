@@ -7,7 +7,11 @@ GLMUX_VERSION=$(sed -n 's/^project(glmux VERSION \([0-9.]*\).*/\1/p' "$top/CMake
 GLMUX_GLVND_COMPAT=$(sed -n 's/^set(GLMUX_GLVND_COMPAT_VERSION "\([0-9.]*\)".*/\1/p' \
     "$top/cmake/GlmuxInstall.cmake")
 GLMUX_PKG_VERSION="$GLMUX_GLVND_COMPAT+glmux$GLMUX_VERSION"
-GLMUX_GIT_DESC=$(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")
+# The commit the packages are built from: HEAD, which edits in the working tree do not change
+# (so two builds of one commit say the same); "-dirty" only when the working tree is packaged.
+glmux_dirty=""
+[ "${GLMUX_PKG_FROM:-head}" != worktree ] || glmux_dirty=--dirty
+GLMUX_GIT_DESC=$(git -C "$top" describe --always $glmux_dirty 2>/dev/null || echo "no git")
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)}
 export SOURCE_DATE_EPOCH
 [ -n "$GLMUX_VERSION" ] && [ -n "$GLMUX_GLVND_COMPAT" ] ||

@@ -37,7 +37,7 @@ for deb in "$first"/*.deb; do
         rm -rf "$work/x" && mkdir -p "$work/x/1" "$work/x/2"
         dpkg-deb -R "$deb" "$work/x/1" && dpkg-deb -R "$other" "$work/x/2"
         echo "FAIL: $name differs:" >&2
-        diff -rq "$work/x/1" "$work/x/2" >&2 || true
+        diff -rq --no-dereference "$work/x/1" "$work/x/2" >&2 || true
         if command -v diffoscope > /dev/null; then
             diffoscope --text - "$deb" "$other" 2>&1 | head -100 >&2 || true
         fi
