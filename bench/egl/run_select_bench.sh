@@ -24,7 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One vendor: Mesa's manifest alone in a vendor directory.
 mkdir "$work/solo"
-cp "$gpu/vendors/mesa.json" "$work/solo/"
+cp "$gpu/vendors/50_mesa.json" "$work/solo/"
 ln -s "$gpu/vendors/mesa" "$work/solo/mesa"
 
 # measure DIRS ENV-ASSIGNMENTS: prints "selector discovery process umockdev enumerated"

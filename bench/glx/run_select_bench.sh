@@ -32,7 +32,7 @@ while [ ! -s "$work/fd" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 echo ":$(head -n 1 "$work/fd")" >"$work/two.display"
 # One vendor: Mesa's manifest alone in a vendor directory.
 mkdir "$work/solo"
-cp "$gpu/vendors/mesa.json" "$work/solo/"
+cp "$gpu/vendors/50_mesa.json" "$work/solo/"
 ln -s "$gpu/vendors/mesa" "$work/solo/mesa"
 
 # measure DIRS ENV-ASSIGNMENTS: prints "selector discovery process enumerated". Under the bed

@@ -46,7 +46,7 @@ until grep -q '^ready' "$work/serve.out" 2>/dev/null; do
     sleep 0.1
 done
 mkdir "$work/solo"
-cp "$gpu/vendors/mesa.json" "$work/solo/"
+cp "$gpu/vendors/50_mesa.json" "$work/solo/"
 ln -s "$gpu/vendors/mesa" "$work/solo/mesa"
 plain="$gpu/egl_vendor.d"
 

@@ -49,7 +49,7 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "1!"}, N1, ["nvidia"], "nvidia", OFFLOAD, True),
     ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, prime(I), True),
     # libglvnd's explicit variables win.
-    ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/mesa.json",
+    ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/50_mesa.json",
                       "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, N1, ["mesa"], "mesa", {}, True),
     ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_DIRS": "@VENDORS@"}, I, NV, None, {}, None),
     ("intel-nvidia", {"DRI_PRIME": "1", "__GLX_FORCE_VENDOR_LIBRARY_0": "mesa"}, N1, NV, "mesa",

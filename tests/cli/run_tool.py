@@ -91,7 +91,7 @@ def test_check(glmux, tests):
 
 def test_vendors(glmux, egl_lib, glx_lib):
     with tempfile.TemporaryDirectory(prefix="glmux-cli-") as d:
-        with open(os.path.join(d, "clifake.json"), "w") as f:
+        with open(os.path.join(d, "05_clifake.json"), "w") as f:
             json.dump({"file_format_version": "1.0.0", "ICD": {"library_path": egl_lib},
                        "vendor": {"name": "clifake", "glx_library_path": glx_lib,
                                   "drivers": ["i915"], "priority": 5}}, f)

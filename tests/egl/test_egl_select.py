@@ -241,7 +241,7 @@ def main():
            ["GPUs enumerated"] if enumerated(log) else [], log)
     solo = os.path.join(work, "solo")
     os.makedirs(solo, exist_ok=True)
-    shutil.copy(os.path.join(vendors, "mesa.json"), solo)
+    shutil.copy(os.path.join(vendors, "50_mesa.json"), solo)
     link = os.path.join(solo, "mesa")
     if not os.path.lexists(link):
         os.symlink(os.path.join(vendors, "mesa"), link)

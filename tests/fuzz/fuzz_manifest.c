@@ -14,7 +14,7 @@
 static const char *const paths[] = {
     "/usr/share/glvnd/egl_vendor.d/50_mesa.json",
     "/etc/glvnd/egl_vendor.d/10_nvidia.json",
-    "/usr/lib/x86_64-linux-gnu/glvnd/vendors/fuzz.json",
+    "/usr/lib/x86_64-linux-gnu/glvnd/vendors/50_fuzz.json",
     "relative/99999999999_x.json",
     "plain.json",
 };

@@ -123,8 +123,8 @@ BAD = [
      {"DRI_PRIME": "1"}),
 ]
 
-# A manifest naming its library by absolute path (abs/nvidia.json), the other by a path
-# relative to another folder (abs/mesa.json).
+# A manifest naming its library by absolute path (abs/10_nvidia.json), the other by a path
+# relative to another folder (abs/50_mesa.json).
 ABS = [
     ("intel-nvidia", {}, "mesa", {}),
     ("intel-nvidia", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
