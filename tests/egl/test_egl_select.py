@@ -126,6 +126,26 @@ CASES = [
     ("amd-amd", {"__EGL_VENDOR_LIBRARY_FILENAMES": FILES}, "mesa", {}, ["mesa"]),
 ]
 
+# An NVIDIA eGPU behind a Thunderbolt enclosure next to the Intel iGPU (egpu), and a VM whose
+# boot VGA (QEMU's standard VGA, bochs-drm) cannot render next to a virtio-gpu-pci that can
+# (vm-bochs-virtio): the virtio-gpu is the default, Mesa is kept on it.
+E2E = "pci-0000_2e_00_0"
+V4 = "pci-0000_00_04_0"
+CASES += [
+    ("egpu", {}, "mesa", {}, MN),
+    ("egpu", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1"), NM),
+    ("egpu", {"DRI_PRIME": E2E}, "nvidia", dict(OFFLOAD, DRI_PRIME=E2E), NM),
+    ("egpu", {"DRI_PRIME": "10de:2206"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:2206"), NM),
+    ("egpu", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete"), NM),
+    ("egpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD, NM),
+    ("egpu", {"GLMUX_GPU": "integrated"}, "mesa", {"GLMUX_GPU": "integrated"}, MN),
+    ("vm-bochs-virtio", {}, "mesa", {}, MN),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": V4}, MN),
+    ("vm-bochs-virtio", {"DRI_PRIME": V4}, "mesa", {"DRI_PRIME": V4}, MN),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1af4:1050"}, "mesa", {"DRI_PRIME": V4}, MN),
+    ("vm-bochs-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD, MN),
+]
+
 # Bad input (issue 5): one clear warning on stderr, the default GPU, never a crash. The vendor
 # of the default GPU serves, and a DRI_PRIME Mesa would misread is replaced by its tag.
 BAD = [
@@ -136,6 +156,8 @@ BAD = [
     ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER": "x"},
      "nvidia", dict(OFFLOAD, __NV_PRIME_RENDER_OFFLOAD_PROVIDER="x"), NM),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}, MN),
+    ("vm-bochs-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}, MN),
+    ("vm-bochs-virtio", {"DRI_PRIME": I}, "mesa", {"DRI_PRIME": V4}, MN),
     ("no-gpu", {"DRI_PRIME": "1"}, "nvidia", {"DRI_PRIME": "1"}, NM),
     # sysfs missing (a container without /sys): the vendors' own order.
     (None, {"DRI_PRIME": "1"}, "nvidia",

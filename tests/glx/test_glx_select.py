@@ -109,6 +109,26 @@ def _nvidia_dgpu(bed, pci_id):
 CASES += (_two_mesa("amd-amd", "1002:73ef") + _two_mesa("intel-amd", "1002:7340") +
           _nvidia_dgpu("dgpu-first", "10de:2860") + _nvidia_dgpu("boot-display", "10de:28a0"))
 
+# An NVIDIA eGPU behind a Thunderbolt enclosure next to the Intel iGPU (egpu), and a VM whose
+# boot VGA (QEMU's standard VGA, bochs-drm) cannot render next to a virtio-gpu-pci that can
+# (vm-bochs-virtio): the virtio-gpu is the default, Mesa is kept on it.
+E2E = "pci-0000_2e_00_0"
+V4 = "pci-0000_00_04_0"
+CASES += [
+    ("egpu", {}, "mesa", {}),
+    ("egpu", {"DRI_PRIME": "1"}, "nvidia", dict(OFFLOAD, DRI_PRIME="1")),
+    ("egpu", {"DRI_PRIME": E2E}, "nvidia", dict(OFFLOAD, DRI_PRIME=E2E)),
+    ("egpu", {"DRI_PRIME": "10de:2206"}, "nvidia", dict(OFFLOAD, DRI_PRIME="10de:2206")),
+    ("egpu", {"GLMUX_GPU": "discrete"}, "nvidia", dict(OFFLOAD, GLMUX_GPU="discrete")),
+    ("egpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "nvidia", OFFLOAD),
+    ("egpu", {"GLMUX_GPU": "integrated"}, "mesa", {"GLMUX_GPU": "integrated"}),
+    ("vm-bochs-virtio", {}, "mesa", {}),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": V4}),
+    ("vm-bochs-virtio", {"DRI_PRIME": V4}, "mesa", {"DRI_PRIME": V4}),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1af4:1050"}, "mesa", {"DRI_PRIME": V4}),
+    ("vm-bochs-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, "mesa", OFFLOAD),
+]
+
 # Bad input (issue 5): the X server's vendor on the default GPU, a DRI_PRIME Mesa would misread
 # replaced by the default GPU's tag, and exactly one warning.
 BAD = [
@@ -117,6 +137,8 @@ BAD = [
     ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, "mesa", {"DRI_PRIME": I}),
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, "mesa", {"GLMUX_GPU": "fastest"}),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("vm-bochs-virtio", {"GLMUX_GPU": "discrete"}, "mesa", {"GLMUX_GPU": "discrete"}),
+    ("vm-bochs-virtio", {"DRI_PRIME": I}, "mesa", {"DRI_PRIME": "pci-0000_00_04_0"}),
     ("no-gpu", {"DRI_PRIME": "1"}, "mesa", {"DRI_PRIME": "1"}),
     # sysfs missing (a container without /sys): the X server's vendor.
     (None, {"DRI_PRIME": "1"}, "mesa",
