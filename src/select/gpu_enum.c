@@ -146,9 +146,11 @@ static bool flag_value(const char *v, const char *name, const struct glmux_gpu *
     return false;
 }
 
-/* A number in sysfs (base 10 or 16); false, with the one warning, for anything else. */
-static bool number_value(const char *v, int base, const char *name, const struct glmux_gpu *g,
-                         struct glmux_gpu_list *list, unsigned long long *out)
+/* A number in sysfs (base 10 or 16) up to max; false, with the one warning, for anything
+ * else. */
+static bool number_value(const char *v, int base, unsigned long long max, const char *name,
+                         const struct glmux_gpu *g, struct glmux_gpu_list *list,
+                         unsigned long long *out)
 {
     char buf[32], *end;
     const char *t = trimmed(v, buf, sizeof(buf));
@@ -156,12 +158,13 @@ static bool number_value(const char *v, int base, const char *name, const struct
 
     errno = 0;
     n = strtoull(t, &end, base);
-    if (t[0] != '\0' && t[0] != '-' && *end == '\0' && errno == 0 && strlen(v) < sizeof(buf)) {
+    if (t[0] != '\0' && t[0] != '-' && *end == '\0' && errno == 0 && strlen(v) < sizeof(buf) &&
+        n <= max) {
         *out = n;
         return true;
     }
-    note_problem(list, "sysfs attribute %s=\"%.40s\" of %s is not a number; ignored", name, v,
-                 g->tag);
+    note_problem(list, "sysfs attribute %s=\"%.40s\" of %s is not a number (or too large); "
+                 "ignored", name, v, g->tag);
     return false;
 }
 
@@ -263,10 +266,10 @@ static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, stru
         g->boot_display = flag_value(L->udev_device_get_sysattr_value(pci, "boot_display"),
                                      "boot_display", g, list);
         if ((v = L->udev_device_get_sysattr_value(pci, "class")) != NULL &&
-            number_value(v, 16, "class", g, list, &n) && n <= 0xffffff)
+            number_value(v, 16, 0xffffff, "class", g, list, &n))
             g->class_code = (uint32_t)n;
         if ((v = L->udev_device_get_sysattr_value(pci, "mem_info_vram_total")) != NULL &&
-            number_value(v, 10, "mem_info_vram_total", g, list, &n))
+            number_value(v, 10, ~0ull, "mem_info_vram_total", g, list, &n))
             g->vram = n;
     }
     if ((pci != NULL || parent != NULL) &&

@@ -254,7 +254,7 @@ static void test_odd_values(void)
         { "A", "boot_vga", "2" }, { "A", "boot_vga", "" }, { "A", "boot_vga", "1 1" },
         { "A", "mem_info_vram_total", "12abc" },
         { "A", "mem_info_vram_total", "99999999999999999999999" },
-        { "A", "class", "0x" }, { "E", "GLMUX_IGNORE", "yes" }, { "E", "GLMUX_VENDOR", "a/b" },
+        { "A", "class", "0x" }, { "A", "class", "0x1000000" }, { "E", "GLMUX_IGNORE", "yes" }, { "E", "GLMUX_VENDOR", "a/b" },
         { "E", "GLMUX_GPU_CLASS", "Discrete GPU" },
         { "E", "GLMUX_GPU_CLASS", "\x1b[2J\x1b]0;pwned\x07" }, { "E", "GLMUX_VENDOR", "\xff\xfe" },
     };
