@@ -36,8 +36,9 @@ function(glmux_add_library target)
   target_link_options(${target} PRIVATE "-Wl,--version-script=${A_MAP}"
     -Wl,--no-undefined -Wl,-Bsymbolic -Wl,-z,relro)
   # GLMUX_BIND_NOW (CMakeLists.txt): resolve every imported function at load, not at its
-  # first call. Off by default, as in libglvnd: ld.so then processes about 100 symbol
-  # relocations at EGL start-up instead of 220 (docs/performance.md).
+  # first call. Off by default, as in libglvnd and unlike the house style's -z now: ld.so then
+  # processes 98 symbol relocations at EGL start-up instead of 217 (libglvnd: 103; measured in
+  # docs/performance.md, the exception listed in docs/compatibility.md).
   if(GLMUX_BIND_NOW)
     target_link_options(${target} PRIVATE -Wl,-z,now)
   endif()
