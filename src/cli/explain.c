@@ -148,22 +148,23 @@ static bool decide_glx(struct decision *d)
     return true;
 }
 
-/* libEGL's default display under DISPLAY (X11), else under WAYLAND_DISPLAY: asked only when
- * there is a choice, as libEGL does. */
+/* libEGL's default display on the server glmux_display_default_server names (EGL_PLATFORM,
+ * else DISPLAY, else WAYLAND_DISPLAY): asked only when there is a choice, as libEGL does. */
 static bool decide_default_display(struct decision *d)
 {
     struct glmux_select_candidate *cands;
     size_t *order;
-    const char *display = glmux_env_get("DISPLAY"), *wayland = glmux_env_get("WAYLAND_DISPLAY");
-    bool x11 = display != NULL && *display != '\0', ok;
+    enum glmux_display_server server;
+    bool ok;
 
-    if (d->n_egl < 2 || !glmux_select_enumerated(d->sel) || d->gpus->count < 2 ||
-        (!x11 && (wayland == NULL || *wayland == '\0')))
+    if (d->n_egl < 2 || !glmux_select_enumerated(d->sel) || d->gpus->count < 2)
+        return true;
+    server = glmux_display_default_server(d->display_why, sizeof(d->display_why));
+    if (server == GLMUX_DISPLAY_SERVER_NONE)
         return true;
     d->display_asked = true;
-    if (x11) {
-        d->display_how = "the X server's DRI3 device, asked over a short connection of glmux's "
-                         "own to DISPLAY";
+    if (server == GLMUX_DISPLAY_SERVER_X11) {
+        d->display_how = GLMUX_DISPLAY_HOW_X11_OWN;
         ok = glmux_display_x11_gpu(NULL, -1, d->display_tag, sizeof(d->display_tag),
                                    d->display_why, sizeof(d->display_why));
     } else {

@@ -114,36 +114,40 @@ static void load_vendors(void)
 static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, const char **how,
                         char *why, size_t why_size)
 {
-    const char *display = glmux_env_get("DISPLAY");
-    const char *wayland = glmux_env_get("WAYLAND_DISPLAY");
+    enum glmux_display_server server;
 
     if (platform == EGL_PLATFORM_GBM_KHR && native != NULL) {
         *how = "the GBM device's fd";
         snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
         return glmux_display_gbm_gpu(native, tag, size);
     }
-    /* The default display: X11's when DISPLAY is set (Mesa's default platform in Debian),
-     * else that of WAYLAND_DISPLAY's compositor (docs/hybrid-gpus.md). */
-    if (platform == EGL_NONE && native == NULL && (display == NULL || *display == '\0') &&
-        wayland != NULL && *wayland != '\0')
-        platform = EGL_PLATFORM_WAYLAND_KHR;
-    if (platform == EGL_PLATFORM_WAYLAND_KHR) {   /* the same value as _EXT */
-        *how = native != NULL ? GLMUX_DISPLAY_HOW_WAYLAND_APP : GLMUX_DISPLAY_HOW_WAYLAND_OWN;
+    if (platform == EGL_PLATFORM_WAYLAND_KHR && native != NULL) {   /* the same value as _EXT */
+        *how = GLMUX_DISPLAY_HOW_WAYLAND_APP;
         return glmux_display_wayland_gpu(native, tag, size, why, why_size);
     }
-    if (platform == EGL_PLATFORM_X11_KHR || (platform == EGL_NONE && native == NULL)) {
-        if (native == NULL && (display == NULL || *display == '\0')) {
-            snprintf(why, why_size, "neither DISPLAY nor WAYLAND_DISPLAY is set");
-            return false;
-        }
-        *how = native != NULL ? "the X server's DRI3 device, asked over the application's "
-                                "connection"
-                              : "the X server's DRI3 device, asked over a short connection of "
-                                "glmux's own to DISPLAY";
+    if (platform == EGL_PLATFORM_X11_KHR && native != NULL) {
+        *how = "the X server's DRI3 device, asked over the application's connection";
         return glmux_display_x11_gpu(native, -1, tag, size, why, why_size);
     }
-    snprintf(why, why_size, "platform 0x%04x: the display's GPU is not looked up",
-             (unsigned)platform);
+    if (native != NULL || (platform != EGL_NONE && platform != EGL_PLATFORM_X11_KHR &&
+                           platform != EGL_PLATFORM_WAYLAND_KHR)) {
+        snprintf(why, why_size, "platform 0x%04x: the display's GPU is not looked up",
+                 (unsigned)platform);
+        return false;
+    }
+    /* The default display: the server EGL_PLATFORM chose, else DISPLAY's, else
+     * WAYLAND_DISPLAY's (glmux_display_default_server, as `glmux explain` decides). */
+    server = platform == EGL_PLATFORM_X11_KHR       ? GLMUX_DISPLAY_SERVER_X11
+             : platform == EGL_PLATFORM_WAYLAND_KHR ? GLMUX_DISPLAY_SERVER_WAYLAND
+                                                    : glmux_display_default_server(why, why_size);
+    if (server == GLMUX_DISPLAY_SERVER_X11) {
+        *how = GLMUX_DISPLAY_HOW_X11_OWN;
+        return glmux_display_x11_gpu(NULL, -1, tag, size, why, why_size);
+    }
+    if (server == GLMUX_DISPLAY_SERVER_WAYLAND) {
+        *how = GLMUX_DISPLAY_HOW_WAYLAND_OWN;
+        return glmux_display_wayland_gpu(NULL, tag, size, why, why_size);
+    }
     return false;
 }
 

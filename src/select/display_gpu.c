@@ -23,6 +23,7 @@
 #include <xcb/dri3.h>
 
 #include "select/device_libs.h"
+#include "util/env.h"
 
 bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
 {
@@ -159,6 +160,36 @@ bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *
     if (own)
         close_display(dpy);
     return ok;
+}
+
+enum glmux_display_server glmux_display_default_server(char *why, size_t why_size)
+{
+    const char *platform = glmux_env_get("EGL_PLATFORM");
+    const char *display = glmux_env_get("DISPLAY"), *wayland = glmux_env_get("WAYLAND_DISPLAY");
+    char *end;
+
+    /* EGL_PLATFORM as libEGL reads it (src/egl/platform.c): a name or a number. Names libEGL
+     * does not know ("surfaceless") are the vendor's business and change nothing here. */
+    if (platform != NULL && *platform != '\0') {
+        long number = strtol(platform, &end, 0);
+
+        if (strcmp(platform, "x11") == 0 || (*end == '\0' && number == 0x31D5))
+            return GLMUX_DISPLAY_SERVER_X11;
+        if (strcmp(platform, "wayland") == 0 || (*end == '\0' && number == 0x31D8))
+            return GLMUX_DISPLAY_SERVER_WAYLAND;
+        if (*end == '\0' || strcmp(platform, "android") == 0 || strcmp(platform, "gbm") == 0 ||
+            strcmp(platform, "drm") == 0 || strcmp(platform, "device") == 0) {
+            snprintf(why, why_size, "EGL_PLATFORM=%s: the default display is on no display "
+                     "server", platform);
+            return GLMUX_DISPLAY_SERVER_NONE;
+        }
+    }
+    if (display != NULL && *display != '\0')
+        return GLMUX_DISPLAY_SERVER_X11;
+    if (wayland != NULL && *wayland != '\0')
+        return GLMUX_DISPLAY_SERVER_WAYLAND;
+    snprintf(why, why_size, "neither DISPLAY nor WAYLAND_DISPLAY is set");
+    return GLMUX_DISPLAY_SERVER_NONE;
 }
 
 bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size)

@@ -177,7 +177,24 @@ bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size);
  */
 bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
                                size_t why_size);
-/* How the Wayland display's GPU was found, for GLMUX_DEBUG=select and `glmux explain`. */
+/*
+ * Which display server the default EGL display (no native display) is asked about: the one
+ * EGL_PLATFORM names (x11, wayland, or their numbers 0x31D5, 0x31D8), else X11 when DISPLAY is
+ * set (Mesa's default platform in Debian), else Wayland when WAYLAND_DISPLAY is. NONE, with the
+ * reason in why, when neither is set or EGL_PLATFORM names another platform (gbm, device...).
+ * libEGL and `glmux explain` both decide with it.
+ */
+enum glmux_display_server {
+    GLMUX_DISPLAY_SERVER_NONE,
+    GLMUX_DISPLAY_SERVER_X11,
+    GLMUX_DISPLAY_SERVER_WAYLAND,
+};
+enum glmux_display_server glmux_display_default_server(char *why, size_t why_size);
+
+/* How the display's GPU was found, for GLMUX_DEBUG=select and `glmux explain`. */
+#define GLMUX_DISPLAY_HOW_X11_OWN "the X server's DRI3 device, asked over a short connection " \
+    "of glmux's own to DISPLAY"
+
 #define GLMUX_DISPLAY_HOW_WAYLAND_APP "the compositor's main device (linux-dmabuf feedback, " \
     "else wl_drm), asked over the application's wl_display"
 #define GLMUX_DISPLAY_HOW_WAYLAND_OWN "the compositor's main device (linux-dmabuf feedback, " \

@@ -9,6 +9,7 @@
  *   wl_drm   no feedback (linux-dmabuf v3), wl_drm names the dGPU's node: the same;
  *   neither  no way to tell: the process's order (mesa first);
  *   silent   a compositor that never answers: the process's order, after a bounded wait.
+ * EGL_PLATFORM=wayland asks the compositor even with DISPLAY set (which otherwise means X11).
  * In every mode the default display without WAYLAND_DISPLAY stays on the iGPU's vendor (mesa),
  * the application's own queue sees no event of glmux's question and its connection stays
  * usable, and the libEGL loaded is ours. The vendors record which of them was asked first
@@ -235,6 +236,17 @@ int main(int argc, char **argv)
     setenv("DISPLAY", ":glmux-none", 1);
     got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
     CHECK_MSG(strcmp(got, "mesa") == 0, "default display under DISPLAY from %s", got);
+    /* Unless EGL_PLATFORM chooses Wayland: then the compositor is asked, DISPLAY or not (a
+     * silent one has shown its bounded wait above already). */
+    if (cfg.mode != FAKE_COMPOSITOR_SILENT) {
+        setenv("EGL_PLATFORM", "wayland", 1);
+        got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
+        CHECK_MSG(strcmp(got, expect) == 0, "%s: default display under EGL_PLATFORM=wayland "
+                  "from %s, expected %s", mode, got, expect);
+        if (argc > 2)
+            check_explain(argv[2], mode, strcmp(expect, "nvidia") == 0);
+        unsetenv("EGL_PLATFORM");
+    }
     unsetenv("DISPLAY");
     unsetenv("WAYLAND_DISPLAY");
     got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
