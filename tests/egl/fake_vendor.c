@@ -152,7 +152,7 @@ static EGLBoolean fake_Initialize(EGLDisplay dpy, EGLint *major, EGLint *minor)
 
     if (d == NULL)
         return set_error(EGL_BAD_DISPLAY);
-    d->initialized = true;
+    __atomic_store_n(&d->initialized, true, __ATOMIC_RELAXED);
     if (major)
         *major = 1;
     if (minor)
@@ -166,7 +166,7 @@ static EGLBoolean fake_Terminate(EGLDisplay dpy)
 
     if (d == NULL)
         return set_error(EGL_BAD_DISPLAY);
-    d->initialized = false;
+    __atomic_store_n(&d->initialized, false, __ATOMIC_RELAXED);
     return EGL_TRUE;
 }
 
