@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -280,8 +281,21 @@ static const char *fake_query_extensions_string(Display *dpy, int screen)
     return string_for(GLX_EXTENSIONS);
 }
 
+/* The configs of every screen, filled once (threads may ask for them at the same time). */
+static void init_configs(void)
+{
+    for (int screen = 0; screen < 8; screen++) {
+        for (int i = 0; i < 2; i++) {
+            configs[screen][i].magic = MAGIC_CONFIG;
+            configs[screen][i].screen = screen;
+            configs[screen][i].id = i + 1;
+        }
+    }
+}
+
 static GLXFBConfig *fake_get_fb_configs(Display *dpy, int screen, int *n)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     GLXFBConfig *list;
 
     if (screen < 0 || screen >= 8 || screen >= ScreenCount(dpy) ||
@@ -289,12 +303,9 @@ static GLXFBConfig *fake_get_fb_configs(Display *dpy, int screen, int *n)
         *n = 0;
         return NULL;
     }
-    for (int i = 0; i < 2; i++) {
-        configs[screen][i].magic = MAGIC_CONFIG;
-        configs[screen][i].screen = screen;
-        configs[screen][i].id = i + 1;
+    pthread_once(&once, init_configs);
+    for (int i = 0; i < 2; i++)
         list[i] = (GLXFBConfig)&configs[screen][i];
-    }
     *n = 2;
     return list;
 }
