@@ -33,7 +33,7 @@ mesa=no
 # preload, the install consumers' compilers) cannot run the target's libraries; setcap'ed
 # programs do not run under qemu-user, nor do the scripts that start test programs themselves
 # (egl_mesa_x11; no binfmt_misc here). The glx_pixels_* scripts run the build machine's glxinfo.
-exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|install_consumer|filesystem_layout|glx_pixels"
+exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|install_consumer|filesystem_layout|glx_pixels"
 skiplabels="packaging|cross|memcheck|device|fuzz"
 # Without Debian's Mesa or libglvnd of this architecture, the tests that use them cannot run.
 [ $mesa = yes ] || skiplabels="$skiplabels|mesa"
