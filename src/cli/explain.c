@@ -165,11 +165,11 @@ static bool decide_default_display(struct decision *d)
     d->display_asked = true;
     if (server == GLMUX_DISPLAY_SERVER_X11) {
         d->display_how = GLMUX_DISPLAY_HOW_X11_OWN;
-        ok = glmux_display_x11_gpu(NULL, -1, d->display_tag, sizeof(d->display_tag),
+        ok = glmux_display_x11_gpu(d->gpus, NULL, -1, d->display_tag, sizeof(d->display_tag),
                                    d->display_why, sizeof(d->display_why));
     } else {
         d->display_how = GLMUX_DISPLAY_HOW_WAYLAND_OWN;
-        ok = glmux_display_wayland_gpu(NULL, d->display_tag, sizeof(d->display_tag),
+        ok = glmux_display_wayland_gpu(d->gpus, NULL, d->display_tag, sizeof(d->display_tag),
                                        d->display_why, sizeof(d->display_why));
     }
     if (!ok) {

@@ -110,24 +110,25 @@ static void load_vendors(void)
     __atomic_store_n(&vendors_done, true, __ATOMIC_RELEASE);
 }
 
-/* The display's GPU tag and how it was found; false when unknown (why says so). */
-static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, const char **how,
-                        char *why, size_t why_size)
+/* The display's GPU tag and how it was found; false when unknown (why says so). known: the
+ * enumerated GPUs, matched by device number before libdrm is asked. */
+static bool display_gpu(const struct glmux_gpu_list *known, EGLenum platform, void *native,
+                        char *tag, size_t size, const char **how, char *why, size_t why_size)
 {
     enum glmux_display_server server;
 
     if (platform == EGL_PLATFORM_GBM_KHR && native != NULL) {
         *how = "the GBM device's fd";
         snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
-        return glmux_display_gbm_gpu(native, tag, size);
+        return glmux_display_gbm_gpu(known, native, tag, size);
     }
     if (platform == EGL_PLATFORM_WAYLAND_KHR && native != NULL) {   /* the same value as _EXT */
         *how = GLMUX_DISPLAY_HOW_WAYLAND_APP;
-        return glmux_display_wayland_gpu(native, tag, size, why, why_size);
+        return glmux_display_wayland_gpu(known, native, tag, size, why, why_size);
     }
     if (platform == EGL_PLATFORM_X11_KHR && native != NULL) {
         *how = "the X server's DRI3 device, asked over the application's connection";
-        return glmux_display_x11_gpu(native, -1, tag, size, why, why_size);
+        return glmux_display_x11_gpu(known, native, -1, tag, size, why, why_size);
     }
     if (native != NULL || (platform != EGL_NONE && platform != EGL_PLATFORM_X11_KHR &&
                            platform != EGL_PLATFORM_WAYLAND_KHR)) {
@@ -142,11 +143,11 @@ static bool display_gpu(EGLenum platform, void *native, char *tag, size_t size, 
                                                     : glmux_display_default_server(why, why_size);
     if (server == GLMUX_DISPLAY_SERVER_X11) {
         *how = GLMUX_DISPLAY_HOW_X11_OWN;
-        return glmux_display_x11_gpu(NULL, -1, tag, size, why, why_size);
+        return glmux_display_x11_gpu(known, NULL, -1, tag, size, why, why_size);
     }
     if (server == GLMUX_DISPLAY_SERVER_WAYLAND) {
         *how = GLMUX_DISPLAY_HOW_WAYLAND_OWN;
-        return glmux_display_wayland_gpu(NULL, tag, size, why, why_size);
+        return glmux_display_wayland_gpu(known, NULL, tag, size, why, why_size);
     }
     return false;
 }
@@ -166,7 +167,8 @@ size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendo
     if (n < 2 || selector == NULL || !glmux_select_enumerated(selector) ||
         glmux_select_gpus(selector)->count < 2)
         return n;
-    if (!display_gpu(platform, native, tag, sizeof(tag), &how, why, sizeof(why))) {
+    if (!display_gpu(glmux_select_gpus(selector), platform, native, tag, sizeof(tag), &how, why,
+                     sizeof(why))) {
         glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU unknown (%s); the "
                   "process's vendor order", native, (unsigned)platform, why);
         return n;

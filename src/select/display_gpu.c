@@ -5,7 +5,9 @@
  * anyway), asked through the application's own connection with libX11-xcb and libxcb-dri3, or
  * through a short-lived connection of our own to DISPLAY for the default display. GBM: the
  * device of the gbm_device's file descriptor. Every fd becomes a GPU through its device number
- * (fstat, then libdrm's drmGetDeviceFromDevId), which reads sysfs only. The client libraries are
+ * (fstat): the enumerated GPU whose card or render node has that number (a stat of each node),
+ * else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more (docs/
+ * performance.md). The client libraries are
  * loaded with dlopen (libX11-xcb and libxcb-dri3 are tiny; libgbm only if already loaded), so
  * nothing here is linked.
  */
@@ -42,13 +44,59 @@ bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
     return ok;
 }
 
-bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size)
+/*
+ * The enumerated GPU whose card or render node (/dev/dri, where libdrm found it) has device
+ * number devid; NULL when none. A USB GPU is left to libdrm: its enumerated tag may be udev's
+ * (gpu_enum.c), not the one libdrm alone gives, and the answer must not depend on the path.
+ */
+static const struct glmux_gpu *known_gpu(const struct glmux_gpu_list *known,
+                                         unsigned long long devid)
+{
+    for (size_t i = 0; known != NULL && i < known->count; i++) {
+        const struct glmux_gpu *g = &known->gpus[i];
+        const char *nodes[2] = { g->render_node, g->card_node };
+
+        if (g->bus == GLMUX_BUS_USB)
+            continue;
+        for (size_t j = 0; j < 2; j++) {
+            char path[64];
+            struct stat st;
+
+            if (nodes[j][0] != '\0' &&
+                snprintf(path, sizeof(path), "/dev/dri/%s", nodes[j]) < (int)sizeof(path) &&
+                stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+                (unsigned long long)st.st_rdev == devid)
+                return g;
+        }
+    }
+    return NULL;
+}
+
+bool glmux_gpu_known_tag_of_devid(const struct glmux_gpu_list *known, unsigned long long devid,
+                                  char *tag, size_t size)
+{
+    const struct glmux_gpu *g = known_gpu(known, devid);
+
+    if (g == NULL)
+        return glmux_gpu_tag_of_devid(devid, tag, size);
+    if (strlen(g->tag) >= size)
+        return false;
+    memcpy(tag, g->tag, strlen(g->tag) + 1);
+    return true;
+}
+
+static bool known_tag_of_fd(const struct glmux_gpu_list *known, int fd, char *tag, size_t size)
 {
     struct stat st;
 
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode))
         return false;
-    return glmux_gpu_tag_of_devid((unsigned long long)st.st_rdev, tag, size);
+    return glmux_gpu_known_tag_of_devid(known, (unsigned long long)st.st_rdev, tag, size);
+}
+
+bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size)
+{
+    return known_tag_of_fd(NULL, fd, tag, size);
 }
 
 /* The functions of libxcb, libxcb-dri3 and libX11-xcb used here. */
@@ -91,8 +139,8 @@ static bool load_xcb(struct xcb_fns *f)
 }
 
 /* The GPU the X server's DRI3 opens for screen of the connection of dpy (an Xlib Display). */
-static bool dri3_tag(const struct xcb_fns *f, void *dpy, int screen, char *tag, size_t size,
-                     char *why, size_t why_size)
+static bool dri3_tag(const struct glmux_gpu_list *known, const struct xcb_fns *f, void *dpy,
+                     int screen, char *tag, size_t size, char *why, size_t why_size)
 {
     xcb_connection_t *c = f->get_connection(dpy);
     const xcb_query_extension_reply_t *ext;
@@ -119,7 +167,7 @@ static bool dri3_tag(const struct xcb_fns *f, void *dpy, int screen, char *tag, 
     }
     if (reply->nfd == 1) {
         int fd = f->dri3_open_reply_fds(c, reply)[0];
-        ok = glmux_gpu_tag_of_fd(fd, tag, size);
+        ok = known_tag_of_fd(known, fd, tag, size);
         close(fd);
         if (!ok)
             snprintf(why, why_size, "the DRI3 device is no DRM device libdrm knows");
@@ -128,8 +176,8 @@ static bool dri3_tag(const struct xcb_fns *f, void *dpy, int screen, char *tag, 
     return ok;
 }
 
-bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *why,
-                           size_t why_size)
+bool glmux_display_x11_gpu(const struct glmux_gpu_list *known, void *dpy, int screen, char *tag,
+                           size_t size, char *why, size_t why_size)
 {
     struct xcb_fns f;
     void *(*open_display)(const char *) = NULL;
@@ -156,7 +204,7 @@ bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *
     }
     if (screen < 0)
         screen = default_screen(dpy);
-    ok = dri3_tag(&f, dpy, screen, tag, size, why, why_size);
+    ok = dri3_tag(known, &f, dpy, screen, tag, size, why, why_size);
     if (own)
         close_display(dpy);
     return ok;
@@ -192,7 +240,7 @@ enum glmux_display_server glmux_display_default_server(char *why, size_t why_siz
     return GLMUX_DISPLAY_SERVER_NONE;
 }
 
-bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size)
+bool glmux_display_gbm_gpu(const struct glmux_gpu_list *known, void *gbm, char *tag, size_t size)
 {
     void *lib = dlopen("libgbm.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
     int (*get_fd)(void *) = NULL;
@@ -202,7 +250,7 @@ bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size)
         return false;
     *(void **)&get_fd = dlsym(lib, "gbm_device_get_fd");
     if (get_fd != NULL && gbm != NULL)
-        ok = glmux_gpu_tag_of_fd(get_fd(gbm), tag, size);
+        ok = known_tag_of_fd(known, get_fd(gbm), tag, size);
     dlclose(lib);
     return ok;
 }

@@ -350,8 +350,8 @@ out:
     return ok;
 }
 
-bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
-                               size_t why_size)
+bool glmux_display_wayland_gpu(const struct glmux_gpu_list *known, void *display, char *tag,
+                               size_t size, char *why, size_t why_size)
 {
     const char *name = glmux_env_get("WAYLAND_DISPLAY");
     bool own = display == NULL;
@@ -400,7 +400,8 @@ bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
         snprintf(why, why_size, "the compositor did not answer within %d ms",
                  GLMUX_WAYLAND_TIMEOUT_MS);
     } else if (a.have_main_device) {
-        if (glmux_gpu_tag_of_devid((unsigned long long)a.main_device, tag, size)) {
+        if (glmux_gpu_known_tag_of_devid(known, (unsigned long long)a.main_device, tag,
+                                         size)) {
             if (own)
                 f.disconnect(display);
             return true;
@@ -409,7 +410,7 @@ bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
                  "knows", major(a.main_device), minor(a.main_device));
     } else if (a.drm_device[0] != '\0') {
         if (stat(a.drm_device, &st) == 0 && S_ISCHR(st.st_mode) &&
-            glmux_gpu_tag_of_devid((unsigned long long)st.st_rdev, tag, size)) {
+            glmux_gpu_known_tag_of_devid(known, (unsigned long long)st.st_rdev, tag, size)) {
             if (own)
                 f.disconnect(display);
             return true;

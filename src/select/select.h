@@ -151,9 +151,18 @@ void glmux_gpu_monitor_close(struct glmux_gpu_monitor *m);
 /* ---- the GPU behind a display (display_gpu.c) -------------------------------------------- */
 
 /* The tag of the DRM device with that device number / behind that file descriptor, as
- * glmux_gpu_list_enumerate names it (Mesa's tag). False when libdrm does not know it. */
+ * glmux_gpu_list_enumerate names it (Mesa's tag), asked of libdrm (drmGetDeviceFromDevId).
+ * False when libdrm does not know it. */
 bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size);
 bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size);
+/*
+ * The same answer, cheaper: the tag of the GPU in known (enumerated; NULL for none) whose card or
+ * render node has device number devid, found with a stat of each node and no libdrm call; only
+ * when none has it (or the GPU is on USB, whose enumerated tag may be udev's), libdrm is asked
+ * as glmux_gpu_tag_of_devid does. The display functions below take known for this.
+ */
+bool glmux_gpu_known_tag_of_devid(const struct glmux_gpu_list *known, unsigned long long devid,
+                                  char *tag, size_t size);
 
 /*
  * The GPU of an X screen: the device the X server's DRI3 extension opens for it, asked over the
@@ -161,11 +170,11 @@ bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size);
  * our own to DISPLAY (its default screen). False with the reason in why (no DRI3, a remote
  * server, no client libraries).
  */
-bool glmux_display_x11_gpu(void *dpy, int screen, char *tag, size_t size, char *why,
-                           size_t why_size);
+bool glmux_display_x11_gpu(const struct glmux_gpu_list *known, void *dpy, int screen, char *tag,
+                           size_t size, char *why, size_t why_size);
 
 /* The GPU of a gbm_device (libgbm must already be loaded, as it is by whoever made it). */
-bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size);
+bool glmux_display_gbm_gpu(const struct glmux_gpu_list *known, void *gbm, char *tag, size_t size);
 
 /*
  * The GPU of a Wayland compositor: the main device of its default linux-dmabuf feedback
@@ -175,8 +184,8 @@ bool glmux_display_gbm_gpu(void *gbm, char *tag, size_t size);
  * application's). Bounded: a silent compositor costs at most a second. False with the reason in
  * why (display_wayland.c).
  */
-bool glmux_display_wayland_gpu(void *display, char *tag, size_t size, char *why,
-                               size_t why_size);
+bool glmux_display_wayland_gpu(const struct glmux_gpu_list *known, void *display, char *tag,
+                               size_t size, char *why, size_t why_size);
 /*
  * Which display server the default EGL display (no native display) is asked about: the one
  * EGL_PLATFORM names (x11, wayland, or their numbers 0x31D5, 0x31D8), else X11 when DISPLAY is

@@ -126,6 +126,31 @@ static int open_fds(void)
 
 static const struct wl_registry_listener app_listener = { registry_global, registry_remove };
 
+/* The test's XDG_RUNTIME_DIR and its compositor: stopped and removed at exit on every path (a
+ * failed CHECK exits too), by this process only, never by a forked child that exits. */
+static char runtime_dir[] = "/tmp/glmux-wayland-XXXXXX";
+static pid_t runtime_owner, compositor = -1;
+static int compositor_control = -1;
+
+static void remove_runtime_dir(void)
+{
+    struct dirent *e;
+    DIR *d;
+
+    if (getpid() != runtime_owner)
+        return;
+    if (compositor > 0)
+        fake_compositor_stop(compositor, compositor_control);
+    compositor = -1;
+    if ((d = opendir(runtime_dir)) != NULL) {
+        while ((e = readdir(d)) != NULL)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+    }
+    rmdir(runtime_dir);
+}
+
 /* The compositor alone, for the benchmark. */
 static int serve(void)
 {
@@ -155,7 +180,6 @@ int main(int argc, char **argv)
                                           .main_device = makedev(226, 129),
                                           .drm_device = "/dev/dri/card1" };
     const char *mode = argc > 1 ? argv[1] : "", *expect = "nvidia", *got;
-    char dir[] = "/tmp/glmux-wayland-XXXXXX";
     struct wl_display *app;
     struct wl_registry *reg;
     int app_globals = 0, control, fds;
@@ -185,10 +209,14 @@ int main(int argc, char **argv)
         unsetenv(clear[i]);
     if (getenv("FAKE_EGL_ANY_WAYLAND") == NULL)
         SKIP("FAKE_EGL_ANY_WAYLAND is not set (run through ctest)");
-    CHECK(mkdtemp(dir) != NULL);
-    setenv("XDG_RUNTIME_DIR", dir, 1);
+    CHECK(mkdtemp(runtime_dir) != NULL);
+    runtime_owner = getpid();
+    CHECK(atexit(remove_runtime_dir) == 0);
+    setenv("XDG_RUNTIME_DIR", runtime_dir, 1);
     pid = fake_compositor_start(&cfg, &control);
     CHECK_MSG(pid > 0, "the fake compositor did not start");
+    compositor = pid;
+    compositor_control = control;
 
     /* The process's default: the iGPU's vendor, whatever the compositor says. */
     got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
@@ -252,8 +280,9 @@ int main(int argc, char **argv)
     got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
     CHECK_MSG(strcmp(got, "mesa") == 0, "process default display afterwards from %s", got);
 
+    compositor = -1;
     CHECK_MSG(fake_compositor_stop(pid, control) == 0, "the fake compositor failed");
-    rmdir(dir);
+    remove_runtime_dir();
     glmux_test_require_ours("libEGL.so.1");
     printf("%s: ok (the display's vendor: %s)\n", mode, expect);
     return 0;

@@ -20,6 +20,7 @@
 
 #include "glmux_test.h"
 #include "select/select.h"
+#include "select/device_libs.h"
 #include "bed.h"
 
 /* ---- interposed file access: every path opened by the selector is recorded ---------------- */
@@ -540,6 +541,65 @@ static void test_display_order(void)
     bed_free();
 }
 
+/* drmGetDeviceFromDevId, counted: the device_libs table is the selector's only way to libdrm. */
+static int devid_calls;
+static int (*real_from_devid)(dev_t dev, uint32_t flags, drmDevicePtr *device);
+
+static int counting_from_devid(dev_t dev, uint32_t flags, drmDevicePtr *device)
+{
+    devid_calls++;
+    return real_from_devid(dev, flags, device);
+}
+
+/*
+ * A display's device number that is an enumerated GPU's node gives that GPU's tag without
+ * libdrm's drmGetDeviceFromDevId, and the same tag libdrm gives; a number no enumerated GPU has,
+ * or no list at all, still goes to libdrm, with its answer.
+ */
+static void test_known_devid(void)
+{
+    const dev_t nodes[2] = { makedev(226, 128), makedev(226, 129) };
+    struct glmux_device_libs *libs;
+    const struct glmux_gpu_list *l;
+    struct glmux_select *sel;
+    char tag[80], drm_tag[80];
+
+    bed_new();
+    bed_add_gpu(&intel);
+    bed_add_gpu(&nvidia);
+    set_vars(NULL, NULL, NULL, NULL);
+    sel = new_sel(NULL);
+    l = glmux_select_gpus(sel);
+    CHECK(l->count == 2);
+    /* The table is the selector's own static object; the test swaps one slot and restores it. */
+    libs = (struct glmux_device_libs *)glmux_device_libs_get();
+    CHECK(libs->have_drm);
+    real_from_devid = libs->drmGetDeviceFromDevId;
+    libs->drmGetDeviceFromDevId = counting_from_devid;
+    for (size_t i = 0; i < 2; i++) {
+        devid_calls = 0;
+        CHECK(glmux_gpu_known_tag_of_devid(l, nodes[i], tag, sizeof(tag)));
+        CHECK_MSG(devid_calls == 0, "%d libdrm call(s) for an enumerated node", devid_calls);
+        CHECK(glmux_gpu_tag_of_devid(nodes[i], drm_tag, sizeof(drm_tag)));
+        CHECK(devid_calls == 1);
+        CHECK_MSG(strcmp(tag, drm_tag) == 0, "%s, libdrm: %s", tag, drm_tag);
+        CHECK(strcmp(tag, i == 0 ? "pci-0000_00_02_0" : "pci-0000_01_00_0") == 0);
+    }
+    /* A tag that does not fit: false, as libdrm's path answers. */
+    CHECK(!glmux_gpu_known_tag_of_devid(l, nodes[0], tag, 4));
+    /* A number no enumerated GPU has: libdrm is asked (and knows none). */
+    devid_calls = 0;
+    CHECK(!glmux_gpu_known_tag_of_devid(l, makedev(226, 200), tag, sizeof(tag)));
+    CHECK(devid_calls == 1);
+    /* No list: libdrm, with its answer. */
+    devid_calls = 0;
+    CHECK(glmux_gpu_known_tag_of_devid(NULL, nodes[1], tag, sizeof(tag)));
+    CHECK(devid_calls == 1 && strcmp(tag, "pci-0000_01_00_0") == 0);
+    libs->drmGetDeviceFromDevId = real_from_devid;
+    glmux_select_free(sel);
+    bed_free();
+}
+
 int main(void)
 {
     bed_require();
@@ -549,6 +609,7 @@ int main(void)
     test_missing_sysfs();
     test_udev_overrides();
     test_display_order();
+    test_known_devid();
     CHECK_MSG(opened_dev == 0, "a device node was opened %d time(s)", opened_dev);
     return 0;
 }
