@@ -5,7 +5,8 @@
  * through the selector's getenv hook. Proves: PCI-order sorting whatever the creation order, the
  * default-GPU rules, Mesa's tags for PCI and platform devices, every request form, the EGL
  * order, GLX and vendor-environment decisions, the administrator's udev properties, laziness (no
- * sysfs access for one vendor and no variable), and that no device node is ever opened
+ * sysfs access for one vendor and no variable), a display's device number found among the
+ * enumerated GPUs without libdrm (libdrm only for others), and that no device node is ever opened
  * (open/fopen/openat are interposed and every path is recorded).
  */
 #define _GNU_SOURCE
