@@ -368,34 +368,32 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
 
 /* ---- drawables ---- */
 
-static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window win,
-                                     const int *attribs)
+/* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None. */
+static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
+                           enum glmux_pixels_kind kind)
 {
     struct glmux_pixels_drawable *d;
 
-    (void)attribs;
     if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
         return None;
     pthread_mutex_lock(&lock);
-    d = drawable_new(dpy, new_xid(dpy), win, GLMUX_PIXELS_WINDOW,
-                     (struct glmux_pixels_config *)config);
+    d = drawable_new(dpy, new_xid(dpy), target, kind, (struct glmux_pixels_config *)config);
     pthread_mutex_unlock(&lock);
     return d ? d->xid : None;
+}
+
+static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window win,
+                                     const int *attribs)
+{
+    (void)attribs;
+    return create_drawable(dpy, config, win, GLMUX_PIXELS_WINDOW);
 }
 
 static GLXPixmap pixels_CreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap,
                                      const int *attribs)
 {
-    struct glmux_pixels_drawable *d;
-
     (void)attribs;
-    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
-        return None;
-    pthread_mutex_lock(&lock);
-    d = drawable_new(dpy, new_xid(dpy), pixmap, GLMUX_PIXELS_PIXMAP,
-                     (struct glmux_pixels_config *)config);
-    pthread_mutex_unlock(&lock);
-    return d ? d->xid : None;
+    return create_drawable(dpy, config, pixmap, GLMUX_PIXELS_PIXMAP);
 }
 
 static GLXPixmap pixels_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
