@@ -17,35 +17,22 @@
 #include <X11/Xlib.h>
 
 #include "egl_internal.h"
+#include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"
 
-static const struct {
-    const char *name;
-    EGLenum platform;
-} platform_names[] = {
-    { "x11", EGL_PLATFORM_X11_KHR },   { "wayland", EGL_PLATFORM_WAYLAND_KHR },
-    { "android", EGL_PLATFORM_ANDROID_KHR }, { "gbm", EGL_PLATFORM_GBM_KHR },
-    { "drm", EGL_PLATFORM_GBM_KHR },   { "device", EGL_PLATFORM_DEVICE_EXT },
-};
+/* select.h names the platforms for code that does not include egl.h; they must agree. */
+_Static_assert(GLMUX_EGL_PLATFORM_X11 == EGL_PLATFORM_X11_KHR, "EGL_PLATFORM_X11_KHR");
+_Static_assert(GLMUX_EGL_PLATFORM_WAYLAND == EGL_PLATFORM_WAYLAND_KHR, "EGL_PLATFORM_WAYLAND_KHR");
+_Static_assert(GLMUX_EGL_PLATFORM_ANDROID == EGL_PLATFORM_ANDROID_KHR, "EGL_PLATFORM_ANDROID_KHR");
+_Static_assert(GLMUX_EGL_PLATFORM_GBM == EGL_PLATFORM_GBM_KHR, "EGL_PLATFORM_GBM_KHR");
+_Static_assert(GLMUX_EGL_PLATFORM_DEVICE == EGL_PLATFORM_DEVICE_EXT, "EGL_PLATFORM_DEVICE_EXT");
 
 EGLenum glmux_egl_platform_from_env(void)
 {
-    const char *value = glmux_env_get("EGL_PLATFORM");
-    char *end;
-    long number;
+    unsigned int platform;
 
-    if (value == NULL || value[0] == '\0')
-        return EGL_NONE;
-    for (size_t i = 0; i < sizeof(platform_names) / sizeof(platform_names[0]); i++) {
-        if (strcmp(value, platform_names[i].name) == 0)
-            return platform_names[i].platform;
-    }
-    number = strtol(value, &end, 0);
-    if (*end == '\0')
-        return (EGLenum)number;
-    /* Names such as "surfaceless" are for the vendor to read; libEGL leaves them alone. */
-    return EGL_NONE;
+    return glmux_select_egl_platform_env(&platform) ? (EGLenum)platform : EGL_NONE;
 }
 
 /* Whether the page holding p is mapped (so that reading a word there cannot fault). */

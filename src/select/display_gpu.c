@@ -210,27 +210,48 @@ bool glmux_display_x11_gpu(const struct glmux_gpu_list *known, void *dpy, int sc
     return ok;
 }
 
+bool glmux_select_egl_platform_env(unsigned int *platform)
+{
+    static const struct {
+        const char *name;
+        unsigned int platform;
+    } names[] = {
+        { "x11", GLMUX_EGL_PLATFORM_X11 },         { "wayland", GLMUX_EGL_PLATFORM_WAYLAND },
+        { "android", GLMUX_EGL_PLATFORM_ANDROID }, { "gbm", GLMUX_EGL_PLATFORM_GBM },
+        { "drm", GLMUX_EGL_PLATFORM_GBM },         { "device", GLMUX_EGL_PLATFORM_DEVICE },
+    };
+    const char *value = glmux_env_get("EGL_PLATFORM");
+    char *end;
+    long number;
+
+    if (value == NULL || value[0] == '\0')
+        return false;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strcmp(value, names[i].name) == 0) {
+            *platform = names[i].platform;
+            return true;
+        }
+    }
+    number = strtol(value, &end, 0);
+    if (*end != '\0')
+        return false;
+    *platform = (unsigned int)number;
+    return true;
+}
+
 enum glmux_display_server glmux_display_default_server(char *why, size_t why_size)
 {
-    const char *platform = glmux_env_get("EGL_PLATFORM");
     const char *display = glmux_env_get("DISPLAY"), *wayland = glmux_env_get("WAYLAND_DISPLAY");
-    char *end;
+    unsigned int platform;
 
-    /* EGL_PLATFORM as libEGL reads it (src/egl/platform.c): a name or a number. Names libEGL
-     * does not know ("surfaceless") are the vendor's business and change nothing here. */
-    if (platform != NULL && *platform != '\0') {
-        long number = strtol(platform, &end, 0);
-
-        if (strcmp(platform, "x11") == 0 || (*end == '\0' && number == 0x31D5))
+    if (glmux_select_egl_platform_env(&platform)) {
+        if (platform == GLMUX_EGL_PLATFORM_X11)
             return GLMUX_DISPLAY_SERVER_X11;
-        if (strcmp(platform, "wayland") == 0 || (*end == '\0' && number == 0x31D8))
+        if (platform == GLMUX_EGL_PLATFORM_WAYLAND)
             return GLMUX_DISPLAY_SERVER_WAYLAND;
-        if (*end == '\0' || strcmp(platform, "android") == 0 || strcmp(platform, "gbm") == 0 ||
-            strcmp(platform, "drm") == 0 || strcmp(platform, "device") == 0) {
-            snprintf(why, why_size, "EGL_PLATFORM=%s: the default display is on no display "
-                     "server", platform);
-            return GLMUX_DISPLAY_SERVER_NONE;
-        }
+        snprintf(why, why_size, "EGL_PLATFORM=%s: the default display is on no display server",
+                 glmux_env_get("EGL_PLATFORM"));
+        return GLMUX_DISPLAY_SERVER_NONE;
     }
     if (display != NULL && *display != '\0')
         return GLMUX_DISPLAY_SERVER_X11;

@@ -187,6 +187,19 @@ bool glmux_display_gbm_gpu(const struct glmux_gpu_list *known, void *gbm, char *
 bool glmux_display_wayland_gpu(const struct glmux_gpu_list *known, void *display, char *tag,
                                size_t size, char *why, size_t why_size);
 /*
+ * EGL_PLATFORM as libEGL reads it: a name (x11, wayland, android, gbm or drm, device) or a
+ * number. True with the platform's EGLenum value in *platform when it names one; false when it is
+ * unset or a name libEGL does not know ("surfaceless": the vendor's business). The values are
+ * the registry's; src/egl/platform.c checks them against egl.h at compile time.
+ */
+#define GLMUX_EGL_PLATFORM_X11 0x31D5u
+#define GLMUX_EGL_PLATFORM_WAYLAND 0x31D8u
+#define GLMUX_EGL_PLATFORM_ANDROID 0x3141u
+#define GLMUX_EGL_PLATFORM_GBM 0x31D7u
+#define GLMUX_EGL_PLATFORM_DEVICE 0x313Fu
+bool glmux_select_egl_platform_env(unsigned int *platform);
+
+/*
  * Which display server the default EGL display (no native display) is asked about: the one
  * EGL_PLATFORM names (x11, wayland, or their numbers 0x31D5, 0x31D8), else X11 when DISPLAY is
  * set (Mesa's default platform in Debian), else Wayland when WAYLAND_DISPLAY is. NONE, with the
