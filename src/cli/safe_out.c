@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the terminal-safe output filter (see safe_out.h). stdout and stderr become
- * fopencookie streams whose write function escapes control characters and invalid UTF-8
- * before writing to the original descriptors 1 and 2. A UTF-8 character split across two
- * writes is held back until its end arrives.
+ * fopencookie streams whose write function escapes control characters and invalid UTF-8, with
+ * the escaper the libraries' log uses (util/escape.c), before writing to the original
+ * descriptors 1 and 2. A UTF-8 character split across two writes is held back until its end
+ * arrives.
  */
 #define _GNU_SOURCE
 #include "safe_out.h"
@@ -15,7 +16,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "util/utf8.h"
+#include "util/escape.h"
 
 struct safe_stream {
     int fd;
@@ -40,87 +41,61 @@ static bool put_all(int fd, const char *p, size_t len)
     return true;
 }
 
-/* Escapes the bytes of s into out (4 bytes per input byte at most); returns the length. */
-static size_t escape_bytes(const unsigned char *s, size_t n, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        out[o++] = '\\';
-        out[o++] = 'x';
-        out[o++] = hex[s[i] >> 4];
-        out[o++] = hex[s[i] & 15];
-    }
-    return o;
-}
-
-/* Output collected for one write(2). */
-struct out_buf {
-    char data[4096 + 32];
-    size_t len;
-};
-
-static bool out_flush(struct safe_stream *st, struct out_buf *o)
-{
-    bool ok = put_all(st->fd, o->data, o->len);
-
-    o->len = 0;
-    return ok;
-}
-
 /*
- * Decides what st->pending holds: a whole character (written, escaped if it is a control), the
- * valid start of one (kept, unless flushing), or an invalid first byte (escaped, and the rest
- * looked at again).
+ * Escapes and writes buf (of len bytes, len <= 1024); with partial, a character cut at the end
+ * is kept in st->pending for the next write. Returns the bytes of buf consumed, or -1.
  */
-static bool drain(struct safe_stream *st, struct out_buf *o, bool flush)
+static ssize_t put_escaped(struct safe_stream *st, const char *buf, size_t len, bool partial)
 {
-    while (st->n_pending > 0) {
-        uint32_t cp;
-        int n = glmux_utf8_next(st->pending, st->n_pending, &cp);
+    char out[4 * 1024];
+    size_t used, n = glmux_escape(buf, len, GLMUX_ESCAPE_KEEP_LINES |
+                                  (partial ? GLMUX_ESCAPE_PARTIAL : 0), out, sizeof(out), &used);
 
-        if (n == -1 && !flush)
-            return true;
-        if (n <= 0) {
-            o->len += escape_bytes(st->pending, 1, o->data + o->len);
-            n = 1;
-        } else if (glmux_utf8_is_control(cp)) {
-            o->len += escape_bytes(st->pending, (size_t)n, o->data + o->len);
-        } else {
-            memcpy(o->data + o->len, st->pending, (size_t)n);
-            o->len += (size_t)n;
-        }
-        memmove(st->pending, st->pending + n, st->n_pending - (size_t)n);
-        st->n_pending -= (size_t)n;
-        if (o->len >= 4096 && !out_flush(st, o))
-            return false;
-    }
-    return true;
+    if (!put_all(st->fd, out, n))
+        return -1;
+    return (ssize_t)used;
 }
 
 static ssize_t safe_write(void *cookie, const char *buf, size_t size)
 {
     struct safe_stream *st = cookie;
-    struct out_buf o;
+    size_t done = 0;
 
-    o.len = 0;
-    for (size_t i = 0; i < size; i++) {
-        st->pending[st->n_pending++] = (unsigned char)buf[i];
-        if (!drain(st, &o, false))
+    /* First the character the previous write cut, completed (or refuted) by this one. */
+    while (st->n_pending > 0 && done < size) {
+        ssize_t used;
+
+        st->pending[st->n_pending++] = (unsigned char)buf[done++];
+        used = put_escaped(st, (const char *)st->pending, st->n_pending, true);
+        if (used < 0)
             return -1;
+        memmove(st->pending, st->pending + used, st->n_pending - (size_t)used);
+        st->n_pending -= (size_t)used;
     }
-    return out_flush(st, &o) ? (ssize_t)size : -1;
+    while (done < size) {
+        size_t chunk = size - done < 1024 ? size - done : 1024;
+        ssize_t used = put_escaped(st, buf + done, chunk, true);
+
+        if (used < 0)
+            return -1;
+        if ((size_t)used < chunk && done + chunk == size) {
+            /* The start of a character the next write completes (at most 3 bytes). */
+            memcpy(st->pending, buf + done + used, chunk - (size_t)used);
+            st->n_pending = chunk - (size_t)used;
+            break;
+        }
+        done += (size_t)used;
+    }
+    return (ssize_t)size;
 }
 
 static int safe_close(void *cookie)
 {
     struct safe_stream *st = cookie;
-    struct out_buf o;
 
-    o.len = 0;
-    drain(st, &o, true);
-    out_flush(st, &o);
+    if (st->n_pending > 0)
+        put_escaped(st, (const char *)st->pending, st->n_pending, false);
+    st->n_pending = 0;
     return 0;
 }
 

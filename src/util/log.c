@@ -4,25 +4,27 @@
  * read once, on the first message, under a pthread_once. There is no lock: each message is
  * formatted into a buffer of its own and leaves in one write(2), so lines from several
  * threads never interleave and a fork() while another thread logs cannot leave the child
- * waiting for a lock that nobody will release (issue 9, item 5). The debug file is opened
- * with O_NOFOLLOW and O_CLOEXEC and created with mode 0600: a symlink planted at its path is
- * refused, not followed.
+ * waiting for a lock that nobody will release (issue 9, item 5). Every message, and every
+ * outside string in it, is escaped by util/escape.c. The debug file is created with mode 0600,
+ * opened with O_CLOEXEC, reached without following a symbolic link anywhere in its path, and
+ * closed when the library that opened it is unloaded (issue 25, items 1, 3 and 7).
  */
 #define _GNU_SOURCE
 #include "log.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "env.h"
-#include "utf8.h"
+#include "escape.h"
 
 static const struct {
     const char *name;
@@ -82,51 +84,162 @@ static void write_all(int fd, const char *text, size_t len)
     }
 }
 
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void log_line(const char *fmt, ...)
+/*
+ * Writes "glmux: <message>\n" in one write(2). Messages quote environment values, file names
+ * and manifest strings: the whole message goes through the one escaper (util/escape.h), newlines
+ * included, so that it is one line and cannot drive the terminal. Without memory a long message
+ * is cut.
+ */
+static void log_write(const char *fmt, va_list ap)
 {
-    char buf[512];
-    va_list ap;
+    static const char prefix[] = "glmux: ";
+    char text[1024], escaped[2048], *buf = text, *out = escaped;
+    size_t size = sizeof(text), len, out_len;
+    va_list again;
     int n;
 
+    va_copy(again, ap);
+    n = vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix) + 1, fmt, ap);
+    if (n >= 0 && (size_t)n + sizeof(prefix) > size) {
+        char *heap = malloc((size_t)n + sizeof(prefix));
+        if (heap != NULL) {
+            buf = heap;
+            size = (size_t)n + sizeof(prefix);
+            vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix) + 1, fmt, again);
+        } else {
+            n = (int)(size - sizeof(prefix)); /* out of memory: the message is cut */
+        }
+    }
+    va_end(again);
+    if (n < 0)
+        return;
+    memcpy(buf, prefix, sizeof(prefix) - 1);
+    len = sizeof(prefix) - 1 + (size_t)n;
+    out_len = glmux_escape(buf, len, 0, NULL, 0, NULL);
+    if (out_len + 1 > sizeof(escaped)) {
+        out = malloc(out_len + 1);
+        if (out == NULL) /* out of memory: as much as fits */
+            out = escaped;
+    }
+    out_len = glmux_escape(buf, len, 0, out, out == escaped ? sizeof(escaped) - 1 : out_len,
+                           NULL);
+    out[out_len++] = '\n';
+    write_all(__atomic_load_n(&log_fd, __ATOMIC_RELAXED), out, out_len);
+    if (out != escaped)
+        free(out);
+    if (buf != text)
+        free(buf);
+}
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A message of the log itself, written whatever the categories. */
+static void log_line(const char *fmt, ...)
+{
+    va_list ap;
+
     va_start(ap, fmt);
-    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    log_write(fmt, ap);
     va_end(ap);
-    if (n > 0)
-        write_all(log_fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 /*
- * Opens the debug file for appending: never through a symbolic link (O_NOFOLLOW), never
- * inherited by exec (O_CLOEXEC), created private to the user (0600), never blocking on a
- * FIFO. Returns -1 with errno set on failure.
+ * Opens the debug file for appending: never inherited by exec (O_CLOEXEC), created private to
+ * the user (0600), never blocking on a FIFO, and never through a symbolic link. The path is
+ * walked one directory at a time, each opened relative to the one before with
+ * O_DIRECTORY|O_NOFOLLOW, and the file itself with O_NOFOLLOW: a link anywhere in the path
+ * (a planted /tmp/dir -> /home/victim/.bashrc.d as well as a link at the file's own name) is
+ * refused, not followed. Returns -1 with errno set, and *link_at naming the link when one is
+ * why.
  */
-static int open_debug_file(const char *path)
+static int open_debug_file(const char *path, char *link_at, size_t link_size)
 {
-    return open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
-                          O_NOCTTY, 0600);
+    char buf[PATH_MAX];
+    char *p = buf, *slash;
+    size_t len = strlen(path);
+    int dir, fd, saved;
+
+    link_at[0] = '\0';
+    if (len >= sizeof(buf)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, len + 1);
+    dir = open(*p == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        return -1;
+    for (;;) {
+        struct stat st;
+        int next;
+
+        while (*p == '/')
+            p++;
+        slash = strchr(p, '/');
+        if (slash == NULL)
+            break;
+        *slash = '\0';
+        next = openat(dir, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0) {
+            saved = errno;
+            if (fstatat(dir, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+                snprintf(link_at, link_size, "%.*s", (int)(slash - buf), path);
+                saved = ELOOP;
+            }
+            close(dir);
+            errno = saved;
+            return -1;
+        }
+        close(dir);
+        dir = next;
+        p = slash + 1;
+    }
+    if (*p == '\0') {
+        close(dir);
+        errno = EISDIR;
+        return -1;
+    }
+    fd = openat(dir, p, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                            O_NOCTTY, 0600);
+    saved = errno;
+    if (fd < 0 && saved == ELOOP)
+        snprintf(link_at, link_size, "%s", path);
+    close(dir);
+    errno = saved;
+    return fd;
 }
 
 static void log_init(void)
 {
-    char bad[64];
+    char bad[64], link_at[256];
     const char *path = glmux_env_get("GLMUX_DEBUG_FILE");
 
     log_mask = glmux_log_parse(glmux_env_get("GLMUX_DEBUG"), bad, sizeof(bad));
     if (path != NULL && *path != '\0') {
-        int fd = open_debug_file(path);
+        int fd = open_debug_file(path, link_at, sizeof(link_at));
         if (fd < 0)
-            log_line("glmux: cannot open GLMUX_DEBUG_FILE=%s: %s%s; logging to stderr\n", path,
-                     strerror(errno),
-                     errno == ELOOP ? " (it is a symbolic link, which glmux never follows)" : "");
+            log_line("cannot open GLMUX_DEBUG_FILE=%s: %s%s%s%s; logging to stderr", path,
+                     strerror(errno), link_at[0] ? " (" : "", link_at,
+                     link_at[0] ? " is a symbolic link, which glmux never follows)" : "");
         else
-            log_fd = fd;
+            __atomic_store_n(&log_fd, fd, __ATOMIC_RELAXED);
     }
     if (bad[0] != '\0')
-        log_line("glmux: unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
-                 "error,warn,info,vendor,select,dispatch,all\n",
+        log_line("unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
+                 "error,warn,info,vendor,select,dispatch,all",
                  bad);
+}
+
+/*
+ * Every library has a copy of this file (src/util is linked statically into each): when one is
+ * unloaded, its copy's debug file is closed, or each dlopen/dlclose would leave a descriptor
+ * behind. A message written later (another destructor of the same library) goes to stderr.
+ */
+__attribute__((destructor)) static void log_fini(void)
+{
+    int fd = __atomic_exchange_n(&log_fd, STDERR_FILENO, __ATOMIC_RELAXED);
+
+    if (fd != STDERR_FILENO)
+        close(fd);
 }
 
 bool glmux_log_enabled(unsigned category)
@@ -135,99 +248,13 @@ bool glmux_log_enabled(unsigned category)
     return (log_mask & category) != 0;
 }
 
-/* True when the byte at s[i] (of n) needs escaping: a control character or invalid UTF-8. */
-static int unsafe_at(const char *s, size_t n, size_t i, size_t *len)
-{
-    uint32_t cp;
-    int k = glmux_utf8_next((const unsigned char *)s + i, n - i, &cp);
-
-    if (k <= 0) {
-        *len = 1;
-        return 1;
-    }
-    *len = (size_t)k;
-    return cp == '\n' || cp == '\t' || glmux_utf8_is_control(cp);
-}
-
-/*
- * Messages quote environment values, file names and manifest strings: a control character
- * among them (ESC, CSI, CR, a newline) or a byte that is not UTF-8 is written as "\xNN" per
- * byte, so that a message is one line and cannot drive the terminal. *buf holds len bytes plus
- * room for one more; when escaping is needed it is replaced by a heap copy (freeing the old one
- * unless it is stack). Returns the new length; without memory the bytes become '?' in place.
- */
-static size_t escape_controls(char **buf, size_t len, char *stack)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t unsafe = 0, o = 0, k;
-    char *in = *buf, *out;
-
-    for (size_t i = 0; i < len; i += k)
-        if (unsafe_at(in, len, i, &k))
-            unsafe += k;
-    if (unsafe == 0)
-        return len;
-    out = malloc(len + 3 * unsafe + 1);
-    for (size_t i = 0; i < len; i += k) {
-        if (!unsafe_at(in, len, i, &k)) {
-            if (out != NULL)
-                memcpy(out + o, in + i, k);
-            o += k;
-            continue;
-        }
-        for (size_t j = i; j < i + k; j++) {
-            unsigned char c = (unsigned char)in[j];
-            if (out == NULL) {
-                in[j] = '?';
-                continue;
-            }
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[c >> 4];
-            out[o++] = hex[c & 15];
-        }
-    }
-    if (out == NULL)
-        return len;
-    if (in != stack)
-        free(in);
-    *buf = out;
-    return o;
-}
-
 void glmux_log(unsigned category, const char *fmt, ...)
 {
-    static const char prefix[] = "glmux: ";
-    char stack[1024], *buf = stack;
-    size_t size = sizeof(stack), len;
     va_list ap;
-    int n;
 
     if (!glmux_log_enabled(category))
         return;
-    /* "glmux: " + message + "\n" in one buffer, so that it leaves in one write. */
     va_start(ap, fmt);
-    n = vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix), fmt, ap);
+    log_write(fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n + sizeof(prefix) >= size) {
-        char *heap = malloc((size_t)n + sizeof(prefix));
-        if (heap != NULL) {
-            buf = heap;
-            size = (size_t)n + sizeof(prefix);
-            va_start(ap, fmt);
-            vsnprintf(buf + sizeof(prefix) - 1, size - sizeof(prefix) + 1, fmt, ap);
-            va_end(ap);
-        } else {
-            n = (int)(size - sizeof(prefix) - 1); /* out of memory: the message is truncated */
-        }
-    }
-    memcpy(buf, prefix, sizeof(prefix) - 1);
-    len = sizeof(prefix) - 1 + (size_t)n;
-    len = escape_controls(&buf, len, stack);
-    buf[len++] = '\n';
-    write_all(log_fd, buf, len);
-    if (buf != stack)
-        free(buf);
 }
