@@ -22,6 +22,7 @@
 
 #include "json_writer.h"
 #include "select/select.h"
+#include "util/escape.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -85,19 +86,25 @@ static void json_change(struct watch *w, const char *event, const char *cause,
     glmux_jw_finish(&jw);
 }
 
+/* The names udev and sysfs give (the tag, the driver, the event's device) are escaped, newlines
+ * too: a device cannot forge a line of its own. */
 static void text_change(struct watch *w, const char *event, const char *cause,
                         const struct glmux_gpu *g, const struct glmux_gpu *old)
 {
     const char *v = glmux_cli_gpu_vendor(&w->vl, g);
+    char tag[4 * sizeof(g->tag)], driver[4 * sizeof(g->driver)], why[1024];
 
-    printf("%s: %s  %04x:%04x  driver %s", event, g->tag, g->vendor_id, g->device_id,
-           g->driver[0] ? g->driver : "(none)");
+    printf("%s: %s  %04x:%04x  driver %s", event, glmux_escape_str(g->tag, tag, sizeof(tag)),
+           g->vendor_id, g->device_id,
+           g->driver[0] ? glmux_escape_str(g->driver, driver, sizeof(driver)) : "(none)");
     if (old != NULL && strcmp(old->driver, g->driver) != 0)
-        printf(" (was %s)", old->driver[0] ? old->driver : "(none)");
+        printf(" (was %s)",
+               old->driver[0] ? glmux_escape_str(old->driver, driver, sizeof(driver)) : "(none)");
     printf("  %s%s, vendor %s%s%s%s\n", glmux_gpu_kind_name(g->kind),
            g->kind_from_udev ? " (udev property GLMUX_GPU_CLASS)" : "",
            v ? v : "(none installed)", strcmp(cause, "start") ? "  [udev: " : "",
-           strcmp(cause, "start") ? cause : "", strcmp(cause, "start") ? "]" : "");
+           strcmp(cause, "start") ? glmux_escape_str(cause, why, sizeof(why)) : "",
+           strcmp(cause, "start") ? "]" : "");
 }
 
 static void change(struct watch *w, const char *event, const char *cause,
@@ -121,6 +128,7 @@ static void print_default(struct watch *w, const char *cause, bool changed)
     const struct glmux_gpu_list *l = &w->now;
     const struct glmux_gpu *d = l->default_index >= 0 ? &l->gpus[l->default_index] : NULL;
     const char *v = glmux_cli_gpu_vendor(&w->vl, d);
+    char tag[4 * sizeof(d->tag)];
 
     if (w->json) {
         struct glmux_jw jw;
@@ -141,20 +149,23 @@ static void print_default(struct watch *w, const char *cause, bool changed)
     if (d == NULL)
         printf("default GPU: none (%s)%s\n", l->default_rule, changed ? "" : ", unchanged");
     else
-        printf("default GPU: %s (%s), vendor %s%s\n", d->tag, l->default_rule,
+        printf("default GPU: %s (%s), vendor %s%s\n",
+               glmux_escape_str(d->tag, tag, sizeof(tag)), l->default_rule,
                v ? v : "(none installed)", changed ? "" : ", unchanged");
 }
 
-/* The enumeration's problem (an odd udev value, no /sys), each one said once. */
+/* The enumeration's problem (an odd udev value, no /sys), each one said once, as one line: it
+ * quotes the odd value, which may hold a newline. */
 static void report_problem(struct watch *w)
 {
     const char *p = w->now.sysfs_missing || w->now.problem[0] ? w->now.problem : "";
+    char line[4 * sizeof(w->problem)];
 
     if (strcmp(p, w->problem) == 0)
         return;
     snprintf(w->problem, sizeof(w->problem), "%s", p);
     if (p[0] != '\0')
-        fprintf(stderr, "glmux: %s\n", p);
+        fprintf(stderr, "glmux: %s\n", glmux_escape_str(p, line, sizeof(line)));
 }
 
 /* The first listing, in the form of `glmux gpus`' changes: every GPU "present". */
