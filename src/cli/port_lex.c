@@ -219,10 +219,12 @@ static int emit(struct lexer *l, enum glmux_port_token_kind kind, unsigned long 
     return fn(ctx, &t);
 }
 
-/* The header name of #include <...> or "...", from its opening delimiter. */
+/* The header name of #include <...> or "...", from its opening delimiter. A name holding a NUL
+ * byte names no file (and would read as a shorter one): it is consumed, not reported. */
 static int header_name(struct lexer *l, int close, unsigned long line, unsigned long column,
                        glmux_port_lex_fn fn, void *ctx)
 {
+    bool nul = false;
     int c;
 
     adv(l);
@@ -230,7 +232,8 @@ static int header_name(struct lexer *l, int close, unsigned long line, unsigned 
     while ((c = cur(l)) >= 0 && c != '\n') {
         adv(l);
         if (c == close)
-            return emit(l, GLMUX_PORT_HEADER, line, column + 1, fn, ctx);
+            return nul ? 0 : emit(l, GLMUX_PORT_HEADER, line, column + 1, fn, ctx);
+        nul |= c == '\0';
         text_add(l, c);
     }
     return 0;

@@ -21,8 +21,8 @@ enum glmux_port_token_kind {
 
 struct glmux_port_token {
     enum glmux_port_token_kind kind;
-    const char *text; /* NUL-terminated; valid only during the callback */
-    size_t len;
+    const char *text; /* NUL-terminated, no NUL inside; valid only during the callback */
+    size_t len;       /* strlen(text) */
     unsigned long line;   /* 1-based physical line of the first character */
     unsigned long column; /* 1-based byte column of the first character */
     bool in_directive;    /* inside a preprocessor line (#define, #ifdef, ...) */
@@ -36,7 +36,8 @@ typedef int (*glmux_port_lex_fn)(void *ctx, const struct glmux_port_token *token
  * comments, string and character literals (with L, u, U, u8 prefixes), C++ raw strings
  * R"delim(...)delim" and numbers (1'000 digit separators, 0x1p-3); splices backslash-newline
  * (also before \r\n) everywhere except inside raw strings. Unterminated comments and raw strings
- * end at the end of the buffer, unterminated quotes at the end of the line.
+ * end at the end of the buffer, unterminated quotes at the end of the line. A NUL byte ends an
+ * identifier; a header name holding one is not reported.
  * Returns 0, or the first nonzero value fn returned.
  */
 int glmux_port_lex(const char *buf, size_t len, glmux_port_lex_fn fn, void *ctx);

@@ -167,6 +167,20 @@ def test_unreadable(glmux, work):
     os.chmod(os.path.join(locked, "secret.c"), 0o644)
 
 
+def test_late_nul(glmux, work):
+    """A NUL byte past the first 4 KiB still makes the file binary (issue 25, item 4): before,
+    only the first 4,096 bytes were looked at, and `#include <GL/glx.h\\0...>` was reported as
+    GL/glx.h."""
+    d = os.path.join(work, "late-nul")
+    os.makedirs(d)
+    path = os.path.join(d, "late.c")
+    with open(path, "wb") as f:
+        f.write(b"int x;\n" * 700 + b"#include <GL/glx.h\0tail>\nvoid f(void) { glXWaitGL(); }\n")
+    rc, out, err = run(glmux, [path])
+    check(rc == 0 and "late.c: binary (a NUL byte); skipped" in err and "GL/glx.h" not in out,
+          f"a NUL byte after 4 KiB: exit {rc}, stdout {out!r}, stderr {err!r}")
+
+
 def main():
     glmux, fixtures, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
@@ -174,6 +188,7 @@ def main():
     test_tree(glmux, fixtures)
     test_status(glmux, fixtures)
     test_unreadable(glmux, work)
+    test_late_nul(glmux, work)
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1

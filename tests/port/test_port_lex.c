@@ -91,6 +91,10 @@ int main(void)
     expect("byte order mark", "\xEF\xBB\xBFglXA", "I:glXA@1:1");
     expect("dollar and UTF-8", "a$b \xC3\xA9t\xC3\xA9 c", "I:a$b@1:1 I:\xC3\xA9t\xC3\xA9@1:5 I:c@1:11");
     expect_len("NUL bytes", "a\0b", 3, "I:a@1:1 I:b@1:3");
+    /* A header name with a NUL inside is not reported (it was, as "GL/glx.h"). */
+    expect_len("NUL in a header name", "#include <GL/glx.h\0x>\ny", 23,
+               "D:include@1:2 I:y@2:1");
+    expect_len("NUL in a quoted header name", "#include \"glx.h\0\"", 17, "D:include@1:2");
     expect("backslash at end", "a \\", "I:a@1:1");
     expect("lone backslash-newline at end", "a\\\n", "I:a@1:1");
 
