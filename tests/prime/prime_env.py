@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+"""glmux tests: what the PRIME tests (run_table.py, run_switcheroo.py) share.
+
+The fake vendors are the GPU tests' own (tests/egl/fake_vendor.c built as "mesa" and "nvidia",
+tests/glx/fake_vendor.c likewise), installed the way Debian installs real ones: libglvnd JSON
+files without driver lists in one EGL vendor directory (so glmux's built-in kernel-driver table
+decides which vendor serves a GPU), and libGLX_mesa.so.0 / libGLX_nvidia.so.0 found on the
+library path. Each run gets a clean environment (no user GPU variable leaks in), fresh record
+files, and the records are read back as {vendor: {VAR: value}} of what the vendor saw when
+glmux loaded it.
+"""
+import json
+import os
+import subprocess
+
+# What a run never inherits from the caller.
+CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
+         "GLMUX_DRIVER_VENDORS", "GLMUX_GLX_REMOTE", "EGL_PLATFORM", "LD_LIBRARY_PATH",
+         "DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XDG_RUNTIME_DIR", "XAUTHORITY",
+         "DBUS_SYSTEM_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS")
+CLEAR_PREFIXES = ("__EGL_", "__GLX_", "__NV_", "__VK_", "FAKE_EGL_", "FAKE_GLX_")
+GPU_VARS = ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD",
+            "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "__GLX_VENDOR_LIBRARY_NAME",
+            "__VK_LAYER_NV_optimus")
+
+
+class Setup:
+    """The programs and vendors of a build: glmux, the probe, the EGL vendor directory and the
+    GLX vendors' library path."""
+
+    def __init__(self, glmux, probe, egl_dir, glx_path, work):
+        self.glmux, self.probe = glmux, probe
+        self.egl_dir, self.glx_path, self.work = egl_dir, glx_path, work
+        self.count = 0
+        self.display = None
+
+    def env(self, display, variables, base=None):
+        base = os.environ if base is None else base
+        env = {k: v for k, v in base.items()
+               if k not in CLEAR and not k.startswith(CLEAR_PREFIXES)}
+        env["GLMUX_VENDOR_DIRS"] = self.egl_dir
+        env["LD_LIBRARY_PATH"] = self.glx_path
+        if display:
+            env["DISPLAY"] = display
+        env.update(variables)
+        return env
+
+    def explain(self, env, prefix=()):
+        r = subprocess.run(list(prefix) + [self.glmux, "explain", "--json"], env=env,
+                           capture_output=True, text=True, timeout=120)
+        try:
+            return json.loads(r.stdout), r
+        except ValueError:
+            return None, r
+
+    def probe_run(self, env, prefix=(), what="both"):
+        """Runs the probe (or prefix + probe); returns (result, {"egl"|"glx": {vendor: seen}},
+        {"egl"|"glx": vendor that served}, stderr)."""
+        self.count += 1
+        records = {}
+        env = dict(env)
+        for api in ("egl", "glx"):
+            path = os.path.join(self.work, "%s-%d.txt" % (api, self.count))
+            if os.path.exists(path):
+                os.unlink(path)
+            records[api] = path
+            env["FAKE_%s_RECORD" % api.upper()] = path
+        r = subprocess.run(list(prefix) + [self.probe, what], env=env, capture_output=True,
+                           text=True, timeout=120)
+        seen, served = {}, {}
+        for api, path in records.items():
+            seen[api] = {}
+            lines = open(path).read().splitlines() if os.path.exists(path) else []
+            for line in lines:
+                words = line.split()
+                if len(words) >= 2 and words[0] == "main":
+                    seen[api][words[1]] = dict(w.split("=", 1) for w in words[2:])
+        for line in r.stdout.splitlines():
+            words = line.split()
+            if len(words) >= 2 and words[0] in ("egl", "glx"):
+                served[words[0]] = words[1]
+        return r, seen, served
