@@ -12,6 +12,10 @@
 #                client, so frames go out with XPutImage
 #   noegl        no EGL vendor installed (__EGL_VENDOR_LIBRARY_DIRS=<empty directory>)
 #   iodeath      the server is killed mid-frame: the application's I/O error handler runs
+#   configs      server without GLX: PROGRAM is test_glx_pixels_configs (choose, render, visuals,
+#                tfp); glxgears -samples 4 runs (a multisampled visual)
+#   glmark2      a server reached over TCP: glmark2 with its default config request renders a
+#                short benchmark selection through the pixels vendor
 # Our libraries: the test program is linked to the build tree (it checks the loaded path); for
 # glxinfo and glxgears, the glmux log their run writes proves that our libGLX served them.
 set -u
@@ -139,6 +143,43 @@ iodeath)
     rc=$?
     [ $rc -eq 42 ] || fail "expected the I/O error handler's exit status 42, got $rc"
     xpid=
+    ;;
+configs)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num" DISPLAY=":$num"
+    for what in choose render visuals tfp; do
+        run_prog "$what"
+    done
+    command -v glxgears >/dev/null 2>&1 || { echo "skipped: glxgears is not installed"; exit 77; }
+    rm -f "$work/glmux.log"
+    timeout 3 glxgears -samples 4 >"$work/gears" 2>&1
+    rc=$?
+    cat "$work/gears"
+    [ $rc -eq 124 ] || fail "glxgears -samples 4 exited $rc before it was stopped"
+    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glxgears: not the pixels vendor"
+    grep -q "frames go out with" "$work/glmux.log" || fail "glxgears -samples 4 sent no frame"
+    ;;
+glmark2)
+    command -v glmark2 >/dev/null 2>&1 ||
+        { echo "skipped: glmark2 (Debian: glmark2-x11) is not installed"; exit 77; }
+    start_xvfb -listen tcp
+    export DISPLAY="127.0.0.1:$num"
+    rm -f "$work/glmux.log"
+    # glmark2 dlopens libGL.so.1: ours, through LD_LIBRARY_PATH (the log proves it).
+    timeout 300 glmark2 -s 160x120 -b build:duration=0.5 -b texture:duration=0.5 \
+        -b shading:shading=phong:duration=0.5 >"$work/glmark2" 2>&1
+    rc=$?
+    cat "$work/glmark2"
+    [ $rc -eq 0 ] || fail "glmark2 exited $rc"
+    grep -q "Failed to find suitable" "$work/glmark2" && fail "glmark2 found no FB config"
+    grep -q "GL_RENDERER: *llvmpipe" "$work/glmark2" || fail "glmark2: not llvmpipe"
+    [ "$(grep -c "FPS: [1-9]" "$work/glmark2")" -eq 3 ] || fail "glmark2: not 3 scenes rendered"
+    grep -q "glmark2 Score: [1-9]" "$work/glmark2" || fail "glmark2: no score"
+    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glmark2: not the pixels vendor"
+    grep -q "loaded GLX vendor \"glmux-pixels\"" "$work/glmux.log" ||
+        fail "glmark2: our libGLX did not load the pixels vendor"
+    grep -Eq "closed; [1-9][0-9]* frame\(s\) sent" "$work/glmux.log" ||
+        fail "glmark2: no frame reached the server"
     ;;
 *)
     echo "unknown mode $mode" >&2

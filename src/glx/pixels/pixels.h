@@ -8,8 +8,9 @@
  * single-buffered drawables, glXWaitGL for pixmaps), reads the frame back and sends it with
  * XShmPutImage, or XPutImage in pieces that fit the request size. This header is shared by its
  * files: pixels_egl.c (the EGL vendor), pixels_config.c (FBConfigs and visuals),
- * pixels_vendor.c (the GLX vendor ABI), pixels_present.c (read back and put) and
- * pixels_policy.c (when libGLX uses it).
+ * pixels_choose.c (glXChooseFBConfig and the other config functions), pixels_vendor.c (the GLX
+ * vendor ABI), pixels_present.c (read back and put), pixels_texture.c
+ * (GLX_EXT_texture_from_pixmap) and pixels_policy.c (when libGLX uses it).
  */
 #ifndef GLMUX_GLX_PIXELS_H
 #define GLMUX_GLX_PIXELS_H
@@ -75,35 +76,59 @@ struct glmux_pixels_gl {
 const struct glmux_pixels_egl *glmux_pixels_egl_get(const char **why);
 const struct glmux_pixels_gl *glmux_pixels_gl_get(void);
 
-/* ---- FBConfigs and visuals (pixels_config.c) ---- */
+/* ---- FBConfigs and visuals (pixels_config.c, pixels_choose.c) ---- */
 
+/*
+ * One FBConfig. Colour is always 8-bit red, green and blue (plus 8 bits of alpha or none),
+ * read back as BGRA bytes; what differs is listed here. Configs live as long as their display.
+ */
 struct glmux_pixels_config {
     int id;                 /* GLX_FBCONFIG_ID, 1-based and unique in the process */
     int screen;
-    VisualID visual;
-    int depth;              /* the visual's depth (24 or 32) */
+    VisualID visual;        /* GLX_VISUAL_ID: the X visual of its windows and pixmaps */
+    int depth;              /* that visual's depth (24 or 32): a drawable of another is BadMatch */
     int alpha, depth_size, stencil;
+    int samples;            /* 0, or the multisampled EGL config's samples (GLX_SAMPLES) */
     bool double_buffer;
+    bool srgb;              /* GLX_FRAMEBUFFER_SRGB_CAPABLE: surfaces get EGL_GL_COLORSPACE_SRGB */
+    int caveat;             /* GLX_NONE, GLX_SLOW_CONFIG or GLX_NON_CONFORMANT_CONFIG */
+    int max_pbuffer_width, max_pbuffer_height, max_pbuffer_pixels;
     EGLConfig egl_config;
-};
-
-struct glmux_pixels_screen {
-    struct glmux_pixels_config *configs;
-    int count;
 };
 
 /* The configs of (dpy, screen), made on first use; NULL with *n = 0 when there are none. */
 struct glmux_pixels_config *glmux_pixels_configs(Display *dpy, int screen, int *n);
 /* Whether config is one of ours. */
 bool glmux_pixels_config_valid(Display *dpy, const struct glmux_pixels_config *config);
-/* The config of a visual (the double-buffered one). */
-struct glmux_pixels_config *glmux_pixels_config_of_visual(Display *dpy, int screen,
-                                                          VisualID visual);
+/*
+ * The config a GLX 1.2 visual stands for (glXCreateContext, glXGetConfig, glXCreateGLXPixmap):
+ * the one glXChooseVisual or glXGetVisualFromFBConfig returned this XVisualInfo for, else the
+ * one glXChooseVisual last chose for its visual, else the visual's default (double-buffered,
+ * 24-bit depth, 8-bit stencil, alpha if it has any). Any TrueColor visual of the screen with
+ * the same depth and masks as one of ours stands for it. NULL when the visual is not usable.
+ */
+struct glmux_pixels_config *glmux_pixels_config_of_visual(Display *dpy, const XVisualInfo *vis);
+/* The visual of ours that visual stands for (itself when it is none of ours). */
+VisualID glmux_pixels_visual_standing_for(Display *dpy, int screen, VisualID visual);
+/* The XVisualInfo of config's visual (XFree it), remembered as standing for config; chosen:
+ * glXChooseVisual chose it (later lookups of the same visual by id get it too). */
+XVisualInfo *glmux_pixels_visual_info(Display *dpy, struct glmux_pixels_config *c, bool chosen);
+/* glXGetFBConfigAttrib / glXGetConfig: Success or GLX_BAD_ATTRIBUTE. */
 int glmux_pixels_config_attrib(const struct glmux_pixels_config *c, int attrib, int *value);
-/* glXChooseFBConfig / glXChooseVisual matching; a malloc'd array the app frees with XFree. */
-GLXFBConfig *glmux_pixels_choose(Display *dpy, int screen, const int *attribs, bool visual_style,
-                                 int *n);
-XVisualInfo *glmux_pixels_visual_info(Display *dpy, const struct glmux_pixels_config *c);
+/* The EGL surface attributes a surface of config c needs (its colour space), written to out
+ * (room for GLMUX_PIXELS_SURFACE_ATTRIBS EGLints, not terminated); returns how many. */
+#define GLMUX_PIXELS_SURFACE_ATTRIBS 2
+int glmux_pixels_config_surface_attribs(const struct glmux_pixels_config *c, EGLint *out);
+/* Whether a surface made for config a serves config b too (same EGL config and colour space). */
+bool glmux_pixels_config_same_surface(const struct glmux_pixels_config *a,
+                                      const struct glmux_pixels_config *b);
+/* The GLX functions of configs and visuals (pixels_choose.c): GLX 1.4 matching and order. */
+GLXFBConfig *glmux_pixels_ChooseFBConfig(Display *dpy, int screen, const int *attribs, int *n);
+GLXFBConfig *glmux_pixels_GetFBConfigs(Display *dpy, int screen, int *n);
+int glmux_pixels_GetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *value);
+XVisualInfo *glmux_pixels_GetVisualFromFBConfig(Display *dpy, GLXFBConfig config);
+XVisualInfo *glmux_pixels_ChooseVisual(Display *dpy, int screen, int *attribs);
+int glmux_pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value);
 void glmux_pixels_config_display_closed(Display *dpy);
 
 /* ---- drawables and presentation (pixels_present.c) ---- */
@@ -118,7 +143,7 @@ struct glmux_pixels_drawable {
     enum glmux_pixels_kind kind;
     struct glmux_pixels_config *config;
     EGLSurface surface;
-    EGLConfig surface_config;
+    const struct glmux_pixels_config *surface_config; /* the config surface was made for */
     int width, height;
     int current;            /* threads that have it current (draw or read) */
     bool destroyed;         /* glXDestroy* ran while current: freed at release */
@@ -126,6 +151,7 @@ struct glmux_pixels_drawable {
     GC gc;
     struct glmux_pixels_shm *shm; /* XShmPutImage buffer of the drawable's size */
     unsigned long event_mask;
+    int tex_format, tex_target;   /* GLX_EXT_texture_from_pixmap: pixmaps only (0: none) */
 };
 
 /* Bytes and frames sent so far (GLMUX_DEBUG=info prints them at exit; the bench reads them). */
@@ -133,8 +159,10 @@ struct glmux_pixels_stats {
     unsigned long long frames, bytes, shm_frames;
 };
 
-/* Makes sure drawable has an EGL surface of its current size for egl_config; false on error. */
-bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d, EGLConfig egl_config);
+/* Makes sure drawable has an EGL surface of its current size for config (its EGL config and
+ * colour space); false on error. */
+bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
+                                 const struct glmux_pixels_config *config);
 /* Reads the current draw surface back and puts it into d's X drawable. */
 void glmux_pixels_present(struct glmux_pixels_drawable *d);
 /* Frees the X resources of a drawable (GC, shm segment). */
@@ -156,6 +184,46 @@ void glmux_glx_pixels_fini(void);
 void glmux_pixels_present_after_fork(void);
 void glmux_pixels_present_fini(void);
 void glmux_pixels_config_after_fork(void);
+
+/* ---- multisample resolve before read-back (pixels_resolve.c) ---- */
+
+struct glmux_pixels_resolve {
+    GLuint fbo, rb;
+};
+
+/* For a multisampled config c: resolves the current draw surface's w x h frame into a
+ * framebuffer made for it and binds that as GL_READ_FRAMEBUFFER (the other bindings as found);
+ * false, with nothing done, for a single-sampled one. glReadPixels from the multisampled
+ * default framebuffer itself reads one sample. */
+bool glmux_pixels_resolve_begin(const struct glmux_pixels_config *c, int w, int h,
+                                struct glmux_pixels_resolve *r);
+/* Deletes what resolve_begin made (call after rebinding the application's read framebuffer). */
+void glmux_pixels_resolve_end(struct glmux_pixels_resolve *r);
+
+/* ---- GLX_EXT_texture_from_pixmap (pixels_texture.c) ---- */
+
+/* What glXBindTexImageEXT needs to know of a GLX pixmap (pixels_vendor.c). */
+struct glmux_pixels_pixmap_texture {
+    XID pixmap;             /* the X pixmap */
+    int format, target;     /* GLX_TEXTURE_FORMAT_*_EXT, GLX_TEXTURE_*_EXT */
+    bool current_draw;      /* it is the calling thread's draw drawable */
+    bool context_current;   /* a context of this vendor is current on the calling thread */
+};
+
+/* False unless xid is one of our GLX pixmaps made with a texture format. */
+bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out);
+/* The calling thread's current draw drawable, or NULL. */
+struct glmux_pixels_drawable *glmux_pixels_current_draw(void);
+/* glXCreatePixmap's texture attributes: Success, or the X error GLX would raise. */
+int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, int *format,
+                                 int *target);
+void glmux_pixels_BindTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer,
+                                  const int *attribs);
+void glmux_pixels_ReleaseTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer);
+/* The vendor ABI: exports kept for the dispatch stubs of the two functions. */
+void glmux_pixels_texture_init(const __GLXapiExports *exports);
+void *glmux_pixels_texture_dispatch(const GLubyte *name);
+void glmux_pixels_texture_set_index(const GLubyte *name, int index);
 
 /* ---- when libGLX uses it (pixels_policy.c) ---- */
 

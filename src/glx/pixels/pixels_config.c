@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the FBConfigs and visuals of the pixels GLX vendor. Every TrueColor visual of the
- * screen with 8-bit red, green and blue (depth 24, or depth 32 with 8 bits of alpha) gets two
- * FBConfigs, double- and single-buffered, each with a 24-bit depth and 8-bit stencil buffer and
- * usable for windows, pixmaps and pbuffers; the default visual's come first. Each is backed by
- * an EGL config of the EGL vendor with the same sizes and EGL_PBUFFER_BIT. A visual used through
- * the GLX 1.2 calls (glXChooseVisual, glXCreateContext) is the double-buffered config.
- * glXChooseFBConfig and glXChooseVisual match and sort by the GLX 1.4 rules for the attributes
- * these configs can differ in; the others must ask for what every config has.
+ * glmux: the FBConfigs and visuals of the pixels GLX vendor (docs/remote.md, "FB configs").
+ * A screen's configs are the product of its visuals and what the EGL vendor renders into
+ * pbuffers with 8-bit red, green and blue: one TrueColor visual of depth 24 (the default
+ * visual when it is one) with alpha 0 or 8, one of depth 32 with alpha 8; every depth and
+ * stencil size (0/16/24/32, 0/8) and sample count (0, 2, 4, 8...) the EGL vendor offers; linear
+ * and sRGB (EGL_KHR_gl_colorspace); double- and single-buffered. Each is usable for windows,
+ * pixmaps and pbuffers and can be bound as a texture (GLX_EXT_texture_from_pixmap). Other
+ * TrueColor visuals of the same depth and masks stand for the one chosen (a server with GLX
+ * lists hundreds of identical ones). The X server cannot make visuals for us, so a GLX 1.2
+ * visual stands for the config glXChooseVisual (or glXGetVisualFromFBConfig) returned it for:
+ * that is how single-buffered or multisampled visuals work (glmux_pixels_config_of_visual).
+ * Configs are made outside configs_lock (EGL and Xlib are called without it) and installed
+ * under it; they live until their display is closed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,43 +25,160 @@
 #ifndef GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB
 #define GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB 0x20B2
 #endif
+#ifndef GLX_BIND_TO_TEXTURE_RGB_EXT
+#define GLX_BIND_TO_TEXTURE_RGB_EXT 0x20D0
+#define GLX_BIND_TO_TEXTURE_RGBA_EXT 0x20D1
+#define GLX_BIND_TO_MIPMAP_TEXTURE_EXT 0x20D2
+#define GLX_BIND_TO_TEXTURE_TARGETS_EXT 0x20D3
+#define GLX_Y_INVERTED_EXT 0x20D4
+#define GLX_TEXTURE_1D_BIT_EXT 0x00000001
+#define GLX_TEXTURE_2D_BIT_EXT 0x00000002
+#define GLX_TEXTURE_RECTANGLE_BIT_EXT 0x00000004
+#endif
+#ifndef GLX_SAMPLE_BUFFERS
+#define GLX_SAMPLE_BUFFERS 100000
+#define GLX_SAMPLES 100001
+#endif
+#ifndef EGL_GL_COLORSPACE
+#define EGL_GL_COLORSPACE 0x309D
+#define EGL_GL_COLORSPACE_SRGB 0x3089
+#endif
+
+/* The visuals configs are made for: depth 24 and depth 32. */
+#define VISUAL_KINDS 2
+/* XVisualInfos handed out per display whose config is remembered (glmux_pixels_visual_info). */
+#define VISUAL_CHOICES 64
+
+struct screen_configs {
+    struct glmux_pixels_config *configs;
+    int count;
+    VisualID visuals[VISUAL_KINDS];     /* None where the screen has no such visual */
+    int depths[VISUAL_KINDS];
+    struct glmux_pixels_config *fallback[VISUAL_KINDS]; /* a visual's default config */
+};
+
+struct visual_choice {
+    const XVisualInfo *info;            /* the pointer handed out (compared, never read) */
+    VisualID visual;
+    int screen;
+    bool chosen;                        /* by glXChooseVisual: stands for the visual too */
+    struct glmux_pixels_config *config;
+};
 
 struct display_configs {
     struct display_configs *next;
     Display *dpy;
     int screen_count;
-    struct glmux_pixels_screen *screens;
+    struct screen_configs *screens;
     bool *made;
+    struct visual_choice choices[VISUAL_CHOICES];
+    unsigned next_choice;               /* ring position of the next entry */
 };
 
 static pthread_mutex_t configs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct display_configs *displays;
 static int next_id = 1;
 
-static EGLConfig egl_config_for(const struct glmux_pixels_egl *egl, int alpha)
+/* ---- what the EGL vendor offers ---- */
+
+/* One kind of EGL config: the first EGL config (in EGL's order) with these sizes. */
+struct egl_kind {
+    EGLConfig config;
+    int alpha, depth, stencil, samples, caveat;
+    int max_w, max_h, max_pixels;
+};
+
+static EGLint egl_attrib(const struct glmux_pixels_egl *egl, EGLConfig c, EGLint attrib)
 {
-    const EGLint attribs[] = {
-        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, alpha,
-        EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_NONE,
-    };
-    EGLConfig configs[64];
-    EGLint n = 0;
+    EGLint v = 0;
 
-    if (!egl->ChooseConfig(egl->display, attribs, configs, 64, &n))
-        return NULL;
-    for (EGLint i = 0; i < n; i++) {
-        EGLint r = 0, g = 0, b = 0, a = 0;
-
-        egl->GetConfigAttrib(egl->display, configs[i], EGL_RED_SIZE, &r);
-        egl->GetConfigAttrib(egl->display, configs[i], EGL_GREEN_SIZE, &g);
-        egl->GetConfigAttrib(egl->display, configs[i], EGL_BLUE_SIZE, &b);
-        egl->GetConfigAttrib(egl->display, configs[i], EGL_ALPHA_SIZE, &a);
-        if (r == 8 && g == 8 && b == 8 && (alpha == 0 || a == alpha))
-            return configs[i];
-    }
-    return NULL;
+    if (!egl->GetConfigAttrib(egl->display, c, attrib, &v))
+        return -1;
+    return v;
 }
+
+static int glx_caveat(const struct glmux_pixels_egl *egl, EGLConfig c)
+{
+    EGLint caveat = egl_attrib(egl, c, EGL_CONFIG_CAVEAT);
+    EGLint conformant = egl_attrib(egl, c, EGL_CONFORMANT);
+
+    if (caveat == EGL_SLOW_CONFIG)
+        return GLX_SLOW_CONFIG;
+    if (caveat == EGL_NON_CONFORMANT_CONFIG || (conformant >= 0 && !(conformant & EGL_OPENGL_BIT)))
+        return GLX_NON_CONFORMANT_CONFIG;
+    return GLX_NONE;
+}
+
+/* The EGL configs a pixels config can use, one per (alpha, depth, stencil, samples); a
+ * malloc'd array, NULL with *n = 0 when there is none. */
+static struct egl_kind *egl_kinds(const struct glmux_pixels_egl *egl, int *n)
+{
+    static const EGLint attribs[] = {
+        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+        EGL_COLOR_BUFFER_TYPE, EGL_RGB_BUFFER, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
+        EGL_BLUE_SIZE, 8, EGL_CONFIG_CAVEAT, EGL_DONT_CARE, EGL_NONE,
+    };
+    EGLConfig *all = NULL;
+    struct egl_kind *kinds = NULL;
+    EGLint total = 0;
+    int count = 0;
+
+    *n = 0;
+    if (!egl->ChooseConfig(egl->display, attribs, NULL, 0, &total) || total <= 0)
+        return NULL;
+    all = calloc((size_t)total, sizeof(*all));
+    kinds = calloc((size_t)total, sizeof(*kinds));
+    if (all == NULL || kinds == NULL ||
+        !egl->ChooseConfig(egl->display, attribs, all, total, &total))
+        total = 0;
+    for (EGLint i = 0; i < total; i++) {
+        struct egl_kind k = {
+            .config = all[i],
+            .alpha = egl_attrib(egl, all[i], EGL_ALPHA_SIZE),
+            .depth = egl_attrib(egl, all[i], EGL_DEPTH_SIZE),
+            .stencil = egl_attrib(egl, all[i], EGL_STENCIL_SIZE),
+            .samples = egl_attrib(egl, all[i], EGL_SAMPLE_BUFFERS) > 0
+                           ? egl_attrib(egl, all[i], EGL_SAMPLES) : 0,
+            .caveat = glx_caveat(egl, all[i]),
+            .max_w = egl_attrib(egl, all[i], EGL_MAX_PBUFFER_WIDTH),
+            .max_h = egl_attrib(egl, all[i], EGL_MAX_PBUFFER_HEIGHT),
+            .max_pixels = egl_attrib(egl, all[i], EGL_MAX_PBUFFER_PIXELS),
+        };
+        bool seen = false;
+
+        if (egl_attrib(egl, all[i], EGL_RED_SIZE) != 8 ||
+            egl_attrib(egl, all[i], EGL_GREEN_SIZE) != 8 ||
+            egl_attrib(egl, all[i], EGL_BLUE_SIZE) != 8 || (k.alpha != 0 && k.alpha != 8) ||
+            (k.depth != 0 && k.depth != 16 && k.depth != 24 && k.depth != 32) ||
+            (k.stencil != 0 && k.stencil != 8) || k.samples < 0 || k.samples > 32)
+            continue;
+        for (int j = 0; j < count && !seen; j++)
+            seen = kinds[j].alpha == k.alpha && kinds[j].depth == k.depth &&
+                   kinds[j].stencil == k.stencil && kinds[j].samples == k.samples;
+        if (!seen)
+            kinds[count++] = k;
+    }
+    free(all);
+    if (count == 0) {
+        free(kinds);
+        return NULL;
+    }
+    *n = count;
+    return kinds;
+}
+
+static bool has_extension(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (const char *p = list; p != NULL && (p = strstr(p, name)) != NULL; p += len) {
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/* ---- visuals ---- */
 
 static bool usable_visual(const XVisualInfo *v)
 {
@@ -65,71 +187,134 @@ static bool usable_visual(const XVisualInfo *v)
            v->blue_mask == 0xff;
 }
 
-static void add_configs(struct glmux_pixels_screen *s, const XVisualInfo *v, EGLConfig egl_cfg,
-                        int screen)
+/* The screen's visuals configs are made for: the default visual's depth first. */
+static void pick_visuals(Display *dpy, int screen, struct screen_configs *s)
 {
-    for (int dbl = 1; dbl >= 0; dbl--) {
-        struct glmux_pixels_config *c = &s->configs[s->count++];
-
-        memset(c, 0, sizeof(*c));
-        c->id = next_id++;
-        c->screen = screen;
-        c->visual = v->visualid;
-        c->depth = v->depth;
-        c->alpha = v->depth == 32 ? 8 : 0;
-        c->depth_size = 24;
-        c->stencil = 8;
-        c->double_buffer = dbl;
-        c->egl_config = egl_cfg;
-    }
-}
-
-/* Fills in the configs of one screen (configs_lock held). */
-static void make_screen(Display *dpy, int screen, struct glmux_pixels_screen *s)
-{
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     XVisualInfo tmpl = { .screen = screen }, *vis;
     VisualID def = XVisualIDFromVisual(DefaultVisual(dpy, screen));
-    int n = 0;
+    int n = 0, kinds = 0;
 
-    if (egl == NULL)
-        return;
     vis = XGetVisualInfo(dpy, VisualScreenMask, &tmpl, &n);
-    if (vis == NULL)
-        return;
-    s->configs = calloc((size_t)n * 2, sizeof(*s->configs));
-    if (s->configs == NULL) {
-        XFree(vis);
-        return;
-    }
-    /* The default visual first, then the others in the server's order. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < n; i++) {
-            EGLConfig cfg;
+    /* Pass 0: the default visual; pass 1: the first usable visual of each other depth. */
+    for (int pass = 0; pass < 2 && vis != NULL; pass++) {
+        for (int i = 0; i < n && kinds < VISUAL_KINDS; i++) {
+            bool have_depth = false;
 
             if ((pass == 0) != (vis[i].visualid == def) || !usable_visual(&vis[i]))
                 continue;
-            cfg = egl_config_for(egl, vis[i].depth == 32 ? 8 : 0);
-            if (cfg != NULL)
-                add_configs(s, &vis[i], cfg, screen);
+            for (int k = 0; k < kinds; k++)
+                have_depth |= s->depths[k] == vis[i].depth;
+            if (have_depth)
+                continue;
+            s->visuals[kinds] = vis[i].visualid;
+            s->depths[kinds++] = vis[i].depth;
         }
     }
-    XFree(vis);
+    if (vis != NULL)
+        XFree(vis);
+}
+
+/* The index of the visual kind a usable visual of this depth stands for, or -1. */
+static int visual_kind(const struct screen_configs *s, int depth)
+{
+    for (int k = 0; k < VISUAL_KINDS; k++) {
+        if (s->visuals[k] != None && s->depths[k] == depth)
+            return k;
+    }
+    return -1;
+}
+
+/* ---- making a screen's configs (no lock held) ---- */
+
+static void add_config(struct screen_configs *s, int screen, int kind, const struct egl_kind *e,
+                       bool srgb, bool dbl)
+{
+    struct glmux_pixels_config *c = &s->configs[s->count++];
+
+    *c = (struct glmux_pixels_config){
+        .screen = screen,
+        .visual = s->visuals[kind],
+        .depth = s->depths[kind],
+        .alpha = e->alpha,
+        .depth_size = e->depth,
+        .stencil = e->stencil,
+        .samples = e->samples,
+        .double_buffer = dbl,
+        .srgb = srgb,
+        .caveat = e->caveat,
+        .max_pbuffer_width = e->max_w > 0 ? e->max_w : 0,
+        .max_pbuffer_height = e->max_h > 0 ? e->max_h : 0,
+        .max_pbuffer_pixels = e->max_pixels > 0 ? e->max_pixels : 0,
+        .egl_config = e->config,
+    };
+    /* A visual's default (GLX 1.2 without glXChooseVisual): what Mesa's first visual has. */
+    if (dbl && !srgb && e->samples == 0 && e->depth == 24 && e->stencil == 8 &&
+        (s->fallback[kind] == NULL || e->alpha > s->fallback[kind]->alpha))
+        s->fallback[kind] = c;
+}
+
+/* Fills in s: in creation order (the sort's last key) the default visual's configs first,
+ * linear before sRGB, then EGL's order, double- before single-buffered. */
+static void make_screen(Display *dpy, int screen, struct screen_configs *s)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    struct egl_kind *kinds;
+    int nkinds = 0;
+    bool srgb;
+
+    if (egl == NULL)
+        return;
+    pick_visuals(dpy, screen, s);
+    kinds = egl_kinds(egl, &nkinds);
+    srgb = has_extension(egl->QueryString(egl->display, EGL_EXTENSIONS), "EGL_KHR_gl_colorspace");
+    if (kinds != NULL)
+        s->configs = calloc((size_t)VISUAL_KINDS * 2 * 2 * (size_t)nkinds, sizeof(*s->configs));
+    for (int v = 0; v < VISUAL_KINDS && s->configs != NULL; v++) {
+        for (int cs = 0; cs <= (srgb ? 1 : 0) && s->visuals[v] != None; cs++) {
+            for (int k = 0; k < nkinds; k++) {
+                /* A depth-32 visual has alpha; a depth-24 one may have it in GL only. */
+                if (s->depths[v] == 32 && kinds[k].alpha == 0)
+                    continue;
+                add_config(s, screen, v, &kinds[k], cs == 1, true);
+                add_config(s, screen, v, &kinds[k], cs == 1, false);
+            }
+        }
+    }
+    free(kinds);
     if (s->count == 0)
         glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: screen %d of %s has no TrueColor visual "
-                  "with 8-bit red, green and blue that EGL vendor \"%s\" can render; "
-                  "glXChooseFBConfig will find nothing", screen, DisplayString(dpy),
-                  egl->vendor_name);
+                  "with 8-bit red, green and blue that EGL vendor \"%s\" can render (pbuffers "
+                  "with 8-bit colour and desktop OpenGL); glXChooseFBConfig will find nothing",
+                  screen, DisplayString(dpy), egl->vendor_name);
+    else
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: screen %d of %s: %d FBConfigs (%d EGL "
+                  "configs of EGL vendor \"%s\", %s)", screen, DisplayString(dpy), s->count,
+                  nkinds, egl->vendor_name, srgb ? "linear and sRGB" : "linear only");
+}
+
+static void screen_free(struct screen_configs *s)
+{
+    free(s->configs);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ---- per display (configs_lock held) ---- */
+
+static struct display_configs *display_find(Display *dpy)
+{
+    for (struct display_configs *d = displays; d != NULL; d = d->next) {
+        if (d->dpy == dpy)
+            return d;
+    }
+    return NULL;
 }
 
 static struct display_configs *display_of(Display *dpy)
 {
-    struct display_configs *d;
+    struct display_configs *d = display_find(dpy);
 
-    for (d = displays; d != NULL; d = d->next) {
-        if (d->dpy == dpy)
-            return d;
-    }
+    if (d != NULL)
+        return d;
     d = calloc(1, sizeof(*d));
     if (d == NULL)
         return NULL;
@@ -148,58 +333,136 @@ static struct display_configs *display_of(Display *dpy)
     return d;
 }
 
-struct glmux_pixels_config *glmux_pixels_configs(Display *dpy, int screen, int *n)
+/* The screen's configs, made first if need be; NULL when the display cannot have any. */
+static struct screen_configs *screen_of(Display *dpy, int screen)
 {
     struct display_configs *d;
-    struct glmux_pixels_config *c = NULL;
+    struct screen_configs made = { 0 }, *s = NULL;
 
-    *n = 0;
     if (dpy == NULL || screen < 0 || screen >= ScreenCount(dpy))
         return NULL;
     pthread_mutex_lock(&configs_lock);
-    d = display_of(dpy);
-    if (d != NULL) {
-        if (!d->made[screen]) {
-            make_screen(dpy, screen, &d->screens[screen]);
-            d->made[screen] = true;
-        }
-        c = d->screens[screen].configs;
-        *n = d->screens[screen].count;
-    }
+    d = display_find(dpy);
+    if (d != NULL && d->made[screen])
+        s = &d->screens[screen];
     pthread_mutex_unlock(&configs_lock);
-    return *n > 0 ? c : NULL;
+    if (s != NULL)
+        return s;
+    make_screen(dpy, screen, &made);
+    pthread_mutex_lock(&configs_lock);
+    d = display_of(dpy);
+    if (d != NULL && !d->made[screen]) {
+        for (int i = 0; i < made.count; i++)
+            made.configs[i].id = next_id++;
+        d->screens[screen] = made;
+        d->made[screen] = true;
+        made.configs = NULL; /* installed */
+    }
+    if (d != NULL)
+        s = &d->screens[screen];
+    pthread_mutex_unlock(&configs_lock);
+    screen_free(&made); /* another thread was first, or no display record */
+    return s;
+}
+
+struct glmux_pixels_config *glmux_pixels_configs(Display *dpy, int screen, int *n)
+{
+    struct screen_configs *s = screen_of(dpy, screen);
+
+    *n = s != NULL ? s->count : 0;
+    return *n > 0 ? s->configs : NULL;
 }
 
 bool glmux_pixels_config_valid(Display *dpy, const struct glmux_pixels_config *config)
 {
     bool ok = false;
+    struct display_configs *d;
 
     if (config == NULL)
         return false;
     pthread_mutex_lock(&configs_lock);
-    for (struct display_configs *d = displays; d != NULL && !ok; d = d->next) {
-        if (d->dpy != dpy)
-            continue;
-        for (int s = 0; s < d->screen_count && !ok; s++)
-            ok = d->screens[s].count > 0 && config >= d->screens[s].configs &&
-                 config < d->screens[s].configs + d->screens[s].count;
-    }
+    d = display_find(dpy);
+    for (int s = 0; d != NULL && s < d->screen_count && !ok; s++)
+        ok = d->screens[s].count > 0 && config >= d->screens[s].configs &&
+             config < d->screens[s].configs + d->screens[s].count;
     pthread_mutex_unlock(&configs_lock);
     return ok;
 }
 
-struct glmux_pixels_config *glmux_pixels_config_of_visual(Display *dpy, int screen,
-                                                          VisualID visual)
-{
-    int n;
-    struct glmux_pixels_config *c = glmux_pixels_configs(dpy, screen, &n);
+/* ---- GLX 1.2 visuals ---- */
 
-    for (int i = 0; i < n; i++) {
-        if (c[i].visual == visual && c[i].double_buffer)
-            return &c[i];
+XVisualInfo *glmux_pixels_visual_info(Display *dpy, struct glmux_pixels_config *c, bool chosen)
+{
+    XVisualInfo tmpl = { .visualid = c->visual, .screen = c->screen }, *info;
+    struct display_configs *d;
+    int n = 0;
+
+    info = XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl, &n);
+    if (info == NULL)
+        return NULL;
+    pthread_mutex_lock(&configs_lock);
+    d = display_find(dpy);
+    if (d != NULL) {
+        d->choices[d->next_choice % VISUAL_CHOICES] = (struct visual_choice){
+            .info = info, .visual = c->visual, .screen = c->screen, .chosen = chosen,
+            .config = c,
+        };
+        d->next_choice++;
     }
-    return NULL;
+    pthread_mutex_unlock(&configs_lock);
+    return info;
 }
+
+struct glmux_pixels_config *glmux_pixels_config_of_visual(Display *dpy, const XVisualInfo *vis)
+{
+    struct screen_configs *s;
+    struct display_configs *d;
+    struct glmux_pixels_config *c = NULL;
+    int kind;
+
+    if (vis == NULL || !usable_visual(vis) || (s = screen_of(dpy, vis->screen)) == NULL ||
+        (kind = visual_kind(s, vis->depth)) < 0)
+        return NULL;
+    pthread_mutex_lock(&configs_lock);
+    d = display_find(dpy);
+    /* Newest first: the very XVisualInfo handed out, then what glXChooseVisual chose. */
+    for (unsigned i = 0; d != NULL && c == NULL && i < VISUAL_CHOICES; i++) {
+        const struct visual_choice *ch = &d->choices[(d->next_choice - 1 - i) % VISUAL_CHOICES];
+
+        if (ch->config != NULL && ch->info == vis && ch->visual == vis->visualid &&
+            ch->screen == vis->screen)
+            c = ch->config;
+    }
+    for (unsigned i = 0; d != NULL && c == NULL && i < VISUAL_CHOICES; i++) {
+        const struct visual_choice *ch = &d->choices[(d->next_choice - 1 - i) % VISUAL_CHOICES];
+
+        if (ch->config != NULL && ch->chosen && ch->visual == vis->visualid &&
+            ch->screen == vis->screen)
+            c = ch->config;
+    }
+    if (c == NULL)
+        c = s->fallback[kind];
+    pthread_mutex_unlock(&configs_lock);
+    return c;
+}
+
+VisualID glmux_pixels_visual_standing_for(Display *dpy, int screen, VisualID visual)
+{
+    XVisualInfo tmpl = { .visualid = visual, .screen = screen }, *info;
+    struct screen_configs *s = screen_of(dpy, screen);
+    VisualID id = visual;
+    int n = 0, kind;
+
+    if (s == NULL || (info = XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl,
+                                            &n)) == NULL)
+        return visual;
+    if (usable_visual(info) && (kind = visual_kind(s, info->depth)) >= 0)
+        id = s->visuals[kind];
+    XFree(info);
+    return id;
+}
+
+/* ---- attributes ---- */
 
 int glmux_pixels_config_attrib(const struct glmux_pixels_config *c, int attrib, int *value)
 {
@@ -221,153 +484,51 @@ int glmux_pixels_config_attrib(const struct glmux_pixels_config *c, int attrib, 
     case GLX_DRAWABLE_TYPE: v = GLX_WINDOW_BIT | GLX_PIXMAP_BIT | GLX_PBUFFER_BIT; break;
     case GLX_VISUAL_ID: v = (int)c->visual; break;
     case GLX_X_VISUAL_TYPE: v = GLX_TRUE_COLOR; break;
-    case GLX_CONFIG_CAVEAT: case GLX_TRANSPARENT_TYPE: v = GLX_NONE; break;
-    case GLX_TRANSPARENT_INDEX_VALUE: case GLX_TRANSPARENT_RED_VALUE:
-    case GLX_TRANSPARENT_GREEN_VALUE: case GLX_TRANSPARENT_BLUE_VALUE:
-    case GLX_TRANSPARENT_ALPHA_VALUE: v = 0; break;
-    case GLX_MAX_PBUFFER_WIDTH: case GLX_MAX_PBUFFER_HEIGHT: v = 8192; break;
-    case GLX_MAX_PBUFFER_PIXELS: v = 8192 * 8192; break;
-    case GLX_SAMPLE_BUFFERS: case GLX_SAMPLES: v = 0; break;
+    case GLX_CONFIG_CAVEAT: v = c->caveat; break;
+    case GLX_TRANSPARENT_TYPE: v = GLX_NONE; break;
+    case GLX_TRANSPARENT_INDEX_VALUE: v = 0; break;
+    /* Opaque configs: Mesa reports GLX_DONT_CARE for the transparent colour. */
+    case GLX_TRANSPARENT_RED_VALUE: case GLX_TRANSPARENT_GREEN_VALUE:
+    case GLX_TRANSPARENT_BLUE_VALUE: case GLX_TRANSPARENT_ALPHA_VALUE:
+        v = (int)GLX_DONT_CARE;
+        break;
+    case GLX_MAX_PBUFFER_WIDTH: v = c->max_pbuffer_width; break;
+    case GLX_MAX_PBUFFER_HEIGHT: v = c->max_pbuffer_height; break;
+    case GLX_MAX_PBUFFER_PIXELS: v = c->max_pbuffer_pixels; break;
+    case GLX_SAMPLE_BUFFERS: v = c->samples > 0; break;
+    case GLX_SAMPLES: v = c->samples; break;
     case GLX_SCREEN: v = c->screen; break;
-    case GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: v = 0; break;
+    case GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: v = c->srgb; break;
+    /* Texture from pixmap: the pixmap's pixels are uploaded top row first (pixels_texture.c). */
+    case GLX_BIND_TO_TEXTURE_RGB_EXT: case GLX_BIND_TO_TEXTURE_RGBA_EXT: v = True; break;
+    case GLX_BIND_TO_MIPMAP_TEXTURE_EXT: v = False; break;
+    case GLX_BIND_TO_TEXTURE_TARGETS_EXT:
+        v = GLX_TEXTURE_1D_BIT_EXT | GLX_TEXTURE_2D_BIT_EXT | GLX_TEXTURE_RECTANGLE_BIT_EXT;
+        break;
+    case GLX_Y_INVERTED_EXT: v = True; break;
     default: return GLX_BAD_ATTRIBUTE;
     }
     *value = v;
     return Success;
 }
 
-enum rule { RULE_MIN, RULE_EXACT, RULE_MASK, RULE_IGNORE };
-
-static enum rule rule_of(int attrib)
+int glmux_pixels_config_surface_attribs(const struct glmux_pixels_config *c, EGLint *out)
 {
-    switch (attrib) {
-    case GLX_BUFFER_SIZE: case GLX_RED_SIZE: case GLX_GREEN_SIZE: case GLX_BLUE_SIZE:
-    case GLX_ALPHA_SIZE: case GLX_DEPTH_SIZE: case GLX_STENCIL_SIZE: case GLX_AUX_BUFFERS:
-    case GLX_ACCUM_RED_SIZE: case GLX_ACCUM_GREEN_SIZE: case GLX_ACCUM_BLUE_SIZE:
-    case GLX_ACCUM_ALPHA_SIZE: case GLX_SAMPLE_BUFFERS: case GLX_SAMPLES:
-        return RULE_MIN;
-    case GLX_RENDER_TYPE: case GLX_DRAWABLE_TYPE:
-        return RULE_MASK;
-    case GLX_LEVEL: case GLX_DOUBLEBUFFER: case GLX_STEREO: case GLX_X_RENDERABLE:
-    case GLX_X_VISUAL_TYPE: case GLX_CONFIG_CAVEAT: case GLX_VISUAL_ID: case GLX_FBCONFIG_ID:
-    case GLX_TRANSPARENT_TYPE: case GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB:
-        return RULE_EXACT;
-    default:
-        return RULE_IGNORE;
-    }
+    /* Linear is EGL's default; sRGB configs exist only with EGL_KHR_gl_colorspace. */
+    if (!c->srgb)
+        return 0;
+    out[0] = EGL_GL_COLORSPACE;
+    out[1] = EGL_GL_COLORSPACE_SRGB;
+    return 2;
 }
 
-static bool matches(const struct glmux_pixels_config *c, int attrib, int want)
+bool glmux_pixels_config_same_surface(const struct glmux_pixels_config *a,
+                                      const struct glmux_pixels_config *b)
 {
-    int have = 0;
-    enum rule r = rule_of(attrib);
-
-    if (want == (int)GLX_DONT_CARE || r == RULE_IGNORE)
-        return true;
-    if (glmux_pixels_config_attrib(c, attrib, &have) != Success)
-        return true;
-    switch (r) {
-    case RULE_MIN: return have >= want;
-    case RULE_MASK: return (have & want) == want;
-    default: return have == want;
-    }
+    return a != NULL && b != NULL && a->egl_config == b->egl_config && a->srgb == b->srgb;
 }
 
-struct sort_ctx {
-    bool want_alpha;
-    int index;
-};
-
-/* GLX 1.4 sort order for what our configs differ in: color bits asked for (larger first),
- * single before double, smaller buffer size, then the server's order. */
-static int compare(const struct glmux_pixels_config *a, const struct glmux_pixels_config *b,
-                   bool want_alpha)
-{
-    if (want_alpha && a->alpha != b->alpha)
-        return b->alpha - a->alpha;
-    if (a->double_buffer != b->double_buffer)
-        return a->double_buffer - b->double_buffer;
-    if (a->alpha != b->alpha)
-        return a->alpha - b->alpha;
-    return a->id - b->id;
-}
-
-GLXFBConfig *glmux_pixels_choose(Display *dpy, int screen, const int *attribs, bool visual_style,
-                                 int *n)
-{
-    int count, found = 0;
-    struct glmux_pixels_config *c = glmux_pixels_configs(dpy, screen, &count);
-    GLXFBConfig *out;
-    bool want_alpha = false, rgba = !visual_style;
-
-    *n = 0;
-    if (c == NULL)
-        return NULL;
-    /* Pass over the list once for the GLX 1.2 boolean tokens and the alpha request. */
-    for (const int *a = attribs; a != NULL && *a != None;) {
-        if (visual_style && (*a == GLX_USE_GL || *a == GLX_RGBA || *a == GLX_DOUBLEBUFFER ||
-                             *a == GLX_STEREO)) {
-            if (*a == GLX_RGBA)
-                rgba = true;
-            if (*a == GLX_STEREO)
-                return NULL;
-            a++;
-            continue;
-        }
-        if (*a == GLX_ALPHA_SIZE && a[1] > 0 && a[1] != (int)GLX_DONT_CARE)
-            want_alpha = true;
-        if (*a == GLX_RENDER_TYPE && !(a[1] & GLX_RGBA_BIT) && a[1] != (int)GLX_DONT_CARE)
-            return NULL;
-        a += 2;
-    }
-    if (!rgba)
-        return NULL; /* color-index visuals: none */
-    out = malloc(sizeof(*out) * (size_t)count);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < count; i++) {
-        bool ok = !visual_style || c[i].double_buffer;
-
-        for (const int *a = attribs; ok && a != NULL && *a != None;) {
-            if (visual_style && (*a == GLX_USE_GL || *a == GLX_RGBA || *a == GLX_DOUBLEBUFFER ||
-                                 *a == GLX_STEREO)) {
-                a++;
-                continue;
-            }
-            if (!(visual_style && *a == GLX_DOUBLEBUFFER))
-                ok = matches(&c[i], a[0], a[1]);
-            a += 2;
-        }
-        if (ok)
-            out[found++] = (GLXFBConfig)&c[i];
-    }
-    /* Insertion sort: a dozen configs at most per screen. */
-    for (int i = 1; i < found; i++) {
-        GLXFBConfig x = out[i];
-        int j = i - 1;
-
-        while (j >= 0 && compare((struct glmux_pixels_config *)out[j],
-                                 (struct glmux_pixels_config *)x, want_alpha) > 0) {
-            out[j + 1] = out[j];
-            j--;
-        }
-        out[j + 1] = x;
-    }
-    if (found == 0) {
-        free(out);
-        return NULL;
-    }
-    *n = found;
-    return out;
-}
-
-XVisualInfo *glmux_pixels_visual_info(Display *dpy, const struct glmux_pixels_config *c)
-{
-    XVisualInfo tmpl = { .visualid = c->visual, .screen = c->screen };
-    int n = 0;
-
-    return XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl, &n);
-}
+/* ---- lifetime ---- */
 
 void glmux_pixels_config_after_fork(void)
 {
@@ -383,7 +544,7 @@ void glmux_pixels_config_display_closed(Display *dpy)
 
             *p = d->next;
             for (int s = 0; s < d->screen_count; s++)
-                free(d->screens[s].configs);
+                screen_free(&d->screens[s]);
             free(d->screens);
             free(d->made);
             free(d);

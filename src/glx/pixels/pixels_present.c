@@ -244,7 +244,8 @@ bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
     return true;
 }
 
-bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d, EGLConfig egl_config)
+bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
+                                 const struct glmux_pixels_config *config)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     int w = d->width, h = d->height;
@@ -262,11 +263,12 @@ bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d, EGLConfig egl_
         w = 1;
     if (h < 1)
         h = 1;
-    if (d->surface != EGL_NO_SURFACE && d->surface_config == egl_config && w == d->width &&
-        h == d->height)
+    if (d->surface != EGL_NO_SURFACE && w == d->width && h == d->height &&
+        glmux_pixels_config_same_surface(d->surface_config, config))
         return true;
-    const EGLint attribs[] = { EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE };
-    s = egl->CreatePbufferSurface(egl->display, egl_config, attribs);
+    EGLint attribs[5 + GLMUX_PIXELS_SURFACE_ATTRIBS] = { EGL_WIDTH, w, EGL_HEIGHT, h };
+    attribs[4 + glmux_pixels_config_surface_attribs(config, attribs + 4)] = EGL_NONE;
+    s = egl->CreatePbufferSurface(egl->display, config->egl_config, attribs);
     if (s == EGL_NO_SURFACE) {
         glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: cannot make a %dx%d EGL pbuffer for "
                   "drawable 0x%lx (EGL error 0x%x)", w, h, (unsigned long)d->xid,
@@ -276,7 +278,7 @@ bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d, EGLConfig egl_
     if (d->surface != EGL_NO_SURFACE)
         egl->DestroySurface(egl->display, d->surface); /* freed once no longer current */
     d->surface = s;
-    d->surface_config = egl_config;
+    d->surface_config = config;
     d->width = w;
     d->height = h;
     return true;
@@ -373,10 +375,13 @@ fail:
     return NULL;
 }
 
-/* glReadPixels of the whole surface into dst, top row first; GL state left as found. */
-static void read_back(const struct glmux_pixels_gl *gl, int w, int h, char *dst, size_t stride)
+/* glReadPixels of the whole surface into dst, top row first; GL state left as found. A
+ * multisampled surface (config c) is resolved first. */
+static void read_back(const struct glmux_pixels_gl *gl, const struct glmux_pixels_config *c,
+                      int w, int h, char *dst, size_t stride)
 {
     GLint fb = 0, pbo = 0, align = 4, row = 0, skip_rows = 0, skip_pixels = 0;
+    struct glmux_pixels_resolve resolve;
     size_t row_bytes = (size_t)w * 4;
     char *tmp = malloc(row_bytes * (size_t)h);
 
@@ -394,6 +399,7 @@ static void read_back(const struct glmux_pixels_gl *gl, int w, int h, char *dst,
     gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
     gl->PixelStorei(GL_PACK_SKIP_ROWS, 0);
     gl->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    glmux_pixels_resolve_begin(c, w, h, &resolve);
     gl->ReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, tmp);
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fb);
     gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pbo);
@@ -401,6 +407,7 @@ static void read_back(const struct glmux_pixels_gl *gl, int w, int h, char *dst,
     gl->PixelStorei(GL_PACK_ROW_LENGTH, row);
     gl->PixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
     gl->PixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels);
+    glmux_pixels_resolve_end(&resolve);
     for (int y = 0; y < h; y++)
         memcpy(dst + (size_t)y * stride, tmp + (size_t)(h - 1 - y) * row_bytes, row_bytes);
     free(tmp);
@@ -464,7 +471,8 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d)
         if (b == NULL)
             b = d->shm = shm_alloc(d->dpy, depth, w, h);
         if (b != NULL) {
-            read_back(gl, w, h, b->image->data, (size_t)b->image->bytes_per_line);
+            read_back(gl, d->surface_config, w, h, b->image->data,
+                      (size_t)b->image->bytes_per_line);
             xshm.PutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)w,
                          (unsigned)h, False);
             /* The server reads the segment before this returns; then it can be reused. */
@@ -482,7 +490,7 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d)
         img->data = malloc((size_t)img->bytes_per_line * (size_t)h);
         if (img->data != NULL) {
             img->byte_order = LSBFirst; /* what GL_BGRA + GL_UNSIGNED_BYTE writes */
-            read_back(gl, w, h, img->data, (size_t)img->bytes_per_line);
+            read_back(gl, d->surface_config, w, h, img->data, (size_t)img->bytes_per_line);
             sent = put_bands(d->dpy, d->target, d->gc, img, w, h);
             XFlush(d->dpy);
         }

@@ -33,14 +33,22 @@
 #define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
 #define GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB 0x0002
 #endif
+#ifndef GLX_TEXTURE_FORMAT_EXT
+#define GLX_TEXTURE_FORMAT_EXT 0x20D5
+#define GLX_TEXTURE_TARGET_EXT 0x20D6
+#define GLX_MIPMAP_TEXTURE_EXT 0x20D7
+#define GLX_TEXTURE_FORMAT_NONE_EXT 0x20D8
+#endif
 #ifndef EGL_CONTEXT_OPENGL_DEBUG
 #define EGL_CONTEXT_OPENGL_DEBUG 0x31B0
 #define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE 0x31B1
 #endif
 
 #define PIXELS_EXTENSIONS                                                                  \
-    "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address "     \
-    "GLX_EXT_visual_info"
+    "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_framebuffer_sRGB "     \
+    "GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB "               \
+    "GLX_EXT_texture_from_pixmap GLX_EXT_visual_info GLX_EXT_visual_rating "                \
+    "GLX_SGIS_multisample"
 
 struct glmux_pixels_context {
     struct glmux_pixels_context *next;
@@ -137,76 +145,6 @@ static XID new_xid(Display *dpy)
     return id;
 }
 
-/* ---- configs and visuals ---- */
-
-static GLXFBConfig *pixels_ChooseFBConfig(Display *dpy, int screen, const int *attribs, int *n)
-{
-    int count = 0;
-    GLXFBConfig *c = glmux_pixels_choose(dpy, screen, attribs, false, &count);
-
-    if (n != NULL)
-        *n = count;
-    return c;
-}
-
-static GLXFBConfig *pixels_GetFBConfigs(Display *dpy, int screen, int *n)
-{
-    int count = 0;
-    struct glmux_pixels_config *c = glmux_pixels_configs(dpy, screen, &count);
-    GLXFBConfig *out = count > 0 ? malloc(sizeof(*out) * (size_t)count) : NULL;
-
-    if (out == NULL)
-        count = 0;
-    for (int i = 0; i < count; i++)
-        out[i] = (GLXFBConfig)&c[i];
-    if (n != NULL)
-        *n = count;
-    return out;
-}
-
-static int pixels_GetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *value)
-{
-    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
-        return GLX_BAD_VISUAL; /* GLXBadFBConfig is an X error; the call's own code */
-    return glmux_pixels_config_attrib((struct glmux_pixels_config *)config, attrib, value);
-}
-
-static XVisualInfo *pixels_GetVisualFromFBConfig(Display *dpy, GLXFBConfig config)
-{
-    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
-        return NULL;
-    return glmux_pixels_visual_info(dpy, (struct glmux_pixels_config *)config);
-}
-
-static XVisualInfo *pixels_ChooseVisual(Display *dpy, int screen, int *attribs)
-{
-    int n = 0;
-    GLXFBConfig *c = glmux_pixels_choose(dpy, screen, attribs, true, &n);
-    XVisualInfo *vi = NULL;
-
-    if (c != NULL && n > 0)
-        vi = glmux_pixels_visual_info(dpy, (struct glmux_pixels_config *)c[0]);
-    free(c);
-    return vi;
-}
-
-static int pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value)
-{
-    struct glmux_pixels_config *c;
-
-    if (vis == NULL)
-        return GLX_BAD_VISUAL;
-    c = glmux_pixels_config_of_visual(dpy, vis->screen, vis->visualid);
-    if (c == NULL) {
-        if (attrib == GLX_USE_GL) {
-            *value = False;
-            return Success;
-        }
-        return GLX_BAD_VISUAL;
-    }
-    return glmux_pixels_config_attrib(c, attrib, value);
-}
-
 /* ---- contexts ---- */
 
 static GLXContext create_context(Display *dpy, struct glmux_pixels_config *config,
@@ -250,8 +188,7 @@ static GLXContext pixels_CreateContext(Display *dpy, XVisualInfo *vis, GLXContex
     (void)direct;
     if (vis == NULL)
         return NULL;
-    return create_context(dpy, glmux_pixels_config_of_visual(dpy, vis->screen, vis->visualid),
-                          share, NULL);
+    return create_context(dpy, glmux_pixels_config_of_visual(dpy, vis), share, NULL);
 }
 
 static GLXContext pixels_CreateNewContext(Display *dpy, GLXFBConfig config, int render_type,
@@ -368,16 +305,29 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
 
 /* ---- drawables ---- */
 
-/* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None. */
+/* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None.
+ * A pixmap's attributes are the texture ones of GLX_EXT_texture_from_pixmap. */
 static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
-                           enum glmux_pixels_kind kind)
+                           enum glmux_pixels_kind kind, const int *attribs)
 {
     struct glmux_pixels_drawable *d;
+    int format = 0, tex_target = 0, rc;
 
     if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
         return None;
+    if (kind == GLMUX_PIXELS_PIXMAP &&
+        (rc = glmux_pixels_texture_attribs(dpy, target, attribs, &format, &tex_target)) !=
+            Success) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: glXCreatePixmap: bad texture attributes "
+                  "(X error %d); no pixmap made", rc);
+        return None;
+    }
     pthread_mutex_lock(&lock);
     d = drawable_new(dpy, new_xid(dpy), target, kind, (struct glmux_pixels_config *)config);
+    if (d != NULL) {
+        d->tex_format = format;
+        d->tex_target = tex_target;
+    }
     pthread_mutex_unlock(&lock);
     return d ? d->xid : None;
 }
@@ -386,22 +336,20 @@ static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window wi
                                      const int *attribs)
 {
     (void)attribs;
-    return create_drawable(dpy, config, win, GLMUX_PIXELS_WINDOW);
+    return create_drawable(dpy, config, win, GLMUX_PIXELS_WINDOW, NULL);
 }
 
 static GLXPixmap pixels_CreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap,
                                      const int *attribs)
 {
-    (void)attribs;
-    return create_drawable(dpy, config, pixmap, GLMUX_PIXELS_PIXMAP);
+    return create_drawable(dpy, config, pixmap, GLMUX_PIXELS_PIXMAP, attribs);
 }
 
 static GLXPixmap pixels_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
 {
     struct glmux_pixels_config *c;
 
-    if (vis == NULL || (c = glmux_pixels_config_of_visual(dpy, vis->screen,
-                                                          vis->visualid)) == NULL)
+    if ((c = glmux_pixels_config_of_visual(dpy, vis)) == NULL)
         return None;
     return pixels_CreatePixmap(dpy, (GLXFBConfig)c, pixmap, NULL);
 }
@@ -425,7 +373,7 @@ static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const i
     if (d != NULL) {
         d->width = w;
         d->height = h;
-        if (!glmux_pixels_surface_update(d, d->config->egl_config)) {
+        if (!glmux_pixels_surface_update(d, d->config)) {
             drawable_free(d);
             d = NULL;
         }
@@ -467,6 +415,9 @@ static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, uns
         case GLX_LARGEST_PBUFFER: *value = False; break;
         case GLX_FBCONFIG_ID: *value = (unsigned)d->config->id; break;
         case GLX_EVENT_MASK: *value = (unsigned)d->event_mask; break;
+        case GLX_TEXTURE_FORMAT_EXT: *value = (unsigned)d->tex_format; break;
+        case GLX_TEXTURE_TARGET_EXT: *value = (unsigned)d->tex_target; break;
+        case GLX_MIPMAP_TEXTURE_EXT: *value = False; break;
         default: break;
         }
     }
@@ -494,7 +445,32 @@ static void pixels_GetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned lon
     pthread_mutex_unlock(&lock);
 }
 
+bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out)
+{
+    struct glmux_pixels_drawable *d;
+    bool ok;
+
+    pthread_mutex_lock(&lock);
+    d = drawable_find(dpy, xid);
+    ok = d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && d->tex_target != 0 &&
+         d->tex_format != GLX_TEXTURE_FORMAT_NONE_EXT;
+    if (ok)
+        *out = (struct glmux_pixels_pixmap_texture){
+            .pixmap = d->target, .format = d->tex_format, .target = d->tex_target,
+            .current_draw = d == cur_draw, .context_current = cur_ctx != NULL,
+        };
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+struct glmux_pixels_drawable *glmux_pixels_current_draw(void)
+{
+    return cur_draw;
+}
+
 /* ---- current context ---- */
+
+static void present_single(void);
 
 /* Drops this thread's references (lock held); frees what was destroyed meanwhile. */
 static void release_current(void)
@@ -537,6 +513,10 @@ static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawabl
 
     if (egl == NULL)
         return False;
+    /* GLX flushes the context it replaces: a pixmap or single-buffered window shows its frame. */
+    if (cur_ctx != NULL && ((GLXContext)cur_ctx != ctx || cur_draw == NULL ||
+                            cur_draw->xid != draw))
+        present_single();
     pthread_mutex_lock(&lock);
     if (ctx == NULL) {
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -552,8 +532,8 @@ static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawabl
         r = read == draw ? d : drawable_for(dpy, read, c->config);
         if (d == NULL || r == NULL)
             goto out;
-        if (!glmux_pixels_surface_update(d, c->config->egl_config) ||
-            (r != d && !glmux_pixels_surface_update(r, c->config->egl_config)))
+        if (!glmux_pixels_surface_update(d, c->config) ||
+            (r != d && !glmux_pixels_surface_update(r, c->config)))
             goto out;
     }
     egl->BindAPI(EGL_OPENGL_API);
@@ -592,7 +572,7 @@ static void follow_size(void)
 
     if (cur_draw->kind == GLMUX_PIXELS_PBUFFER || cur_draw->gone)
         return;
-    if (!glmux_pixels_surface_update(cur_draw, cur_ctx->config->egl_config) ||
+    if (!glmux_pixels_surface_update(cur_draw, cur_ctx->config) ||
         cur_draw->surface == before)
         return;
     egl->MakeCurrent(egl->display, cur_draw->surface,
@@ -701,20 +681,24 @@ struct named_fn {
 };
 
 #define PIXELS_FN(name) { "glX" #name, (void *)pixels_##name }
+#define CONFIG_FN(name) { "glX" #name, (void *)glmux_pixels_##name }
 static const struct named_fn glx_functions[] = {
-    PIXELS_FN(ChooseVisual), PIXELS_FN(CopyContext), PIXELS_FN(CreateContext),
+    CONFIG_FN(ChooseVisual), PIXELS_FN(CopyContext), PIXELS_FN(CreateContext),
     PIXELS_FN(CreateGLXPixmap), PIXELS_FN(DestroyContext), PIXELS_FN(DestroyGLXPixmap),
-    PIXELS_FN(GetConfig), PIXELS_FN(IsDirect), PIXELS_FN(MakeCurrent), PIXELS_FN(SwapBuffers),
+    CONFIG_FN(GetConfig), PIXELS_FN(IsDirect), PIXELS_FN(MakeCurrent), PIXELS_FN(SwapBuffers),
     PIXELS_FN(UseXFont), PIXELS_FN(WaitGL), PIXELS_FN(WaitX), PIXELS_FN(QueryServerString),
-    PIXELS_FN(GetClientString), PIXELS_FN(QueryExtensionsString), PIXELS_FN(ChooseFBConfig),
+    PIXELS_FN(GetClientString), PIXELS_FN(QueryExtensionsString), CONFIG_FN(ChooseFBConfig),
     PIXELS_FN(CreateNewContext), PIXELS_FN(CreatePbuffer), PIXELS_FN(CreatePixmap),
     PIXELS_FN(CreateWindow), PIXELS_FN(DestroyPbuffer), PIXELS_FN(DestroyPixmap),
-    PIXELS_FN(DestroyWindow), PIXELS_FN(GetFBConfigAttrib), PIXELS_FN(GetFBConfigs),
-    PIXELS_FN(GetSelectedEvent), PIXELS_FN(GetVisualFromFBConfig),
+    PIXELS_FN(DestroyWindow), CONFIG_FN(GetFBConfigAttrib), CONFIG_FN(GetFBConfigs),
+    PIXELS_FN(GetSelectedEvent), CONFIG_FN(GetVisualFromFBConfig),
     PIXELS_FN(MakeContextCurrent), PIXELS_FN(QueryContext), PIXELS_FN(QueryDrawable),
     PIXELS_FN(SelectEvent), PIXELS_FN(CreateContextAttribsARB),
+    { "glXBindTexImageEXT", (void *)glmux_pixels_BindTexImageEXT },
+    { "glXReleaseTexImageEXT", (void *)glmux_pixels_ReleaseTexImageEXT },
     { "glFinish", (void *)pixels_glFinish }, { "glFlush", (void *)pixels_glFlush },
 };
+#undef CONFIG_FN
 #undef PIXELS_FN
 
 static void *pixels_get_proc(const GLubyte *name)
@@ -740,14 +724,12 @@ static Bool pixels_screen_supported(Display *dpy, int screen)
 
 static void *pixels_dispatch_address(const GLubyte *name)
 {
-    (void)name;
-    return NULL;
+    return glmux_pixels_texture_dispatch(name);
 }
 
 static void pixels_set_dispatch_index(const GLubyte *name, int index)
 {
-    (void)name;
-    (void)index;
+    glmux_pixels_texture_set_index(name, index);
 }
 
 void glmux_glx_pixels_after_fork(void)
@@ -765,10 +747,10 @@ void glmux_glx_pixels_fini(void)
 Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
                            __GLXvendorInfo *vendor, __GLXapiImports *imports)
 {
-    (void)exports;
     (void)vendor;
     if (GLX_VENDOR_ABI_GET_MAJOR_VERSION(version) != GLX_VENDOR_ABI_MAJOR_VERSION)
         return False;
+    glmux_pixels_texture_init(exports);
     imports->isScreenSupported = pixels_screen_supported;
     imports->getProcAddress = pixels_get_proc;
     imports->getDispatchAddress = pixels_dispatch_address;

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: GLX_EXT_texture_from_pixmap for the pixels GLX vendor. glXCreatePixmap takes the
+ * texture format and target (GLX_TEXTURE_FORMAT_EXT, GLX_TEXTURE_TARGET_EXT; without a target,
+ * GL_TEXTURE_2D for a power-of-two pixmap, else GL_TEXTURE_RECTANGLE, as the X server's GLX
+ * chooses). glXBindTexImageEXT reads the pixmap from the X server (XGetImage) and uploads it
+ * into the texture the current context has bound to that target: row 0 is the pixmap's top
+ * row (GLX_Y_INVERTED_EXT is True), alpha is 1 where the pixmap has none, the unpack state is
+ * left as found. So the texture shows what X drew into the pixmap and what GL drew into it once
+ * that was presented: at glFinish, glFlush, glXWaitGL or glXMakeCurrent away from it (GLX's
+ * implicit flush), and at the bind itself when the pixmap is this thread's draw drawable.
+ * glXReleaseTexImageEXT has nothing to give back: the texture keeps the copy (the extension
+ * leaves it undefined after the release). libGLX dispatches the two functions by drawable
+ * through the vendor ABI's exports, as for any vendor's GLX extension.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <X11/Xutil.h>
+
+#include "glx/pixels/pixels.h"
+#include "util/log.h"
+
+#ifndef GLX_TEXTURE_FORMAT_EXT
+#define GLX_TEXTURE_FORMAT_EXT 0x20D5
+#define GLX_TEXTURE_TARGET_EXT 0x20D6
+#define GLX_MIPMAP_TEXTURE_EXT 0x20D7
+#define GLX_TEXTURE_FORMAT_NONE_EXT 0x20D8
+#define GLX_TEXTURE_FORMAT_RGB_EXT 0x20D9
+#define GLX_TEXTURE_FORMAT_RGBA_EXT 0x20DA
+#define GLX_TEXTURE_1D_EXT 0x20DB
+#define GLX_TEXTURE_2D_EXT 0x20DC
+#define GLX_TEXTURE_RECTANGLE_EXT 0x20DD
+#define GLX_FRONT_LEFT_EXT 0x20DE
+#endif
+#ifndef GL_TEXTURE_RECTANGLE
+#define GL_TEXTURE_RECTANGLE 0x84F5
+#endif
+#ifndef GL_PIXEL_UNPACK_BUFFER
+#define GL_PIXEL_UNPACK_BUFFER 0x88EC
+#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#endif
+#ifndef GL_BGRA
+#define GL_BGRA 0x80E1
+#endif
+#ifndef GL_RGB8
+#define GL_RGB8 0x8051
+#define GL_RGBA8 0x8058
+#endif
+
+typedef void (*tex_image_2d_fn)(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum,
+                                const void *);
+typedef void (*tex_image_1d_fn)(GLenum, GLint, GLint, GLsizei, GLint, GLenum, GLenum,
+                                const void *);
+typedef void (*bind_fn)(Display *, GLXDrawable, int, const int *);
+typedef void (*release_fn)(Display *, GLXDrawable, int);
+
+static const __GLXapiExports *exports;
+static int bind_index = -1, release_index = -1;
+
+/* ---- glXCreatePixmap's attributes ---- */
+
+int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, int *format,
+                                 int *target)
+{
+    int w, h;
+
+    *format = GLX_TEXTURE_FORMAT_NONE_EXT;
+    *target = 0;
+    for (const int *a = attribs; a != NULL && a[0] != None; a += 2) {
+        switch (a[0]) {
+        case GLX_TEXTURE_FORMAT_EXT:
+            if (a[1] != GLX_TEXTURE_FORMAT_NONE_EXT && a[1] != GLX_TEXTURE_FORMAT_RGB_EXT &&
+                a[1] != GLX_TEXTURE_FORMAT_RGBA_EXT)
+                return BadValue;
+            *format = a[1];
+            break;
+        case GLX_TEXTURE_TARGET_EXT:
+            if (a[1] != GLX_TEXTURE_1D_EXT && a[1] != GLX_TEXTURE_2D_EXT &&
+                a[1] != GLX_TEXTURE_RECTANGLE_EXT)
+                return BadValue;
+            *target = a[1];
+            break;
+        case GLX_MIPMAP_TEXTURE_EXT:
+            if (a[1] != False)
+                return BadMatch; /* GLX_BIND_TO_MIPMAP_TEXTURE_EXT is False */
+            break;
+        default:
+            return BadValue;
+        }
+    }
+    if (*format != GLX_TEXTURE_FORMAT_NONE_EXT && *target == 0) {
+        if (!glmux_pixels_geometry(dpy, pixmap, &w, &h, NULL))
+            return BadPixmap;
+        *target = (w & (w - 1)) || (h & (h - 1)) ? GLX_TEXTURE_RECTANGLE_EXT
+                                                 : GLX_TEXTURE_2D_EXT;
+    }
+    return Success;
+}
+
+/* ---- the upload ---- */
+
+struct unpack_state {
+    GLint alignment, row_length, skip_rows, skip_pixels, swap_bytes, buffer;
+};
+
+static void unpack_set(const struct glmux_pixels_gl *gl, struct unpack_state *saved,
+                       int row_length)
+{
+    gl->GetIntegerv(GL_UNPACK_ALIGNMENT, &saved->alignment);
+    gl->GetIntegerv(GL_UNPACK_ROW_LENGTH, &saved->row_length);
+    gl->GetIntegerv(GL_UNPACK_SKIP_ROWS, &saved->skip_rows);
+    gl->GetIntegerv(GL_UNPACK_SKIP_PIXELS, &saved->skip_pixels);
+    gl->GetIntegerv(GL_UNPACK_SWAP_BYTES, &saved->swap_bytes);
+    gl->GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &saved->buffer);
+    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
+    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+}
+
+static void unpack_restore(const struct glmux_pixels_gl *gl, const struct unpack_state *saved)
+{
+    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->buffer);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, saved->alignment);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, saved->row_length);
+    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, saved->skip_rows);
+    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, saved->skip_pixels);
+    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, saved->swap_bytes);
+}
+
+/* Makes img's pixels B, G, R, A bytes (opaque when the pixmap has no alpha). */
+static void to_bgra(XImage *img, bool opaque)
+{
+    if (img->byte_order == LSBFirst && !opaque)
+        return;
+    for (int y = 0; y < img->height; y++) {
+        unsigned char *p = (unsigned char *)img->data + (size_t)y * (size_t)img->bytes_per_line;
+
+        for (int x = 0; x < img->width; x++, p += 4) {
+            if (img->byte_order == MSBFirst) {
+                unsigned char t0 = p[0], t1 = p[1];
+
+                p[0] = p[3];
+                p[1] = p[2];
+                p[2] = t1;
+                p[3] = t0;
+            }
+            if (opaque)
+                p[3] = 0xff;
+        }
+    }
+}
+
+static void upload(XImage *img, int format, int target)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
+    GLint internal = format == GLX_TEXTURE_FORMAT_RGBA_EXT ? GL_RGBA8 : GL_RGB8;
+    struct unpack_state saved;
+
+    if (egl == NULL || gl == NULL)
+        return;
+    unpack_set(gl, &saved, img->bytes_per_line / 4);
+    if (target == GLX_TEXTURE_1D_EXT) {
+        tex_image_1d_fn tex1d = (tex_image_1d_fn)egl->get_proc("glTexImage1D");
+
+        if (tex1d != NULL)
+            tex1d(GL_TEXTURE_1D, 0, internal, img->width, 0, GL_BGRA, GL_UNSIGNED_BYTE,
+                  img->data);
+    } else {
+        tex_image_2d_fn tex2d = (tex_image_2d_fn)egl->get_proc("glTexImage2D");
+
+        if (tex2d != NULL)
+            tex2d(target == GLX_TEXTURE_2D_EXT ? GL_TEXTURE_2D : GL_TEXTURE_RECTANGLE, 0,
+                  internal, img->width, img->height, 0, GL_BGRA, GL_UNSIGNED_BYTE, img->data);
+    }
+    unpack_restore(gl, &saved);
+}
+
+void glmux_pixels_BindTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer,
+                                  const int *attribs)
+{
+    struct glmux_pixels_pixmap_texture t;
+    XImage *img;
+    int w, h, depth;
+
+    (void)attribs;
+    if (!glmux_pixels_pixmap_texture(dpy, drawable, &t)) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: glXBindTexImageEXT: 0x%lx is not a GLX "
+                  "pixmap made for a texture (GLX_TEXTURE_FORMAT_EXT); nothing bound",
+                  (unsigned long)drawable);
+        return;
+    }
+    if (buffer != GLX_FRONT_LEFT_EXT || !t.context_current) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: glXBindTexImageEXT: %s; nothing bound",
+                  buffer != GLX_FRONT_LEFT_EXT ? "a pixmap has only GLX_FRONT_LEFT_EXT"
+                                               : "no context of this vendor is current");
+        return;
+    }
+    if (t.current_draw)
+        glmux_pixels_present(glmux_pixels_current_draw());
+    if (!glmux_pixels_geometry(dpy, t.pixmap, &w, &h, &depth))
+        return;
+    img = XGetImage(dpy, t.pixmap, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+    if (img == NULL)
+        return;
+    if (img->bits_per_pixel == 32 && (img->depth == 24 || img->depth == 32)) {
+        to_bgra(img, img->depth != 32);
+        upload(img, t.format, t.target);
+    } else {
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXBindTexImageEXT: pixmap 0x%lx has "
+                  "depth %d with %d bits per pixel; only depth 24 and 32 in 32 bits are "
+                  "uploaded", (unsigned long)t.pixmap, img->depth, img->bits_per_pixel);
+    }
+    XDestroyImage(img);
+}
+
+void glmux_pixels_ReleaseTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer)
+{
+    (void)dpy;
+    (void)drawable;
+    (void)buffer;
+}
+
+/* ---- dispatch by drawable (libGLX asks every vendor for these stubs) ---- */
+
+static void dispatch_bind(Display *dpy, GLXDrawable drawable, int buffer, const int *attribs)
+{
+    __GLXvendorInfo *v = exports != NULL ? exports->vendorFromDrawable(dpy, drawable) : NULL;
+    int index = __atomic_load_n(&bind_index, __ATOMIC_ACQUIRE);
+    bind_fn fn = v != NULL && index >= 0 ? (bind_fn)exports->fetchDispatchEntry(v, index) : NULL;
+
+    if (fn != NULL)
+        fn(dpy, drawable, buffer, attribs);
+}
+
+static void dispatch_release(Display *dpy, GLXDrawable drawable, int buffer)
+{
+    __GLXvendorInfo *v = exports != NULL ? exports->vendorFromDrawable(dpy, drawable) : NULL;
+    int index = __atomic_load_n(&release_index, __ATOMIC_ACQUIRE);
+    release_fn fn = v != NULL && index >= 0 ? (release_fn)exports->fetchDispatchEntry(v, index)
+                                            : NULL;
+
+    if (fn != NULL)
+        fn(dpy, drawable, buffer);
+}
+
+void glmux_pixels_texture_init(const __GLXapiExports *api)
+{
+    exports = api;
+}
+
+void *glmux_pixels_texture_dispatch(const GLubyte *name)
+{
+    if (strcmp((const char *)name, "glXBindTexImageEXT") == 0)
+        return (void *)dispatch_bind;
+    if (strcmp((const char *)name, "glXReleaseTexImageEXT") == 0)
+        return (void *)dispatch_release;
+    return NULL;
+}
+
+void glmux_pixels_texture_set_index(const GLubyte *name, int index)
+{
+    if (strcmp((const char *)name, "glXBindTexImageEXT") == 0)
+        __atomic_store_n(&bind_index, index, __ATOMIC_RELEASE);
+    else if (strcmp((const char *)name, "glXReleaseTexImageEXT") == 0)
+        __atomic_store_n(&release_index, index, __ATOMIC_RELEASE);
+}
