@@ -26,6 +26,7 @@
 #include <GL/glxext.h>
 
 #include "glmux_test.h"
+#include "glx_test_x.h"
 
 #ifndef GL_FRAMEBUFFER_SRGB
 #define GL_FRAMEBUFFER_SRGB 0x8DB9
@@ -45,16 +46,6 @@
 
 static Display *dpy;
 static int screen;
-static int app_errors;
-
-static int count_error(Display *d, XErrorEvent *ev)
-{
-    (void)d;
-    fprintf(stderr, "X error %d (request %d) reached the application\n", ev->error_code,
-            ev->request_code);
-    app_errors++;
-    return 0;
-}
 
 static void open_display(void)
 {
@@ -64,7 +55,7 @@ static void open_display(void)
     CHECK_MSG(name != NULL, "PIXELS_DISPLAY is not set (run through run_glx_pixels.sh)");
     dpy = XOpenDisplay(name);
     CHECK_MSG(dpy != NULL, "cannot open display %s", name);
-    XSetErrorHandler(count_error);
+    glx_test_catch_errors();
     screen = DefaultScreen(dpy);
     glmux_test_require_ours("libGLX.so.0");
     vendor = glXGetClientString(dpy, GLX_VENDOR);
@@ -78,6 +69,15 @@ static int attr(GLXFBConfig c, int a)
 
     CHECK_MSG(glXGetFBConfigAttrib(dpy, c, a, &v) == Success, "attribute 0x%x", a);
     return v;
+}
+
+/* No X error reached the application. */
+static void close_display(void)
+{
+    int errors = glx_test_error_count(dpy);
+
+    CHECK_MSG(errors == 0, "%d X errors reached the application", errors);
+    XCloseDisplay(dpy);
 }
 
 /* ---- choose ---- */
@@ -260,8 +260,7 @@ static int choose(void)
     CHECK(glXGetConfig(dpy, vi, GLX_DOUBLEBUFFER, &v) == 0 && v == True);
     XFree(vi);
     XFree(all);
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
-    XCloseDisplay(dpy);
+    close_display();
     printf("ok: %d FBConfigs, chosen in GLX 1.4 order\n", n);
     return 0;
 }
@@ -494,8 +493,7 @@ static int render(void)
     for (int i = 0; i < context_count; i++)
         glXDestroyContext(dpy, contexts[i].ctx);
     XFree(all);
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
-    XCloseDisplay(dpy);
+    close_display();
     printf("ok: each of %d FBConfigs rendered the right pixels\n", n);
     return 0;
 }
@@ -564,8 +562,7 @@ static int visuals(void)
     glXDestroyContext(dpy, ctx_copy);
     XFree(single);
     XFree(ms);
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
-    XCloseDisplay(dpy);
+    close_display();
     printf("ok: GLX 1.2 visuals stand for single-buffered and multisampled configs\n");
     return 0;
 }
@@ -701,8 +698,7 @@ static int tfp(void)
     glXDestroyContext(dpy, ctx2);
     XFree(vi);
     XFree(c);
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
-    XCloseDisplay(dpy);
+    close_display();
     printf("ok: X- and GL-drawn pixmaps bound as textures\n");
     return 0;
 }
