@@ -39,18 +39,10 @@ class Fail(Exception):
     pass
 
 
-def skip(why):
-    print("skipped:", why)
-    sys.exit(77)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from umockdev_gi import skip, umockdev_api  # noqa: E402
 
-
-try:
-    import gi
-    gi.require_version("UMockdev", "1.0")
-    from gi.repository import UMockdev
-except (ImportError, ValueError) as e:
-    skip("umockdev's GObject API is missing (apt-get install python3-gi gir1.2-umockdev-1.0): %s"
-         % e)
+_, _, UMockdev = umockdev_api()
 
 
 def records(path):

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: MIT
+"""glmux tests: umockdev's GObject API for the tests that drive a testbed from Python
+(tests/cli/run_watch.py, tests/prime/run_switcheroo.py), or a skip (exit 77) that says what to
+install."""
+import sys
+
+
+def skip(why):
+    print("skipped:", why)
+    sys.exit(77)
+
+
+def umockdev_api():
+    """(Gio, GLib, UMockdev) from python3-gi and gir1.2-umockdev-1.0; skips without them."""
+    try:
+        import gi
+        gi.require_version("UMockdev", "1.0")
+        from gi.repository import Gio, GLib, UMockdev
+    except (ImportError, ValueError) as e:
+        skip("umockdev's GObject API is missing (apt-get install python3-gi "
+             "gir1.2-umockdev-1.0): %s" % e)
+    return Gio, GLib, UMockdev
