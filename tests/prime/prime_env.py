@@ -12,6 +12,10 @@ glmux loaded it.
 import json
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
 
 # What a run never inherits from the caller.
 CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_DEBUG", "GLMUX_DEBUG_FILE",
@@ -80,3 +84,26 @@ class Setup:
             if len(words) >= 2 and words[0] in ("egl", "glx"):
                 served[words[0]] = words[1]
         return r, seen, served
+
+    def probe_check(self, devices, display, env, want, glx_server_vendor=None, prefix=()):
+        """Runs the probe with env; the problems found when its EGL and GLX vendors do not both
+        render on GPU want (oracle.renders_on). glx_server_vendor: the X server's vendor is an
+        acceptable GLX answer too (nothing asked a GPU of an X server that does not name its
+        own)."""
+        d = oracle.by_tag(devices, want)
+        want_vendor = d["vendor"] if d else None
+        r, seen, served = self.probe_run(env, prefix)
+        if r.returncode != 0:
+            return ["probe: exit %d: %s" % (r.returncode, (r.stdout + r.stderr).strip())]
+        problems = []
+        for api in ("egl", "glx"):
+            vendor = served.get(api)
+            saw = seen[api].get(vendor, {})
+            on = oracle.renders_on(devices, display, vendor, saw)
+            if api == "glx" and glx_server_vendor is not None and vendor == glx_server_vendor:
+                continue
+            if vendor != want_vendor or on != want:
+                problems.append("lib%s: %s on %s (saw %s)" % (
+                    api.upper(), vendor, on,
+                    " ".join("%s=%s" % kv for kv in sorted(saw.items())) or "nothing"))
+        return problems

@@ -7,8 +7,8 @@ NVIDIA; a VM with virtio-gpu and a passed-through NVIDIA GPU) and each GPU an X 
 on there (the iGPU, or the dGPU in reverse PRIME; virtio-gpu, or the passed-through GPU),
 `glmux explain --json` runs under the bed with DISPLAY on the fake server, which answers DRI3Open
 with that GPU's node; asserted: glmux names that GPU as the default display's, and it asked
-through DRI3Open. Also an X server without DRI3 (like Xvfb): no GPU named. Skipped (77) without umockdev-run or without the right to
-make device nodes (mknod, which needs root or CAP_MKNOD).
+through DRI3Open. Also an X server without DRI3 (like Xvfb): no GPU named. Skipped (77) without
+umockdev-run or without the right to make device nodes (mknod, which needs root or CAP_MKNOD).
 Usage: run_display.py GLMUX BEDS VENDOR_DIR WORK
 """
 import os

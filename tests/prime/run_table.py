@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux tests: the PRIME table. Every DRI_PRIME spelling, GLMUX_GPU value and the NVIDIA
+offload pair, on each recorded machine (tests/cli/beds), with the display's GPU unknown (an X
+server without DRI3, like Xvfb) and known (fake_x.py's DRI3 names a GPU: X on the iGPU, on the
+dGPU in reverse PRIME, on virtio-gpu in a VM, on a Raspberry Pi's display-only vc4), compared
+with the answer of an independent oracle (oracle.py: Mesa's OpenGL loader rule for DRI_PRIME,
+Vulkan device-select's boot_vga rule when no display names its GPU, NVIDIA's offload, glmux's
+documented GLMUX_GPU).
+
+For each case three answers must match the oracle's GPU:
+  * `glmux explain --json`: the chosen GPU, the first EGL vendor (of the default display when
+    glmux asked the display) and screen 0's GLX vendor;
+  * libEGL (probe.c, eglGetDisplay(EGL_DEFAULT_DISPLAY)): the vendor that serves, and the GPU
+    that vendor renders on given what it saw when glmux loaded it (oracle.renders_on: Mesa
+    applies its own loader rule to the DRI_PRIME it sees; NVIDIA needs the offload variables
+    unless X runs on it);
+  * libGLX (the same process, screen 0 of the fake X server): likewise.
+Where glmux deliberately differs from the reference, a rule in DIFFERENCES gives glmux's answer
+and the words docs/compatibility.md uses for it; each row it changes says so, and the test
+checks the document.
+
+Each bed runs in one `umockdev-run` (this script again, with --inner), the fake X server a thread
+of it. Device nodes for DRI3 need mknod (root with CAP_MKNOD); without it the known-display rows
+are left out, and the test says so. Exit 0 pass, 77 skip, 1 fail.
+Usage: run_table.py GLMUX PROBE BEDS EGL_VENDOR_DIR GLX_LIBRARY_PATH WORK [--quick] [BED...]
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import oracle  # noqa: E402
+from fake_x import FakeX, Screen  # noqa: E402
+from prime_env import Setup  # noqa: E402
+
+INTEGRATED, DISCRETE, VIRTUAL = "integrated", "discrete", "virtual"
+
+# Each bed: what kind of GPU each render-capable device is (hardware facts, for GLMUX_GPU),
+# the GPUs an X server may run on there, and whether every spelling is tried on it ("full") or
+# the common forms only.
+BEDS = {
+    "intel-nvidia-rprime": {
+        "classes": {"pci-0000_00_02_0": INTEGRATED, "pci-0000_01_00_0": DISCRETE},
+        "displays": ["pci-0000_00_02_0", "pci-0000_01_00_0"], "full": True},
+    "apu-dgpu": {
+        "classes": {"pci-0000_03_00_0": DISCRETE, "pci-0000_13_00_0": INTEGRATED},
+        "displays": ["pci-0000_03_00_0", "pci-0000_13_00_0"], "full": True},
+    "intel-amd-egpu": {
+        "classes": {"pci-0000_00_02_0": INTEGRATED, "pci-0000_30_00_0": DISCRETE},
+        "displays": ["pci-0000_00_02_0"], "full": False},
+    "vm-passthrough": {
+        "classes": {"pci-0000_00_01_0": VIRTUAL, "pci-0000_01_00_0": DISCRETE},
+        "displays": ["pci-0000_00_01_0", "pci-0000_01_00_0"], "full": False},
+    "headless-2nvidia": {
+        "classes": {"pci-0000_17_00_0": DISCRETE, "pci-0000_65_00_0": DISCRETE},
+        "displays": [], "full": False},
+    "rpi3": {"classes": {"platform-gpu": INTEGRATED}, "displays": ["platform-gpu"],
+             "full": False},
+    "rpi4": {"classes": {"platform-7ec04000_v3d": INTEGRATED}, "displays": ["platform-gpu"],
+             "full": False},
+    "rpi5": {"classes": {"platform-1002000000_v3d": INTEGRATED}, "displays": ["platform-gpu"],
+             "full": True},
+}
+
+
+class Difference:
+    """Where glmux deliberately answers otherwise than the reference: a rule that says when it
+    applies and what glmux answers then, with the words of docs/compatibility.md that explain
+    it. Every row it changes says so in the output; the words are checked in the document."""
+
+    def __init__(self, name, words, answer):
+        self.name, self.words, self.answer = name, words, answer
+
+
+# answer(devices, display, variables, want) -> glmux's GPU, or None where the rule does not apply
+DIFFERENCES = []
+
+SWITCHEROO_NV = {"__GLX_VENDOR_LIBRARY_NAME": "nvidia", "__NV_PRIME_RENDER_OFFLOAD": "1",
+                 "__VK_LAYER_NV_optimus": "NVIDIA_only"}
+
+
+def launcher_env(d):
+    """What switcheroo-control publishes for a GPU (its D-Bus GPUs property)."""
+    if d["vendor"] == "nvidia":
+        return dict(SWITCHEROO_NV)
+    return {"DRI_PRIME": d["tag"]}
+
+
+def variable_sets(devices, spec, quick):
+    gpus = [d for d in devices if d["renders"]]
+    nvidia = [d for d in gpus if d["vendor"] == "nvidia"]
+    sets = [{}, {"DRI_PRIME": "1"}, {"GLMUX_GPU": "discrete"}, {"GLMUX_GPU": "integrated"}]
+    for d in gpus:
+        sets.append({"DRI_PRIME": d["tag"]})
+        if "ids" in d:
+            sets.append({"DRI_PRIME": "%04x:%04x" % tuple(d["ids"])})
+    if nvidia:
+        sets.append({"__NV_PRIME_RENDER_OFFLOAD": "1"})
+    # A session default and a launcher's per-program request (switcheroo-control's variables).
+    for d in gpus:
+        for session in ({"GLMUX_GPU": "integrated"}, {"GLMUX_GPU": "discrete"}):
+            sets.append(dict(session, **launcher_env(d)))
+    if quick:
+        return sets
+    sets += [{"GLMUX_GPU": "default"}, {"GLMUX_GPU": "1"}, {"GLMUX_GPU": "discrete!"},
+             {"DRI_PRIME": "2"}, {"DRI_PRIME": "0"}, {"DRI_PRIME": "-1"}, {"DRI_PRIME": ""},
+             {"DRI_PRIME": "garbage"}, {"GLMUX_GPU": "fastest"}]
+    if len(nvidia) > 1:
+        sets += [{"__NV_PRIME_RENDER_OFFLOAD": "1",
+                  "__NV_PRIME_RENDER_OFFLOAD_PROVIDER": "NVIDIA-G%d" % i}
+                 for i in range(len(nvidia))]
+    if spec["full"]:
+        sets += [{"DRI_PRIME": v} for v in ("1abc", " 1", "1!", "+1", "01", "1 ")]
+        for d in gpus:
+            sets += [{"DRI_PRIME": d["tag"] + "!"}, {"DRI_PRIME": d["tag"].upper()},
+                     {"GLMUX_GPU": d["tag"]}]
+            if "ids" in d:
+                ids = "%04x:%04x" % tuple(d["ids"])
+                sets += [{"DRI_PRIME": ids.upper()}, {"DRI_PRIME": ids + "!"},
+                         {"DRI_PRIME": "%04x:%02x:%02x.%x" % tuple(d["pci"])},
+                         {"GLMUX_GPU": ids}]
+        sets.append({"GLMUX_GPU": "default", "DRI_PRIME": "1"})
+    return sets
+
+
+def label(bed, display, variables):
+    text = " ".join("%s=%r" % kv if kv[1].strip() != kv[1] or not kv[1] else "%s=%s" % kv
+                    for kv in sorted(variables.items()))
+    return "%s [X on %s] %s" % (bed, display or "? (no DRI3)", text or "(nothing set)")
+
+
+def check_case(setup, devices, spec, bed, display, variables, server_vendor):
+    want, reference = oracle.expected(devices, display, spec["classes"], variables)
+    for rule in DIFFERENCES:
+        answer = rule.answer(devices, display, variables, want)
+        if answer is not None and answer != want:
+            want, reference = answer, "documented difference: %s (reference: %s)" % (
+                rule.name, want)
+            break
+    want_dev = oracle.by_tag(devices, want)
+    want_vendor = want_dev["vendor"] if want_dev else None
+    # An X server that does not say its GPU (Xvfb) and nothing that moves the program: GLX is
+    # the server's business (libglvnd asks the server for its vendor), whatever GPU it uses.
+    glx_server = display is None and want == oracle.vk_default(devices, None)
+    problems = []
+    env = setup.env(setup.display, variables)
+
+    out, r = setup.explain(env)
+    if out is None:
+        problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
+    else:
+        got = (out.get("gpu") or {}).get("tag")
+        if got != want:
+            problems.append("explain: GPU %s" % got)
+        dd = out.get("default_display") or {}
+        egl = (dd.get("egl_vendors") or out.get("egl_vendors") or [None])[0]
+        if want_vendor and egl != want_vendor:
+            problems.append("explain: EGL vendor %s" % egl)
+        screens = (out.get("glx") or {}).get("screens") or [{}]
+        glx = screens[0].get("vendor")
+        if glx == "(X server's choice)":
+            glx = server_vendor
+        if want_vendor and glx != want_vendor and not (glx_server and glx == server_vendor):
+            problems.append("explain: GLX vendor %s" % glx)
+
+    problems += setup.probe_check(devices, display, env, want,
+                                  server_vendor if glx_server else None)
+    return want, reference, problems
+
+
+def inner(args):
+    glmux, probe, bed, egl_dir, glx_path, work, quick = args
+    quick = quick == "quick"
+    spec = BEDS[bed]
+    devices = oracle.annotate(__import__("drm_devices").devices())
+    setup = Setup(glmux, probe, egl_dir, glx_path, work)
+    server = FakeX(work, [Screen(None, "mesa")])
+    can_mknod = server.can_mknod()
+    displays = [None] + (spec["displays"] if can_mknod else [])
+    if quick:
+        displays = displays[:2]
+    rows = []
+    with server:
+        setup.display = server.display
+        for display in displays:
+            dev = oracle.by_tag(devices, display) if display else None
+            if display and dev is None:
+                rows.append({"label": label(bed, display, {}), "problems": ["no such GPU"]})
+                continue
+            if dev is not None:
+                node = dev["nodes"].get("render") or dev["nodes"]["card"]
+                screen = Screen(tuple(node["dev"]), dev["vendor"])
+            else:
+                screen = Screen(None, "mesa")
+            server.configure([screen])
+            for variables in variable_sets(devices, spec, quick):
+                want, reference, problems = check_case(setup, devices, spec, bed, display,
+                                                       variables, screen.vendor)
+                rows.append({"label": label(bed, display, variables), "want": want,
+                             "reference": reference, "problems": problems})
+    json.dump({"rows": rows, "mknod": server.mknod_error}, sys.stdout)
+    return 0
+
+
+def docs_mention(top, words):
+    path = os.path.join(top, "docs", "compatibility.md")
+    return os.path.exists(path) and words in open(path).read()
+
+
+def main():
+    if sys.argv[1] == "--inner":
+        return inner(sys.argv[2:])
+    glmux, probe, beds_dir, egl_dir, glx_path, work = sys.argv[1:7]
+    rest = sys.argv[7:]
+    quick = "--quick" in rest
+    beds = [b for b in rest if not b.startswith("--")] or list(BEDS)
+    if shutil.which("umockdev-run") is None:
+        print("skipped: umockdev-run not installed (apt-get install umockdev)")
+        return 77
+    os.makedirs(work, exist_ok=True)
+    top = os.path.dirname(os.path.dirname(HERE))
+    failures, total, notes = 0, 0, set()
+    for rule in DIFFERENCES:
+        if not docs_mention(top, rule.words):
+            print("FAIL documented difference \"%s\": docs/compatibility.md does not say %r"
+                  % (rule.name, rule.words))
+            failures += 1
+    for bed in beds:
+        bed_work = tempfile.mkdtemp(prefix=bed + ".", dir=work)
+        cmd = ["umockdev-run", "-d", os.path.join(beds_dir, bed + ".umockdev"), "--",
+               sys.executable, os.path.abspath(__file__), "--inner", glmux, probe, bed, egl_dir,
+               glx_path, bed_work, "quick" if quick else "full"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+        try:
+            result = json.loads(r.stdout)
+        except ValueError:
+            print("FAIL %s: the bed's run failed (exit %d): %s %s"
+                  % (bed, r.returncode, r.stdout[-2000:], r.stderr[-2000:]))
+            failures += 1
+            continue
+        if result["mknod"]:
+            notes.add("device nodes cannot be made here (%s): the rows with a known display "
+                      "GPU were left out" % result["mknod"])
+        for row in result["rows"]:
+            total += 1
+            if row["problems"]:
+                failures += 1
+                print("FAIL %s: want %s (%s); %s" % (row["label"], row.get("want"),
+                                                     row.get("reference"),
+                                                     "; ".join(row["problems"])))
+            else:
+                print("ok   %s -> %s (%s)" % (row["label"], row["want"], row["reference"]))
+        shutil.rmtree(bed_work, ignore_errors=True)
+    for note in sorted(notes):
+        print("note:", note)
+    print("%d case(s), %d failure(s)" % (total, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
