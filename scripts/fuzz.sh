@@ -6,8 +6,8 @@
 # file), where the normal test suite replays it (fuzz_replay_TARGET). Needs clang and
 # libclang-rt-14-dev (.ci/packages). The corpus grows in build-fuzz/fuzz/TARGET/corpus across runs.
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_OPTIONS...]     e.g. scripts/fuzz.sh json 600
-# Targets: json manifest env glx_reply select port_lex (those this tree builds). JOBS=N runs
-# N fuzzing processes (libFuzzer -fork=N). Exit status: 0 nothing found, 1 something saved.
+# Targets: json manifest env glx_reply select port_lex pixels_present (those this tree builds).
+# JOBS=N: N processes (libFuzzer -fork=N). Exit status: 0 nothing found, 1 something saved.
 set -eu
 [ $# -ge 2 ] || { sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 target=$1 seconds=$2

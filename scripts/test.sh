@@ -3,9 +3,9 @@
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs,
 # Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
 # configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX, selector and tool
-# tests (not those that run Mesa's own programs; the lifetime tests with Mesa too) in an
-# ASan+UBSan Debug build, the same again built with clang with the fuzz targets' smoke runs
-# (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
+# tests (not those that run Mesa's own programs; the lifetime and pixels-vendor tests with Mesa
+# too) in an ASan+UBSan Debug build, the same again built with clang with the fuzz targets'
+# smoke runs (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
 # ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages) and the cross-architecture runs of i386 (natively) and arm64 (qemu-user)
@@ -52,6 +52,9 @@ for config in default pure-c sanitize clang tsan minimal; do
     # The lifetime tests (unload and fork with contexts current) under ASan with Mesa too.
     if [ "$config" = sanitize ]; then
         (cd "$build" && ctest --output-on-failure -j "$jobs" -L lifetime -L mesa "$@") || status=1
+        # The pixels vendor's tests (Xvfb, Mesa's llvmpipe) under ASan: frame buffers sized from
+        # what the X server answers, with MIT-SHM and with XPutImage (docs/remote.md).
+        (cd "$build" && ctest --output-on-failure -j "$jobs" -R '^glx_pixels_' "$@") || status=1
     fi
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then

@@ -14,7 +14,7 @@ import re
 import struct
 import sys
 
-TARGETS = ("json", "manifest", "env", "glx_reply", "select", "port_lex")
+TARGETS = ("json", "manifest", "env", "glx_reply", "select", "port_lex", "pixels_present")
 
 
 def test_files(top, pattern):
@@ -121,6 +121,36 @@ def glx_seeds(top):
     return seeds
 
 
+# The pixmap formats Xvfb announces (tests/glx/run_glx_pixels.sh starts it with these depths).
+XVFB_FORMATS = ((1, 1, 32), (4, 8, 32), (8, 8, 32), (15, 16, 32), (16, 16, 32), (24, 32, 32),
+                (30, 32, 32), (32, 32, 32))
+
+
+def pixels_seed(depth, width, height, config_depth, same_root=True, formats=XVFB_FORMATS):
+    """One fuzz_pixels_present input: GetGeometry reply, config depth, same root, setup image
+    fields, pixmap formats (see fuzz_pixels_present.c)."""
+    rep = struct.pack("=BBHIIhhHHH10x", X_REPLY, depth, 1, 0, 0x1000, 0, 0, width, height, 0)
+    head = bytes([config_depth, 1 if same_root else 0, 0, 32, 32, 0])
+    return rep + head + b"".join(struct.pack("=BBB5x", d, b, p) for d, b, p in formats)
+
+
+def pixels_seeds(top):
+    """The drawables the depth test uses (tests/glx/test_glx_pixels_present.c), the sizes the
+    pixels tests and the bench use, and a few formats a server should not announce."""
+    seeds = []
+    for depth in (0, 1, 4, 8, 15, 16, 24, 30, 32):
+        for config_depth in (24, 32):
+            seeds.append(pixels_seed(depth, 16, 16, config_depth))
+    for width, height in ((1, 1), (300, 300), (1920, 1080), (16384, 16384), (65535, 1)):
+        seeds.append(pixels_seed(24, width, height, 24))
+    seeds.append(pixels_seed(24, 64, 64, 24, same_root=False))
+    seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 24, 32),)))
+    seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 32, 0),)))
+    seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 32, 32), (24, 16, 32))))
+    seeds.append(pixels_seed(24, 64, 64, 24, formats=()))
+    return seeds
+
+
 def bed_gpus(path):
     """The PCI display devices of a umockdev bed (tests/cli/beds) as fuzz_select "gpu" lines."""
     records = [r for r in path.read_text(errors="replace").split("\n\n") if r.strip()]
@@ -189,7 +219,7 @@ def main():
     top = args.top.resolve()
     make = {"json": json_seeds, "manifest": json_seeds, "env": env_seeds,
             "glx_reply": glx_seeds, "port_lex": port_lex_seeds,
-            "select": select_seeds}.get(args.target)
+            "select": select_seeds, "pixels_present": pixels_seeds}.get(args.target)
     seeds = make(top) if make else []
     args.outdir.mkdir(parents=True, exist_ok=True)
     for old in args.outdir.iterdir():

@@ -30,7 +30,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
-#include "glmux_test.h"
+#include "pixels_util.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
 #define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
@@ -49,38 +49,10 @@
 
 typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
 
-#define RED 0xff0000ul
-#define GREEN 0x00ff00ul
-#define BLUE 0x0000fful
-#define YELLOW 0xffff00ul
-#define MAGENTA 0xff00fful
-#define CYAN 0x00fffful
-
 static Display *dpy;
 static GLXFBConfig config;
 static XVisualInfo *vis;
 static create_attribs_fn create_attribs;
-static int app_errors;
-
-static int count_error(Display *d, XErrorEvent *ev)
-{
-    (void)d;
-    fprintf(stderr, "X error %d (request %d) reached the application\n", ev->error_code,
-            ev->request_code);
-    app_errors++;
-    return 0;
-}
-
-static Display *open_display(void)
-{
-    const char *name = getenv("PIXELS_DISPLAY");
-    Display *d;
-
-    CHECK_MSG(name != NULL, "PIXELS_DISPLAY is not set (run through run_glx_pixels.sh)");
-    d = XOpenDisplay(name);
-    CHECK_MSG(d != NULL, "cannot open display %s", name);
-    return d;
-}
 
 static GLXContext core_context(void)
 {
@@ -92,62 +64,6 @@ static GLXContext core_context(void)
 
     CHECK_MSG(ctx != NULL, "no GL 3.3 core context");
     return ctx;
-}
-
-static Window make_window(int x, int y, int w, int h)
-{
-    XSetWindowAttributes swa = { 0 };
-    Window win;
-
-    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vis->screen), vis->visual, AllocNone);
-    win = XCreateWindow(dpy, RootWindow(dpy, vis->screen), x, y, (unsigned)w, (unsigned)h, 0,
-                        vis->depth, InputOutput, vis->visual, CWColormap | CWBorderPixel, &swa);
-    XMapWindow(dpy, win);
-    XSync(dpy, False);
-    return win;
-}
-
-static void clear(unsigned long rgb)
-{
-    glDisable(GL_SCISSOR_TEST);
-    glClearColor((float)((rgb >> 16) & 0xff) / 255.0f, (float)((rgb >> 8) & 0xff) / 255.0f,
-                 (float)(rgb & 0xff) / 255.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-}
-
-/* The server's pixel at (x, y), top-left origin. */
-static unsigned long pixel(Drawable d, int x, int y)
-{
-    XImage *img = XGetImage(dpy, d, x, y, 1, 1, AllPlanes, ZPixmap);
-    unsigned long p;
-
-    CHECK_MSG(img != NULL, "XGetImage of 0x%lx failed", (unsigned long)d);
-    p = XGetPixel(img, 0, 0) & 0xffffff;
-    XDestroyImage(img);
-    return p;
-}
-
-#define CHECK_PIXEL(d, x, y, want)                                                         \
-    do {                                                                                   \
-        unsigned long got_ = pixel((d), (x), (y));                                         \
-        CHECK_MSG(got_ == (want), "pixel (%d,%d) of 0x%lx is %06lx, want %06lx", (x), (y),  \
-                  (unsigned long)(d), got_, (unsigned long)(want));                        \
-    } while (0)
-
-static void check_log(const char *needle)
-{
-    const char *path = getenv("GLMUX_DEBUG_FILE");
-    char buf[65536];
-    size_t n;
-    FILE *f;
-
-    CHECK_MSG(path != NULL, "GLMUX_DEBUG_FILE must be set");
-    f = fopen(path, "r");
-    CHECK_MSG(f != NULL, "cannot read %s", path);
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    CHECK_MSG(strstr(buf, needle) != NULL, "the log %s does not say \"%s\"", path, needle);
 }
 
 static void setup(void)
@@ -185,11 +101,11 @@ static Window start(int w, int h, GLXContext *ctx)
 {
     Window win;
 
-    dpy = open_display();
-    XSetErrorHandler(count_error);
+    dpy = pixels_open_display();
+    XSetErrorHandler(pixels_count_errors);
     setup();
     *ctx = core_context();
-    win = make_window(0, 0, w, h);
+    win = pixels_make_window(dpy, vis, 0, 0, w, h);
     CHECK(glXMakeCurrent(dpy, win, *ctx));
     return win;
 }
@@ -206,10 +122,10 @@ static void *thread_main(void *p)
     struct thread_arg *a = p;
 
     a->ctx = core_context();
-    a->win = make_window(a->x, 400, 64, 64);
+    a->win = pixels_make_window(dpy, vis, a->x, 400, 64, 64);
     CHECK(glXMakeCurrent(dpy, a->win, a->ctx));
     for (int i = 0; i < 5; i++) {
-        clear(a->color);
+        pixels_clear(a->color);
         glXSwapBuffers(dpy, a->win);
     }
     glFinish();
@@ -241,49 +157,49 @@ static int render(const char *expect)
            (const char *)glGetString(GL_RENDERER));
     CHECK(major * 10 + minor >= 33 && (profile & GL_CONTEXT_CORE_PROFILE_BIT));
     CHECK(strstr((const char *)glGetString(GL_RENDERER), "llvmpipe") != NULL);
-    clear(GREEN);
+    pixels_clear(GREEN);
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, 0, 32, 24);
     glClearColor(1, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glXSwapBuffers(dpy, win);
-    CHECK_PIXEL(win, 100, 10, GREEN);
-    CHECK_PIXEL(win, 5, 90, RED);   /* GL's bottom-left is X's bottom-left */
-    CHECK_PIXEL(win, 40, 90, GREEN);
+    CHECK_PIXEL(dpy, win, 100, 10, GREEN);
+    CHECK_PIXEL(dpy, win, 5, 90, RED);   /* GL's bottom-left is X's bottom-left */
+    CHECK_PIXEL(dpy, win, 40, 90, GREEN);
 
     /* Resize: the frame after the next swap has the new size. */
     XResizeWindow(dpy, win, 200, 150);
     XSync(dpy, False);
-    clear(BLUE);
+    pixels_clear(BLUE);
     glXSwapBuffers(dpy, win);
-    clear(BLUE);
+    pixels_clear(BLUE);
     glXSwapBuffers(dpy, win);
-    CHECK_PIXEL(win, 190, 140, BLUE);
+    CHECK_PIXEL(dpy, win, 190, 140, BLUE);
     CHECK(glXQueryContext(dpy, ctx, GLX_RENDER_TYPE, &major) == Success);
 
     /* A second window with a second context; the first keeps its frame. */
     ctx2 = core_context();
-    win2 = make_window(300, 0, 80, 60);
+    win2 = pixels_make_window(dpy, vis, 300, 0, 80, 60);
     CHECK(glXMakeCurrent(dpy, win2, ctx2));
-    clear(YELLOW);
+    pixels_clear(YELLOW);
     glXSwapBuffers(dpy, win2);
-    CHECK_PIXEL(win2, 70, 50, YELLOW);
-    CHECK_PIXEL(win, 190, 140, BLUE);
+    CHECK_PIXEL(dpy, win2, 70, 50, YELLOW);
+    CHECK_PIXEL(dpy, win, 190, 140, BLUE);
     CHECK(glXMakeCurrent(dpy, win, ctx));
-    clear(GREEN);
+    pixels_clear(GREEN);
     glXSwapBuffers(dpy, win);
-    CHECK_PIXEL(win, 10, 10, GREEN);
-    CHECK_PIXEL(win2, 10, 10, YELLOW);
+    CHECK_PIXEL(dpy, win, 10, 10, GREEN);
+    CHECK_PIXEL(dpy, win2, 10, 10, YELLOW);
 
     /* A pixmap shows what was drawn at glFinish. */
     pix = XCreatePixmap(dpy, RootWindow(dpy, vis->screen), 48, 40, (unsigned)vis->depth);
     glxpix = glXCreatePixmap(dpy, config, pix, NULL);
     CHECK(glxpix != None);
     CHECK(glXMakeCurrent(dpy, glxpix, ctx2));
-    clear(MAGENTA);
+    pixels_clear(MAGENTA);
     glFinish();
-    CHECK_PIXEL(pix, 47, 39, MAGENTA);
-    CHECK_PIXEL(pix, 0, 0, MAGENTA);
+    CHECK_PIXEL(dpy, pix, 47, 39, MAGENTA);
+    CHECK_PIXEL(dpy, pix, 0, 0, MAGENTA);
 
     /* A pbuffer. */
     pbuf = glXCreatePbuffer(dpy, config, pbuf_attribs);
@@ -291,21 +207,21 @@ static int render(const char *expect)
     glXQueryDrawable(dpy, pbuf, GLX_WIDTH, &width);
     CHECK(width == 32);
     CHECK(glXMakeContextCurrent(dpy, pbuf, pbuf, ctx2));
-    clear(CYAN);
+    pixels_clear(CYAN);
     glReadPixels(31, 15, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     CHECK_MSG(rgba[0] == 0 && rgba[1] == 255 && rgba[2] == 255, "pbuffer %d %d %d", rgba[0],
               rgba[1], rgba[2]);
 
     /* A window destroyed while current: drawing and swapping go on, nothing reaches the
      * application's error handler. */
-    doomed = make_window(500, 0, 64, 64);
+    doomed = pixels_make_window(dpy, vis, 500, 0, 64, 64);
     CHECK(glXMakeCurrent(dpy, doomed, ctx2));
-    clear(RED);
+    pixels_clear(RED);
     glXSwapBuffers(dpy, doomed);
     XDestroyWindow(dpy, doomed);
     XSync(dpy, False);
     for (int i = 0; i < 3; i++) {
-        clear(GREEN);
+        pixels_clear(GREEN);
         glXSwapBuffers(dpy, doomed);
     }
     XSync(dpy, False);
@@ -316,11 +232,11 @@ static int render(const char *expect)
         CHECK(pthread_create(&th[i], NULL, thread_main, &t[i]) == 0);
     for (int i = 0; i < 2; i++)
         CHECK(pthread_join(th[i], NULL) == 0);
-    CHECK_PIXEL(t[0].win, 32, 32, MAGENTA);
-    CHECK_PIXEL(t[1].win, 32, 32, CYAN);
+    CHECK_PIXEL(dpy, t[0].win, 32, 32, MAGENTA);
+    CHECK_PIXEL(dpy, t[1].win, 32, 32, CYAN);
 
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
-    check_log(strcmp(expect, "shm") == 0 ? "XShmPutImage (MIT-SHM works)"
+    CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
+    pixels_check_log(strcmp(expect, "shm") == 0 ? "XShmPutImage (MIT-SHM works)"
                                          : "XPutImage (no usable MIT-SHM)");
     glXDestroyPixmap(dpy, glxpix);
     glXDestroyPbuffer(dpy, pbuf);
@@ -373,13 +289,13 @@ static int withegl(void)
     CHECK_MSG(destroy_image != NULL, "no eglDestroyImageKHR from libEGL");
 
     win = start(64, 64, &ctx);
-    clear(BLUE);
+    pixels_clear(BLUE);
     glXSwapBuffers(dpy, win);
     glFinish();
-    CHECK_PIXEL(win, 32, 32, BLUE);
+    CHECK_PIXEL(dpy, win, 32, 32, BLUE);
     CHECK(glXMakeCurrent(dpy, None, NULL));
     glmux_test_require_ours("libEGL.so.1");
-    check_log("pixels GLX vendor: EGL vendors from glmux's libEGL");
+    pixels_check_log("pixels GLX vendor: EGL vendors from glmux's libEGL");
 
     /*
      * Mesa's dispatch stub asks the vendor for the display through the services its
@@ -395,7 +311,7 @@ static int withegl(void)
                   "EGL_BAD_PARAMETER: Mesa's EGL dispatch lost libEGL's services", err);
     }
     CHECK(terminate(edpy));
-    CHECK_MSG(app_errors == 0, "%d X errors reached the application", app_errors);
+    CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
     glXDestroyContext(dpy, ctx);
     XFree(vis);
     XCloseDisplay(dpy);
@@ -408,11 +324,11 @@ static int noegl(void)
     int n = 5;
     GLXFBConfig *configs;
 
-    dpy = open_display();
+    dpy = pixels_open_display();
     glmux_test_require_ours("libGLX.so.0");
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n);
     CHECK_MSG(configs == NULL && n == 0, "%d FBConfigs without an EGL vendor", n);
-    check_log("cannot render it locally either: no EGL vendor is installed");
+    pixels_check_log("cannot render it locally either: no EGL vendor is installed");
     XCloseDisplay(dpy);
     return 0;
 }
@@ -430,14 +346,14 @@ static int iodeath(void)
     Window win;
 
     CHECK(pid != NULL);
-    dpy = open_display();
+    dpy = pixels_open_display();
     XSetIOErrorHandler(io_error_exit);
     setup();
     ctx = core_context();
-    win = make_window(0, 0, 256, 256);
+    win = pixels_make_window(dpy, vis, 0, 0, 256, 256);
     CHECK(glXMakeCurrent(dpy, win, ctx));
     for (int i = 0; i < 2000; i++) {
-        clear(i & 1 ? RED : GREEN);
+        pixels_clear(i & 1 ? RED : GREEN);
         glXSwapBuffers(dpy, win);
         if (i == 5)
             kill((pid_t)atol(pid), SIGKILL);

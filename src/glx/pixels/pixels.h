@@ -9,7 +9,8 @@
  * XShmPutImage, or XPutImage in pieces that fit the request size. This header is shared by its
  * files: pixels_egl.c (the EGL vendor), pixels_config.c (FBConfigs and visuals),
  * pixels_choose.c (glXChooseFBConfig and the other config functions), pixels_vendor.c (the GLX
- * vendor ABI), pixels_present.c (read back and put), pixels_texture.c
+ * vendor ABI), pixels_present.c (read back and put), pixels_frame.c (what a drawable and a
+ * frame may be: the checks of what the server answers), pixels_texture.c
  * (GLX_EXT_texture_from_pixmap) and pixels_policy.c (when libGLX uses it).
  */
 #ifndef GLMUX_GLX_PIXELS_H
@@ -160,6 +161,42 @@ XVisualInfo *glmux_pixels_ChooseVisual(Display *dpy, int screen, int *attribs);
 int glmux_pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value);
 void glmux_pixels_config_display_closed(Display *dpy);
 
+/* ---- frames and the drawables that show them (pixels_frame.c) ---- */
+
+/* The largest frame side: larger drawables show their top-left part. */
+#define GLMUX_PIXELS_MAX_SIDE 16384
+
+/* A frame in memory: 32-bit pixels in the host's byte order, rows of stride bytes. */
+struct glmux_pixels_layout {
+    int width, height;
+    int stride;             /* width * 4 */
+    size_t size;            /* stride * height: every buffer of the frame has this size */
+};
+
+enum glmux_pixels_fit {
+    GLMUX_PIXELS_FITS,      /* the drawable can show frames of the config */
+    GLMUX_PIXELS_BAD_MATCH, /* another screen, depth or pixel format: BadMatch, as GLX */
+    GLMUX_PIXELS_GONE,      /* no such window or pixmap */
+};
+
+/* The layout of a width x height frame; false unless both are in 1..GLMUX_PIXELS_MAX_SIDE. */
+bool glmux_pixels_layout(int width, int height, struct glmux_pixels_layout *out);
+/* The bits per pixel the server stores depth in (the connection's pixmap formats); 0: none, or
+ * a format with a scanline pad other than 8, 16 or 32. */
+int glmux_pixels_format_bpp(Display *dpy, int depth);
+/* Whether a drawable with this root and depth (the server's GetGeometry answer) can show frames
+ * of config c, whose screen's root window is config_root. */
+enum glmux_pixels_fit glmux_pixels_fit(Display *dpy, const struct glmux_pixels_config *c,
+                                       Window config_root, Window root, int depth);
+/* Whether img is laid out exactly as l (ZPixmap, 32 bits a pixel, l's stride). */
+bool glmux_pixels_image_ok(const XImage *img, const struct glmux_pixels_layout *l);
+/* An XImage (no data) laid out as l for a drawable of depth; NULL when Xlib would lay it out
+ * otherwise (a server whose formats say so). */
+XImage *glmux_pixels_image_create(Display *dpy, Visual *visual, int depth,
+                                  const struct glmux_pixels_layout *l);
+/* LSBFirst or MSBFirst: the byte order of the read-back's 32-bit pixels. */
+int glmux_pixels_host_order(void);
+
 /* ---- drawables and presentation (pixels_present.c) ---- */
 
 enum glmux_pixels_kind { GLMUX_PIXELS_WINDOW, GLMUX_PIXELS_PIXMAP, GLMUX_PIXELS_PBUFFER };
@@ -173,6 +210,7 @@ struct glmux_pixels_drawable {
     struct glmux_pixels_config *config;
     EGLSurface surface;
     const struct glmux_pixels_config *surface_config; /* the config surface was made for */
+    int depth;              /* the X drawable's depth, checked against the config's */
     int width, height;
     int current;            /* threads that have it current (draw or read) */
     bool destroyed;         /* glXDestroy* ran while current: freed at release */
@@ -198,6 +236,15 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d);
 void glmux_pixels_present_release(struct glmux_pixels_drawable *d);
 /* The window or pixmap's size; false when it is gone (the error is swallowed). */
 bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth);
+/* Asks the server about target (one round trip) and checks it can show config's frames:
+ * *depth is its depth when it fits. */
+enum glmux_pixels_fit glmux_pixels_probe(Display *dpy, const struct glmux_pixels_config *config,
+                                         XID target, int *depth);
+/* Reports an X error to the application's error handler, as the server would for a GLX request:
+ * the GLX error glx_code (>= 0) when the server has the GLX extension, else the core error code;
+ * major code: the server's GLX extension (0 without one), minor code glx_minor. */
+void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
+                          int glx_minor);
 void glmux_pixels_present_display_closed(Display *dpy);
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 

@@ -40,6 +40,9 @@
 #ifndef GL_BGRA
 #define GL_BGRA 0x80E1
 #endif
+#ifndef GL_UNSIGNED_INT_8_8_8_8_REV
+#define GL_UNSIGNED_INT_8_8_8_8_REV 0x8367
+#endif
 
 /* What we know of one X display (present_lock); XIDs we swallow errors for (quiet_lock). */
 struct present_display {
@@ -47,6 +50,8 @@ struct present_display {
     Display *dpy;
     int ext_number;
     int shm_opcode;         /* 0: no MIT-SHM */
+    int glx_opcode;         /* 0: no GLX extension (the major code of the errors we report) */
+    int glx_error;          /* the GLX extension's first error code */
     int shm_state;          /* 0 untested, 1 works, -1 does not */
     bool shm_error;         /* an MIT-SHM request failed (set by the error hook) */
 };
@@ -216,6 +221,8 @@ static struct present_display *display_of(Display *dpy)
     d->ext_number = codes->extension;
     if (!XQueryExtension(dpy, "MIT-SHM", &d->shm_opcode, &ev, &er))
         d->shm_opcode = 0;
+    if (!XQueryExtension(dpy, "GLX", &d->glx_opcode, &ev, &d->glx_error))
+        d->glx_opcode = 0;
     pthread_mutex_lock(&present_lock);
     d->next = displays;
     displays = d;
@@ -242,6 +249,52 @@ bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
     if (depth != NULL)
         *depth = (int)udepth;
     return true;
+}
+
+enum glmux_pixels_fit glmux_pixels_probe(Display *dpy, const struct glmux_pixels_config *config,
+                                         XID target, int *depth)
+{
+    Window root;
+    int x, y;
+    unsigned int uw, uh, border, udepth;
+    enum glmux_pixels_fit fit;
+
+    if (display_of(dpy) == NULL)
+        return GLMUX_PIXELS_GONE;
+    quiet_add(dpy, target);
+    if (!XGetGeometry(dpy, target, &root, &x, &y, &uw, &uh, &border, &udepth)) {
+        quiet_remove(dpy, target);
+        return GLMUX_PIXELS_GONE;
+    }
+    fit = glmux_pixels_fit(dpy, config, RootWindow(dpy, config->screen), root, (int)udepth);
+    if (fit != GLMUX_PIXELS_FITS)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: drawable 0x%lx (depth %u) cannot show "
+                  "FBConfig 0x%x (screen %d, visual depth %d, 32-bit pixels): BadMatch",
+                  (unsigned long)target, udepth, config->id, config->screen, config->depth);
+    if (fit != GLMUX_PIXELS_FITS)
+        quiet_remove(dpy, target);
+    *depth = (int)udepth;
+    return fit;
+}
+
+void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
+                          int glx_minor)
+{
+    struct present_display *pd = display_of(dpy);
+    xError err;
+
+    memset(&err, 0, sizeof(err));
+    err.type = X_Error;
+    err.errorCode = code;
+    if (glx_code >= 0 && pd != NULL && pd->glx_opcode != 0)
+        err.errorCode = (CARD8)(pd->glx_error + glx_code);
+    err.resourceID = (CARD32)resource;
+    err.majorCode = pd != NULL ? (CARD8)pd->glx_opcode : 0;
+    err.minorCode = (CARD16)glx_minor;
+    LockDisplay(dpy);
+    err.sequenceNumber = (CARD16)dpy->request;
+    _XError(dpy, &err);
+    UnlockDisplay(dpy);
 }
 
 bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
@@ -337,7 +390,8 @@ static void shm_free(Display *dpy, struct glmux_pixels_shm *b)
     free(b);
 }
 
-static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth, int w, int h)
+static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth,
+                                          const struct glmux_pixels_layout *l)
 {
     struct glmux_pixels_shm *b = calloc(1, sizeof(*b));
     struct present_display *pd = display_of(dpy);
@@ -345,11 +399,17 @@ static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth, int w, int h)
     if (b == NULL || pd == NULL)
         goto fail;
     b->image = xshm.CreateImage(dpy, NULL, (unsigned)depth, ZPixmap, NULL, &b->info,
-                               (unsigned)w, (unsigned)h);
+                               (unsigned)l->width, (unsigned)l->height);
+    /* Xlib lays the image out from the server's pixmap formats: use it only if that is the
+     * layout the read-back writes. */
+    if (b->image != NULL && !glmux_pixels_image_ok(b->image, l)) {
+        XDestroyImage(b->image);
+        b->image = NULL;
+    }
     if (b->image == NULL)
         goto fail;
-    b->info.shmid = shmget(IPC_PRIVATE, (size_t)b->image->bytes_per_line * (size_t)h,
-                           IPC_CREAT | 0600);
+    b->image->byte_order = glmux_pixels_host_order();
+    b->info.shmid = shmget(IPC_PRIVATE, l->size, IPC_CREAT | 0600);
     if (b->info.shmid < 0)
         goto fail;
     b->info.shmaddr = b->image->data = shmat(b->info.shmid, NULL, 0);
@@ -375,15 +435,14 @@ fail:
     return NULL;
 }
 
-/* glReadPixels of the whole surface into dst, top row first; GL state left as found. A
- * multisampled surface (config c) is resolved first. */
+/* glReadPixels of the whole surface into dst (l->size bytes), top row first; GL state left as
+ * found. A multisampled surface (config c) is resolved first. */
 static void read_back(const struct glmux_pixels_gl *gl, const struct glmux_pixels_config *c,
-                      int w, int h, char *dst, size_t stride)
+                      const struct glmux_pixels_layout *l, char *dst)
 {
     GLint fb = 0, pbo = 0, align = 4, row = 0, skip_rows = 0, skip_pixels = 0;
     struct glmux_pixels_resolve resolve;
-    size_t row_bytes = (size_t)w * 4;
-    char *tmp = malloc(row_bytes * (size_t)h);
+    char *tmp = malloc(l->size);
 
     if (tmp == NULL)
         return;
@@ -399,8 +458,9 @@ static void read_back(const struct glmux_pixels_gl *gl, const struct glmux_pixel
     gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
     gl->PixelStorei(GL_PACK_SKIP_ROWS, 0);
     gl->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
-    glmux_pixels_resolve_begin(c, w, h, &resolve);
-    gl->ReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, tmp);
+    glmux_pixels_resolve_begin(c, l->width, l->height, &resolve);
+    /* 32-bit 0xAARRGGBB words in the host's order: an X ZPixmap of 32 bits a pixel. */
+    gl->ReadPixels(0, 0, l->width, l->height, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, tmp);
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fb);
     gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pbo);
     gl->PixelStorei(GL_PACK_ALIGNMENT, align);
@@ -408,52 +468,36 @@ static void read_back(const struct glmux_pixels_gl *gl, const struct glmux_pixel
     gl->PixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
     gl->PixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels);
     glmux_pixels_resolve_end(&resolve);
-    for (int y = 0; y < h; y++)
-        memcpy(dst + (size_t)y * stride, tmp + (size_t)(h - 1 - y) * row_bytes, row_bytes);
+    for (int y = 0; y < l->height; y++)
+        memcpy(dst + (size_t)y * (size_t)l->stride,
+               tmp + (size_t)(l->height - 1 - y) * (size_t)l->stride, (size_t)l->stride);
     free(tmp);
-}
-
-/* XPutImage in bands that each fit one request. Returns the bytes sent. */
-static size_t put_bands(Display *dpy, XID target, GC gc, XImage *img, int w, int h)
-{
-    long max_words = XExtendedMaxRequestSize(dpy);
-    size_t max_bytes, rows;
-
-    if (max_words == 0)
-        max_words = XMaxRequestSize(dpy);
-    max_bytes = (size_t)max_words * 4 - 64;
-    rows = max_bytes / (size_t)img->bytes_per_line;
-    if (rows < 1)
-        rows = 1;
-    for (int y = 0; y < h; y += (int)rows) {
-        int n = h - y < (int)rows ? h - y : (int)rows;
-
-        XPutImage(dpy, target, gc, img, 0, y, 0, y, (unsigned)w, (unsigned)n);
-    }
-    return (size_t)img->bytes_per_line * (size_t)h;
 }
 
 void glmux_pixels_present(struct glmux_pixels_drawable *d)
 {
     const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
     struct present_display *pd;
-    int w = d->width, h = d->height, depth = d->config->depth, gw, gh, gdepth;
+    struct glmux_pixels_layout l;
+    int w = d->width, h = d->height, gw, gh;
     size_t sent = 0;
     bool shm = false;
 
     if (gl == NULL || d->kind == GLMUX_PIXELS_PBUFFER || d->gone ||
         (pd = display_of(d->dpy)) == NULL)
         return;
-    /* The drawable's depth decides the image format (a 24-bit window of a 32-bit config). */
-    if (!glmux_pixels_geometry(d->dpy, d->target, &gw, &gh, &gdepth)) {
+    if (!glmux_pixels_geometry(d->dpy, d->target, &gw, &gh, NULL)) {
         d->gone = true;
         return;
     }
-    depth = gdepth;
     if (w > gw)
         w = gw;
     if (h > gh)
         h = gh;
+    /* The drawable's depth was checked when it was made (glmux_pixels_probe); every buffer
+     * below is sized from this one layout. */
+    if (!glmux_pixels_layout(w, h, &l))
+        return;
     if (d->gc == NULL) {
         d->gc = XCreateGC(d->dpy, d->target, 0, NULL);
         if (d->gc == NULL)
@@ -463,18 +507,16 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d)
     if (shm_works(pd)) {
         struct glmux_pixels_shm *b = d->shm;
 
-        if (b != NULL && (b->image->width != w || b->image->height != h ||
-                          b->image->depth != depth)) {
+        if (b != NULL && (b->image->width != l.width || b->image->height != l.height)) {
             shm_free(d->dpy, b);
             b = d->shm = NULL;
         }
         if (b == NULL)
-            b = d->shm = shm_alloc(d->dpy, depth, w, h);
+            b = d->shm = shm_alloc(d->dpy, d->depth, &l);
         if (b != NULL) {
-            read_back(gl, d->surface_config, w, h, b->image->data,
-                      (size_t)b->image->bytes_per_line);
-            xshm.PutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)w,
-                         (unsigned)h, False);
+            read_back(gl, d->surface_config, &l, b->image->data);
+            xshm.PutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)l.width,
+                         (unsigned)l.height, False);
             /* The server reads the segment before this returns; then it can be reused. */
             XSync(d->dpy, False);
             shm = true;
@@ -482,17 +524,17 @@ void glmux_pixels_present(struct glmux_pixels_drawable *d)
         }
     }
     if (!shm) {
-        XImage *img = XCreateImage(d->dpy, NULL, (unsigned)depth, ZPixmap, 0, NULL,
-                                   (unsigned)w, (unsigned)h, 32, 0);
+        XImage *img = glmux_pixels_image_create(d->dpy, NULL, d->depth, &l);
 
         if (img == NULL)
             return;
-        img->data = malloc((size_t)img->bytes_per_line * (size_t)h);
+        img->data = malloc(l.size);
         if (img->data != NULL) {
-            img->byte_order = LSBFirst; /* what GL_BGRA + GL_UNSIGNED_BYTE writes */
-            read_back(gl, d->surface_config, w, h, img->data, (size_t)img->bytes_per_line);
-            sent = put_bands(d->dpy, d->target, d->gc, img, w, h);
+            read_back(gl, d->surface_config, &l, img->data);
+            XPutImage(d->dpy, d->target, d->gc, img, 0, 0, 0, 0, (unsigned)l.width,
+                      (unsigned)l.height);
             XFlush(d->dpy);
+            sent = l.size;
         }
         XDestroyImage(img);
     }

@@ -17,6 +17,7 @@
 
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
+#include <GL/glxproto.h>
 
 #include "glx/pixels/pixels.h"
 #include "util/log.h"
@@ -299,15 +300,17 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
 
 /* ---- drawables ---- */
 
-/* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None.
+/* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None
+ * with the X error GLX raises (BadMatch for a drawable that cannot show the config's pixels).
  * A pixmap's attributes are the texture ones of GLX_EXT_texture_from_pixmap. */
 static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
-                           enum glmux_pixels_kind kind, const int *attribs)
+                           enum glmux_pixels_kind kind, const int *attribs, int glx_minor)
 {
+    struct glmux_pixels_config *c = (struct glmux_pixels_config *)config;
     struct glmux_pixels_drawable *d;
-    int format = 0, tex_target = 0, rc;
+    int format = 0, tex_target = 0, rc, depth = 0;
 
-    if (!glmux_pixels_config_valid(dpy, (struct glmux_pixels_config *)config))
+    if (!glmux_pixels_config_valid(dpy, c))
         return None;
     if (kind == GLMUX_PIXELS_PIXMAP &&
         (rc = glmux_pixels_texture_attribs(dpy, target, attribs, &format, &tex_target)) !=
@@ -316,9 +319,21 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                   "(X error %d); no pixmap made", rc);
         return None;
     }
+    switch (glmux_pixels_probe(dpy, c, target, &depth)) {
+    case GLMUX_PIXELS_FITS:
+        break;
+    case GLMUX_PIXELS_BAD_MATCH:
+        glmux_pixels_x_error(dpy, BadMatch, -1, target, glx_minor);
+        return None;
+    default:
+        glmux_pixels_x_error(dpy, kind == GLMUX_PIXELS_PIXMAP ? BadPixmap : BadWindow, -1,
+                             target, glx_minor);
+        return None;
+    }
     pthread_mutex_lock(&lock);
-    d = drawable_new(dpy, new_xid(dpy), target, kind, (struct glmux_pixels_config *)config);
+    d = drawable_new(dpy, new_xid(dpy), target, kind, c);
     if (d != NULL) {
+        d->depth = depth;
         d->tex_format = format;
         d->tex_target = tex_target;
     }
@@ -330,13 +345,13 @@ static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window wi
                                      const int *attribs)
 {
     (void)attribs;
-    return create_drawable(dpy, config, win, GLMUX_PIXELS_WINDOW, NULL);
+    return create_drawable(dpy, config, win, GLMUX_PIXELS_WINDOW, NULL, X_GLXCreateWindow);
 }
 
 static GLXPixmap pixels_CreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap,
                                      const int *attribs)
 {
-    return create_drawable(dpy, config, pixmap, GLMUX_PIXELS_PIXMAP, attribs);
+    return create_drawable(dpy, config, pixmap, GLMUX_PIXELS_PIXMAP, attribs, X_GLXCreatePixmap);
 }
 
 static GLXPixmap pixels_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
@@ -345,7 +360,8 @@ static GLXPixmap pixels_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap p
 
     if ((c = glmux_pixels_config_of_visual(dpy, vis)) == NULL)
         return None;
-    return pixels_CreatePixmap(dpy, (GLXFBConfig)c, pixmap, NULL);
+    return create_drawable(dpy, (GLXFBConfig)c, pixmap, GLMUX_PIXELS_PIXMAP, NULL,
+                           X_GLXCreateGLXPixmap);
 }
 
 static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs)
@@ -483,26 +499,59 @@ static void release_current(void)
     cur_draw = cur_read = NULL;
 }
 
-/* The record of a GLX drawable, or of an X window used directly (made on first use). */
+/* The record of a GLX drawable, or of an X window used directly (made on first use, when
+ * probe_depth says it fits the config: see probe_window). */
 static struct glmux_pixels_drawable *drawable_for(Display *dpy, XID xid,
-                                                  struct glmux_pixels_config *config)
+                                                  struct glmux_pixels_config *config,
+                                                  int probe_depth)
 {
     struct glmux_pixels_drawable *d = drawable_find(dpy, xid);
-    int w, h;
 
-    if (d != NULL || xid == None)
+    if (d != NULL || xid == None || probe_depth == 0)
         return d;
-    if (!glmux_pixels_geometry(dpy, xid, &w, &h, NULL))
-        return NULL;
-    return drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config);
+    d = drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config);
+    if (d != NULL)
+        d->depth = probe_depth;
+    return d;
 }
 
-static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read,
-                                      GLXContext ctx)
+/*
+ * Before glXMakeCurrent uses an X window directly (no GLX drawable of ours yet): asks the server
+ * whether it can show the context's frames. Returns its depth, 0 when it is already one of our
+ * drawables, or -1 with the X error raised (BadMatch, BadWindow).
+ */
+static int probe_window(Display *dpy, XID xid, struct glmux_pixels_config *config, int minor)
+{
+    bool known;
+    int depth = 0;
+
+    if (xid == None)
+        return 0;
+    pthread_mutex_lock(&lock);
+    known = drawable_find(dpy, xid) != NULL;
+    pthread_mutex_unlock(&lock);
+    if (known)
+        return 0;
+    switch (glmux_pixels_probe(dpy, config, xid, &depth)) {
+    case GLMUX_PIXELS_FITS:
+        return depth;
+    case GLMUX_PIXELS_BAD_MATCH:
+        glmux_pixels_x_error(dpy, BadMatch, -1, xid, minor);
+        return -1;
+    default:
+        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, xid, minor);
+        return -1;
+    }
+}
+
+/* glXMakeContextCurrent and glXMakeCurrent (minor: their GLX request, for the X errors). */
+static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
+                         int minor)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     struct glmux_pixels_context *c;
     struct glmux_pixels_drawable *d = NULL, *r = NULL;
+    int draw_depth = 0, read_depth = 0;
     Bool ok = False;
 
     if (egl == NULL)
@@ -511,6 +560,23 @@ static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawabl
     if (cur_ctx != NULL && ((GLXContext)cur_ctx != ctx || cur_draw == NULL ||
                             cur_draw->xid != draw))
         present_single();
+    if (ctx != NULL && draw != None) {
+        /* X windows used directly are checked against the context's config first, with no
+         * lock held across the X requests. */
+        struct glmux_pixels_config *config = NULL;
+
+        pthread_mutex_lock(&lock);
+        if ((c = context_find(ctx)) != NULL)
+            config = c->config;
+        pthread_mutex_unlock(&lock);
+        if (config == NULL)
+            return False;
+        if ((draw_depth = probe_window(dpy, draw, config, minor)) < 0 ||
+            (read != draw && (read_depth = probe_window(dpy, read, config, minor)) < 0))
+            return False;
+        if (read == draw)
+            read_depth = draw_depth;
+    }
     pthread_mutex_lock(&lock);
     if (ctx == NULL) {
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -522,8 +588,8 @@ static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawabl
     if (c == NULL || (draw == None) != (read == None))
         goto out;
     if (draw != None) {
-        d = drawable_for(dpy, draw, c->config);
-        r = read == draw ? d : drawable_for(dpy, read, c->config);
+        d = drawable_for(dpy, draw, c->config, draw_depth);
+        r = read == draw ? d : drawable_for(dpy, read, c->config, read_depth);
         if (d == NULL || r == NULL)
             goto out;
         if (!glmux_pixels_surface_update(d, c->config) ||
@@ -553,9 +619,15 @@ out:
     return ok;
 }
 
+static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read,
+                                      GLXContext ctx)
+{
+    return make_current(dpy, draw, read, ctx, X_GLXMakeContextCurrent);
+}
+
 static Bool pixels_MakeCurrent(Display *dpy, GLXDrawable draw, GLXContext ctx)
 {
-    return pixels_MakeContextCurrent(dpy, draw, draw, ctx);
+    return make_current(dpy, draw, draw, ctx, X_GLXMakeCurrent);
 }
 
 /* After a frame: follow the window's size, rebinding when the surface changed. */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* glmux tests: the pixels-vendor test helpers (pixels_util.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pixels_util.h"
+
+int pixels_app_errors;
+int pixels_last_error, pixels_last_minor;
+XID pixels_last_resource;
+
+Display *pixels_open_display(void)
+{
+    const char *name = getenv("PIXELS_DISPLAY");
+    Display *d;
+
+    CHECK_MSG(name != NULL, "PIXELS_DISPLAY is not set (run through run_glx_pixels.sh)");
+    d = XOpenDisplay(name);
+    CHECK_MSG(d != NULL, "cannot open display %s", name);
+    return d;
+}
+
+int pixels_count_errors(Display *dpy, XErrorEvent *ev)
+{
+    (void)dpy;
+    __atomic_add_fetch(&pixels_app_errors, 1, __ATOMIC_SEQ_CST);
+    pixels_last_error = ev->error_code;
+    pixels_last_minor = ev->minor_code;
+    pixels_last_resource = ev->resourceid;
+    return 0;
+}
+
+Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, int w, int h)
+{
+    XSetWindowAttributes swa = { 0 };
+    Window win;
+
+    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vis->screen), vis->visual, AllocNone);
+    win = XCreateWindow(dpy, RootWindow(dpy, vis->screen), x, y, (unsigned)w, (unsigned)h, 0,
+                        vis->depth, InputOutput, vis->visual, CWColormap | CWBorderPixel, &swa);
+    XMapWindow(dpy, win);
+    XSync(dpy, False);
+    return win;
+}
+
+void pixels_clear(unsigned long rgb)
+{
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor((float)((rgb >> 16) & 0xff) / 255.0f, (float)((rgb >> 8) & 0xff) / 255.0f,
+                 (float)(rgb & 0xff) / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y)
+{
+    XImage *img = XGetImage(dpy, d, x, y, 1, 1, AllPlanes, ZPixmap);
+    unsigned long p;
+
+    CHECK_MSG(img != NULL, "XGetImage of 0x%lx failed", (unsigned long)d);
+    p = XGetPixel(img, 0, 0) & 0xffffff;
+    XDestroyImage(img);
+    return p;
+}
+
+static char *read_log(void)
+{
+    const char *path = getenv("GLMUX_DEBUG_FILE");
+    static char buf[1 << 20];
+    size_t n;
+    FILE *f;
+
+    CHECK_MSG(path != NULL, "GLMUX_DEBUG_FILE must be set");
+    f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot read %s", path);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+bool pixels_log_has(const char *needle)
+{
+    return strstr(read_log(), needle) != NULL;
+}
+
+void pixels_check_log(const char *needle)
+{
+    CHECK_MSG(pixels_log_has(needle), "the log %s does not say \"%s\"",
+              getenv("GLMUX_DEBUG_FILE"), needle);
+}

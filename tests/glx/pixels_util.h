@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: what the pixels-vendor test programs (test_glx_pixels.c,
+ * test_glx_pixels_present.c) share: the display named by PIXELS_DISPLAY, windows of a visual,
+ * clearing to a color, reading a pixel back from the X server, the X errors that reached the
+ * application, and the glmux log (GLMUX_DEBUG_FILE).
+ */
+#ifndef GLMUX_TEST_PIXELS_UTIL_H
+#define GLMUX_TEST_PIXELS_UTIL_H
+
+#include <stdbool.h>
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <GL/gl.h>
+#include <GL/glx.h>
+
+#include "glmux_test.h"
+
+#define RED 0xff0000ul
+#define GREEN 0x00ff00ul
+#define BLUE 0x0000fful
+#define YELLOW 0xffff00ul
+#define MAGENTA 0xff00fful
+#define CYAN 0x00fffful
+
+/* The X errors that reached the application's handler (pixels_count_errors). */
+extern int pixels_app_errors;
+extern int pixels_last_error, pixels_last_minor;
+extern XID pixels_last_resource;
+
+/* Opens PIXELS_DISPLAY (set by run_glx_pixels.sh). */
+Display *pixels_open_display(void);
+/* An X error handler that counts and records the errors (pixels_app_errors...). */
+int pixels_count_errors(Display *dpy, XErrorEvent *ev);
+/* A mapped window of vis on its screen. */
+Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, int w, int h);
+/* glClear of the whole draw buffer to rgb (0xRRGGBB), scissor off. */
+void pixels_clear(unsigned long rgb);
+/* The server's pixel at (x, y) of d, top-left origin, red-green-blue bits only. */
+unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y);
+/* Fails the test unless the glmux log says needle. */
+void pixels_check_log(const char *needle);
+/* Whether the glmux log says needle. */
+bool pixels_log_has(const char *needle);
+
+#define CHECK_PIXEL(dpy, d, x, y, want)                                                    \
+    do {                                                                                   \
+        unsigned long got_ = pixels_pixel((dpy), (d), (x), (y));                           \
+        CHECK_MSG(got_ == (want), "pixel (%d,%d) of 0x%lx is %06lx, want %06lx", (x), (y),  \
+                  (unsigned long)(d), got_, (unsigned long)(want));                        \
+    } while (0)
+
+#endif /* GLMUX_TEST_PIXELS_UTIL_H */
