@@ -26,7 +26,7 @@
 #include <GL/glxext.h>
 
 #include "glmux_test.h"
-#include "glx_test_x.h"
+#include "pixels_util.h"
 
 #ifndef GL_FRAMEBUFFER_SRGB
 #define GL_FRAMEBUFFER_SRGB 0x8DB9
@@ -49,13 +49,10 @@ static int screen;
 
 static void open_display(void)
 {
-    const char *name = getenv("PIXELS_DISPLAY");
     const char *vendor;
 
-    CHECK_MSG(name != NULL, "PIXELS_DISPLAY is not set (run through run_glx_pixels.sh)");
-    dpy = XOpenDisplay(name);
-    CHECK_MSG(dpy != NULL, "cannot open display %s", name);
-    glx_test_catch_errors();
+    dpy = pixels_open_display();
+    XSetErrorHandler(pixels_count_errors);
     screen = DefaultScreen(dpy);
     glmux_test_require_ours("libGLX.so.0");
     vendor = glXGetClientString(dpy, GLX_VENDOR);
@@ -74,9 +71,8 @@ static int attr(GLXFBConfig c, int a)
 /* No X error reached the application. */
 static void close_display(void)
 {
-    int errors = glx_test_error_count(dpy);
-
-    CHECK_MSG(errors == 0, "%d X errors reached the application", errors);
+    XSync(dpy, False);
+    CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
     XCloseDisplay(dpy);
 }
 
