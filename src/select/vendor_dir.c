@@ -52,11 +52,6 @@ static void warn_manifest(void *data, enum glmux_manifest_severity severity, con
                   message, path);
 }
 
-static char *xstrdup(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
-
 static bool add_string(char ***arr, size_t *n, const char *s)
 {
     char **a = realloc(*arr, (*n + 1) * sizeof(char *));
@@ -71,54 +66,96 @@ static bool add_string(char ***arr, size_t *n, const char *s)
     return true;
 }
 
+/* A copy of s into *out when want; false only when the copy needs memory there is not. */
+static bool copy_if(bool want, const char *s, char **out)
+{
+    *out = want ? strdup(s) : NULL;
+    return !want || *out != NULL;
+}
+
+static void free_strings(char **arr, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(arr[i]);
+    free(arr);
+}
+
 /*
  * Merges manifest m (from a directory of the given kind) into the list. Under libglvnd's
  * override variables every file is its own entry, as libglvnd loads it (by_name false): two
  * files naming one library are then one vendor only through libEGL's dlopen-handle rule.
+ * Everything the merge adds is allocated before the list is touched: out of memory leaves the
+ * list as it was (only arrays grown), never a vendor without a name or a manifest.
  */
 static bool merge(struct glmux_vendor_list *list, struct glmux_manifest *m,
                   enum glmux_vendor_source source, bool admin, bool by_name)
 {
-    struct glmux_vendor *v = NULL;
+    struct glmux_vendor fresh, *v = NULL;
+    char *egl = NULL, *glx = NULL, *path = NULL, **drivers = NULL, **grown;
+    size_t n_drivers = 0;
+    bool take_drivers, ok;
 
     for (size_t i = 0; by_name && i < list->count; i++)
         if (strcmp(list->vendors[i].name, m->name) == 0)
             v = &list->vendors[i];
     if (v == NULL) {
-        struct glmux_vendor *arr = realloc(list->vendors, (list->count + 1) * sizeof(*arr));
-        if (arr == NULL)
+        memset(&fresh, 0, sizeof(fresh));
+        fresh.source = source;
+        fresh.admin = admin;
+        fresh.priority = m->priority;
+        if ((fresh.name = strdup(m->name)) == NULL)
             return false;
-        list->vendors = arr;
-        v = &arr[list->count++];
-        memset(v, 0, sizeof(*v));
-        v->name = xstrdup(m->name);
-        v->source = source;
-        v->admin = admin;
-        v->priority = m->priority;
-        if (v->name == NULL)
-            return false;
+        v = &fresh;
     } else {
         glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\": %s merged into %s", m->name, m->path,
                   v->manifests[0]);
     }
-    if (v->egl_library == NULL && m->egl_library != NULL &&
-        (v->egl_library = xstrdup(m->egl_library)) == NULL)
+    take_drivers = !v->has_drivers && m->has_drivers;
+    ok = copy_if(v->egl_library == NULL && m->egl_library != NULL, m->egl_library, &egl) &&
+         copy_if(v->glx_library == NULL && m->glx_library != NULL, m->glx_library, &glx) &&
+         (path = strdup(m->path)) != NULL;
+    for (size_t i = 0; ok && take_drivers && i < m->n_drivers; i++)
+        ok = add_string(&drivers, &n_drivers, m->drivers[i]);
+    if (ok && (grown = realloc(v->manifests, (v->n_manifests + 1) * sizeof(char *))) != NULL)
+        v->manifests = grown;
+    else
+        ok = false;
+    if (ok && v == &fresh) {
+        struct glmux_vendor *arr = realloc(list->vendors, (list->count + 1) * sizeof(*arr));
+        if (arr != NULL)
+            list->vendors = arr;
+        ok = arr != NULL;
+    }
+    if (!ok) {
+        free(egl);
+        free(glx);
+        free(path);
+        free_strings(drivers, n_drivers);
+        if (v == &fresh) {
+            free(fresh.name);
+            free(fresh.manifests);
+        }
         return false;
-    if (v->glx_library == NULL && m->glx_library != NULL &&
-        (v->glx_library = xstrdup(m->glx_library)) == NULL)
-        return false;
-    if (!v->has_drivers && m->has_drivers) {
+    }
+    /* Each field from the first manifest that declares it. */
+    if (egl != NULL)
+        v->egl_library = egl;
+    if (glx != NULL)
+        v->glx_library = glx;
+    if (take_drivers) {
         v->has_drivers = true;
-        for (size_t i = 0; i < m->n_drivers; i++)
-            if (!add_string(&v->drivers, &v->n_drivers, m->drivers[i]))
-                return false;
+        v->drivers = drivers;
+        v->n_drivers = n_drivers;
     }
     /* A declared priority beats one taken from a file name; the first declared one stays. */
     if (m->has_priority && !v->priority_declared) {
         v->priority = m->priority;
         v->priority_declared = true;
     }
-    return add_string(&v->manifests, &v->n_manifests, m->path);
+    v->manifests[v->n_manifests++] = path;
+    if (v == &fresh)
+        list->vendors[list->count++] = fresh;
+    return true;
 }
 
 static int compare_names(const void *a, const void *b)
