@@ -14,6 +14,10 @@ import subprocess
 import sys
 import tempfile
 
+# A vendor library's stand-in: the header `glmux check` reads (tests/cli/elfstub.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "cli"))
+from elfstub import library_stub  # noqa: E402
+
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 VENDOR_DIR = LIBDIR + "/glvnd/vendors"
 API_NAMES = re.compile(r"^(libGL|libGLX|libEGL|libOpenGL|libGLESv1_CM|libGLESv2|libGLdispatch)"
@@ -124,6 +128,9 @@ def main():
                         with open(os.path.join(args.layout, extra)) as src, \
                                 open(full, "w") as dst:
                             dst.write(src.read())
+                    elif re.search(r"\.so(\.|$)", os.path.basename(path)):
+                        with open(full, "wb") as dst:
+                            dst.write(library_stub(args.glmux))
                     else:
                         open(full, "w").close()
         installed = [os.path.join(root, VENDOR_DIR, manifest_files[v]) for v in sorted(vendors)]
@@ -132,7 +139,10 @@ def main():
                 prio = json.load(f).get("vendor", {}).get("priority")
             check("%02d_%s.json" % (prio if isinstance(prio, int) else -1, v) == manifest_files[v],
                   "%s: the file name's number is the priority (%s)" % (manifest_files[v], prio))
-        r = subprocess.run([args.glmux, "check"] + installed, capture_output=True, text=True)
+        # Libraries named by file name are looked up in the root's library directory.
+        env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, LIBDIR))
+        r = subprocess.run([args.glmux, "check"] + installed, capture_output=True, text=True,
+                           env=env)
         check(r.returncode == 0 and r.stderr == "",
               "glmux check passes every installed manifest (%s)" % r.stderr.strip())
         dirs = ":".join(os.path.join(root, d) for d in (

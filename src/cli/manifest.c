@@ -4,8 +4,10 @@
  * its options (what a Mesa, NVIDIA or AMD package installs as
  * ${vendordir}/NN_<vendor>.json), checked with the same parser libEGL uses before it is
  * printed. `check` validates manifest files named on the command line, or, with none, every
- * *.json file in the vendor directories this system searches (the list `glmux vendors` reads).
- * Output of check is compiler-style: file:line: error: message.
+ * *.json file in the vendor directories this system searches (the list `glmux vendors` reads),
+ * or the files __EGL_VENDOR_LIBRARY_FILENAMES names. It also finds each library a manifest names
+ * and reads its ELF header (libcheck.c; nothing is loaded). Output of check is compiler-style:
+ * file:line: error: message.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -17,8 +19,10 @@
 #include <string.h>
 
 #include "cli/json_writer.h"
+#include "cli/libcheck.h"
 #include "select/manifest.h"
 #include "select/select.h"
+#include "util/env.h"
 
 static int manifest_usage(const char *fmt, const char *arg)
 {
@@ -31,6 +35,7 @@ static int manifest_usage(const char *fmt, const char *arg)
 struct check_state {
     int errors;
     int warnings;
+    bool installed; /* the system's vendor files, not files named on the command line */
 };
 
 static void check_report(void *data, enum glmux_manifest_severity severity, const char *path,
@@ -49,15 +54,48 @@ static void check_report(void *data, enum glmux_manifest_severity severity, cons
         fprintf(stderr, "%s: %s: %s\n", path, what, message);
 }
 
+/*
+ * Finds the library as dlopen would and reads its ELF header: one that is not a shared object
+ * of this machine is an error; one that is missing is an error among the installed files (the
+ * vendor cannot load) and a warning for a file named on the command line (it may be checked
+ * before its package installs the library). Returns " (not found here)" or "".
+ */
+static const char *check_library(const char *path, const char *api, const char *library,
+                                 struct check_state *st)
+{
+    char found[4096], why[4352], message[8192];
+    enum glmux_libcheck r = glmux_cli_libcheck(library, found, sizeof(found), why, sizeof(why));
+
+    if (r == GLMUX_LIBCHECK_OK)
+        return "";
+    snprintf(message, sizeof(message), "%s library %s %s: %s", api, library,
+             r == GLMUX_LIBCHECK_MISSING ? "is missing" : "cannot be loaded", why);
+    check_report(st, r == GLMUX_LIBCHECK_BAD || st->installed ? GLMUX_MANIFEST_ERROR
+                                                               : GLMUX_MANIFEST_WARNING,
+                 path, 0, message);
+    return " (not found here)";
+}
+
 static void check_one(const char *path, struct check_state *st)
 {
     struct glmux_manifest m;
+    const char *egl_note = "", *glx_note = "";
+    int errors = st->errors;
 
     if (!glmux_manifest_load(path, &m, check_report, st))
         return;
-    printf("%s: ok: vendor \"%s\"%s, EGL %s, GLX %s, drivers", path, m.name,
+    if (m.egl_library != NULL)
+        egl_note = check_library(path, "EGL", m.egl_library, st);
+    if (m.glx_library != NULL)
+        glx_note = check_library(path, "GLX", m.glx_library, st);
+    if (st->errors > errors) {
+        glmux_manifest_clear(&m);
+        return;
+    }
+    printf("%s: ok: vendor \"%s\"%s, EGL %s%s, GLX %s%s, drivers", path, m.name,
            m.name_derived ? " (derived from the library name)" : "",
-           m.egl_library ? m.egl_library : "(none)", m.glx_library ? m.glx_library : "(by name)");
+           m.egl_library ? m.egl_library : "(none)", egl_note,
+           m.glx_library ? m.glx_library : "(by name)", glx_note);
     if (!m.has_drivers)
         printf(" (built-in table)");
     for (size_t j = 0; j < m.n_drivers; j++)
@@ -72,15 +110,49 @@ static int json_file(const struct dirent *e)
     return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
 }
 
-/* Every *.json of each directory the vendor list is read from, in strcmp order. */
+/* Each file of __EGL_VENDOR_LIBRARY_FILENAMES (a ':'-separated list), in its order. */
+static int check_named(const char *files, struct check_state *st)
+{
+    int n = 0;
+
+    for (const char *p = files; *p != '\0';) {
+        size_t len = strcspn(p, ":");
+        if (len > 0) {
+            char *path = strndup(p, len);
+            if (path == NULL) {
+                fprintf(stderr, "glmux: check: out of memory\n");
+                return -1;
+            }
+            check_one(path, st);
+            free(path);
+            n++;
+        }
+        p += len;
+        p += *p == ':';
+    }
+    return n;
+}
+
+/* Every *.json of each directory the vendor list is read from, in strcmp order, or the files
+ * libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES names when it is set. */
 static int check_installed(struct check_state *st)
 {
     struct glmux_vendor_list list;
     int files = 0;
 
-    if (!glmux_vendor_list_discover(&list)) {
+    if (!glmux_vendor_list_where(&list)) {
         fprintf(stderr, "glmux: check: out of memory\n");
         return GLMUX_EXIT_FAIL;
+    }
+    if (list.override_variable != NULL &&
+        strcmp(list.override_variable, "__EGL_VENDOR_LIBRARY_FILENAMES") == 0) {
+        files = check_named(glmux_env_get("__EGL_VENDOR_LIBRARY_FILENAMES"), st);
+        glmux_vendor_list_clear(&list);
+        if (files < 0)
+            return GLMUX_EXIT_FAIL;
+        if (files == 0)
+            fprintf(stderr, "glmux: check: __EGL_VENDOR_LIBRARY_FILENAMES names no file\n");
+        return GLMUX_EXIT_OK;
     }
     for (size_t d = 0; d < list.n_dirs; d++) {
         struct dirent **names;
@@ -115,7 +187,7 @@ static int check_installed(struct check_state *st)
 
 int glmux_cli_check(int argc, char **argv)
 {
-    struct check_state st = { 0, 0 };
+    struct check_state st = { 0, 0, false };
     int files = 0;
 
     for (int i = 0; i < argc; i++) {
@@ -125,7 +197,9 @@ int glmux_cli_check(int argc, char **argv)
         check_one(argv[i], &st);
     }
     if (files == 0) {
-        int rc = check_installed(&st);
+        int rc;
+        st.installed = true;
+        rc = check_installed(&st);
         if (rc != GLMUX_EXIT_OK)
             return rc;
     }
@@ -234,7 +308,7 @@ int glmux_cli_manifest(int argc, char **argv)
     glmux_jw_finish(&w);
     fclose(mem);
 
-    struct check_state st = { 0, 0 };
+    struct check_state st = { 0, 0, false };
     struct glmux_manifest m;
     char name[GLMUX_MANIFEST_NAME_MAX + 16];
     snprintf(name, sizeof(name), "%02ld_%s.json", priority, vendor);

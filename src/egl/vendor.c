@@ -96,6 +96,19 @@ static bool check_vendor(glmux_egl_vendor *v, const char *library)
     return true;
 }
 
+/*
+ * The category of "a manifest names a library that is no EGL vendor": a warning at the default
+ * level, since a vendor the administrator installed is missing (libglvnd says nothing), for the
+ * first 8 such libraries of the process; the others under "vendor" only.
+ */
+static unsigned unusable_library(void)
+{
+    static unsigned said;
+
+    return __atomic_fetch_add(&said, 1, __ATOMIC_RELAXED) < 8 ? GLMUX_LOG_WARN | GLMUX_LOG_VENDOR
+                                                              : GLMUX_LOG_VENDOR;
+}
+
 glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifest,
                                         glmux_egl_vendor *loaded)
 {
@@ -106,7 +119,9 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
     glmux_log(GLMUX_LOG_VENDOR, "trying EGL vendor library %s (from %s)", library, manifest);
     handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
     if (handle == NULL) {
-        glmux_log(GLMUX_LOG_VENDOR, "skipping %s: dlopen failed: %s", library, dlerror());
+        const char *err = dlerror();
+        glmux_log(unusable_library(), "EGL vendor library %s cannot be loaded (%s); vendor "
+                  "skipped (glmux check %s)", library, err ? err : "dlopen failed", manifest);
         return NULL;
     }
     for (glmux_egl_vendor *o = loaded; o != NULL; o = o->next) {
@@ -119,8 +134,9 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
     }
     egl_main = (__PFNEGLMAINPROC)dlsym(handle, __EGL_MAIN_PROTO_NAME);
     if (egl_main == NULL) {
-        glmux_log(GLMUX_LOG_VENDOR, "skipping %s: it has no %s, so it is not an EGL vendor "
-                  "library", library, __EGL_MAIN_PROTO_NAME);
+        glmux_log(unusable_library(), "EGL vendor library %s has no %s: it is not an EGL vendor "
+                  "library; vendor skipped (glmux check %s)", library, __EGL_MAIN_PROTO_NAME,
+                  manifest);
         dlclose(handle);
         return NULL;
     }

@@ -260,8 +260,9 @@ struct glmux_vendor_list {
  * processes), else ${sysconfdir}/glvnd/egl_vendor.d, ${libdir}/glvnd/vendors and
  * ${datadir}/glvnd/egl_vendor.d. libglvnd's __EGL_VENDOR_LIBRARY_FILENAMES (exclusive list of
  * files) and __EGL_VENDOR_LIBRARY_DIRS (exclusive list of directories) win over both.
- * Manifests with errors are skipped with one warning each. Returns false only when out of
- * memory.
+ * Manifests with errors (a FIFO or a device node among them) are skipped with one warning each
+ * at the default level, at most 8 by name per call. Returns false only when out of memory; the
+ * list is consistent then too (complete vendors only).
  */
 bool glmux_vendor_list_discover(struct glmux_vendor_list *out);
 
@@ -270,6 +271,11 @@ bool glmux_vendor_list_discover(struct glmux_vendor_list *out);
  * not restrict it (libGLX finds vendors by name, libGLX_<name>.so.0).
  */
 bool glmux_vendor_list_discover_glx(struct glmux_vendor_list *out);
+/*
+ * Where glmux_vendor_list_discover looks, without reading a manifest (`glmux check` reads each
+ * itself): dirs, libglvnd_override and override_variable are filled, no vendor.
+ */
+bool glmux_vendor_list_where(struct glmux_vendor_list *out);
 void glmux_vendor_list_clear(struct glmux_vendor_list *list);
 const struct glmux_vendor *glmux_vendor_list_find(const struct glmux_vendor_list *list,
                                                   const char *name);

@@ -40,16 +40,44 @@ const char *glmux_vendor_dir_default(void)
     return GLMUX_VENDOR_DIR;
 }
 
+/* Bad files named at the default level per discovery; past it, a count and GLMUX_DEBUG=vendor. */
+#define BAD_FILES_NAMED 8
+
+/* The problems of one discovery's manifests. */
+struct report {
+    unsigned bad_files;  /* files refused so far */
+    bool said;           /* the current file's first error has been reported */
+};
+
+/*
+ * One warning per bad file at the default level (its first error: a FIFO, a device, a syntax
+ * error, a missing key...), at most BAD_FILES_NAMED per discovery; its other errors and every
+ * warning go to the "vendor" category.
+ */
 static void warn_manifest(void *data, enum glmux_manifest_severity severity, const char *path,
                           int line, const char *message)
 {
-    (void)data;
-    if (severity != GLMUX_MANIFEST_ERROR)
+    struct report *r = data;
+    unsigned category = GLMUX_LOG_VENDOR;
+
+    if (severity != GLMUX_MANIFEST_ERROR) {
         glmux_log(GLMUX_LOG_VENDOR, "%s:%d: warning: %s", path, line, message);
-    else
-        glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR,
-                  "%s:%d: error: %s; vendor manifest skipped (glmux check %s)", path, line,
-                  message, path);
+        return;
+    }
+    if (!r->said) {
+        r->said = true;
+        if (++r->bad_files <= BAD_FILES_NAMED)
+            category |= GLMUX_LOG_WARN;
+    }
+    glmux_log(category, "%s:%d: error: %s; vendor manifest skipped (glmux check %s)", path, line,
+              message, path);
+}
+
+/* Loads one manifest, reporting through r. */
+static bool load_manifest(const char *path, struct glmux_manifest *m, struct report *r)
+{
+    r->said = false;
+    return glmux_manifest_load(path, m, warn_manifest, r);
 }
 
 static bool add_string(char ***arr, size_t *n, const char *s)
@@ -163,16 +191,21 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Reads every *.json in dir, in strcmp order. */
+/* Reads every *.json in dir, in strcmp order. One that is not a regular file (a FIFO, a device
+ * node, a directory) is refused by the manifest reader, with a warning, without being opened. */
 static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
-                     enum glmux_vendor_source source, bool admin, bool by_name)
+                     enum glmux_vendor_source source, bool admin, bool by_name,
+                     struct report *r)
 {
-    DIR *d = opendir(dir);
+    DIR *d;
     struct dirent *e;
     char **names = NULL;
     size_t n = 0;
     bool ok = true;
 
+    if (r == NULL) /* glmux_vendor_list_where: the directories only */
+        return true;
+    d = opendir(dir);
     if (d == NULL) {
         glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: not readable, skipped", dir);
         return true;
@@ -180,8 +213,6 @@ static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
         if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
             continue;
         if (!add_string(&names, &n, e->d_name)) {
             ok = false;
@@ -199,7 +230,7 @@ static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
             ok = false;
             break;
         }
-        if (glmux_manifest_load(path, &m, warn_manifest, NULL)) {
+        if (load_manifest(path, &m, r)) {
             glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" from %s", m.name, path);
             ok = merge(list, &m, source, admin, by_name);
             glmux_manifest_clear(&m);
@@ -292,7 +323,8 @@ static bool default_dirs(struct glmux_vendor_list *out)
     return ok;
 }
 
-static bool discover(struct glmux_vendor_list *out, bool for_glx)
+/* Discovery, reporting the manifests' problems through r; with r NULL, where it would look. */
+static bool discover_into(struct glmux_vendor_list *out, bool for_glx, struct report *r)
 {
     const char *files = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_FILENAMES");
     const char *egl_dirs = for_glx ? NULL : glmux_env_get("__EGL_VENDOR_LIBRARY_DIRS");
@@ -306,9 +338,9 @@ static bool discover(struct glmux_vendor_list *out, bool for_glx)
         out->libglvnd_override = true;
         out->override_variable = "__EGL_VENDOR_LIBRARY_FILENAMES";
         ok = split_list(files, &list, &n);
-        for (size_t i = 0; ok && i < n; i++) {
+        for (size_t i = 0; ok && r != NULL && i < n; i++) {
             struct glmux_manifest m;
-            if (glmux_manifest_load(list[i], &m, warn_manifest, NULL)) {
+            if (load_manifest(list[i], &m, r)) {
                 ok = merge(out, &m, GLMUX_VENDOR_FROM_EGL_FILENAMES, false, false);
                 glmux_manifest_clear(&m);
             } else {
@@ -326,24 +358,40 @@ static bool discover(struct glmux_vendor_list *out, bool for_glx)
         out->override_variable = "__EGL_VENDOR_LIBRARY_DIRS";
         ok = split_list(egl_dirs, &out->dirs, &out->n_dirs);
         for (size_t i = 0; ok && i < out->n_dirs; i++)
-            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_EGL_DIR, false, false);
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_EGL_DIR, false, false, r);
         return ok;
     }
     if (glmux_dirs != NULL && *glmux_dirs != '\0') {
         ok = split_list(glmux_dirs, &out->dirs, &out->n_dirs);
         for (size_t i = 0; ok && i < out->n_dirs; i++)
-            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_VENDOR_DIR, false, true);
+            ok = scan_dir(out, out->dirs[i], GLMUX_VENDOR_FROM_VENDOR_DIR, false, true, r);
     } else {
         ok = default_dirs(out);
         for (size_t i = 0; ok && i < out->n_dirs; i++) {
             bool vendor_dir = strcmp(out->dirs[i], GLMUX_VENDOR_DIR) == 0;
             ok = scan_dir(out, out->dirs[i],
                           vendor_dir ? GLMUX_VENDOR_FROM_VENDOR_DIR : GLMUX_VENDOR_FROM_EGL_DIR,
-                          !vendor_dir && is_admin_dir(out->dirs[i]), true);
+                          !vendor_dir && is_admin_dir(out->dirs[i]), true, r);
         }
     }
     sort_vendors(out);
     return ok;
+}
+
+static bool discover(struct glmux_vendor_list *out, bool for_glx)
+{
+    struct report r = { 0, false };
+    bool ok = discover_into(out, for_glx, &r);
+
+    if (r.bad_files > BAD_FILES_NAMED)
+        glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR, "%u more vendor manifests skipped (GLMUX_DEBUG="
+                  "vendor names them; glmux check checks them all)", r.bad_files - BAD_FILES_NAMED);
+    return ok;
+}
+
+bool glmux_vendor_list_where(struct glmux_vendor_list *out)
+{
+    return discover_into(out, false, NULL);
 }
 
 bool glmux_vendor_list_discover(struct glmux_vendor_list *out)

@@ -2,8 +2,8 @@
 /*
  * glmux: bounded, non-blocking reads of regular files (see file.h). The file is opened with
  * O_RDONLY|O_NONBLOCK|O_CLOEXEC so that a FIFO or a character device planted where a manifest
- * or a sysfs attribute is expected cannot hang the process; fstat then refuses anything that
- * is not a regular file before a single byte is read.
+ * or a sysfs attribute is expected cannot hang the process; stat before and fstat after the
+ * open refuse anything that is not a regular file before a single byte is read.
  */
 #define _GNU_SOURCE
 #include "file.h"
@@ -48,12 +48,18 @@ static const char *kind_name(mode_t mode)
     return "not a plain file";
 }
 
-/* Opens path for reading and checks that it is a regular file; -1 with err filled otherwise. */
-static int open_regular(const char *path, struct glmux_file_error *err)
+int glmux_file_open_regular(const char *path, struct glmux_file_error *err)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    int fd;
 
+    /* Looked at before it is opened: opening a device node can do something (a tape rewinds). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        set_error(err, EINVAL, "not a regular file (%s); only regular files are read",
+                  kind_name(st.st_mode));
+        return -1;
+    }
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         int code = errno;
         set_error(err, code, "cannot open: %s", strerror(code));
@@ -90,7 +96,7 @@ char *glmux_file_read(const char *path, size_t max_size, size_t *len_out,
 {
     size_t len = 0, cap = 4096;
     char *text = NULL;
-    int fd = open_regular(path, err);
+    int fd = glmux_file_open_regular(path, err);
 
     if (fd < 0)
         return NULL;
@@ -145,7 +151,7 @@ int glmux_file_read_small(const char *path, char *buf, size_t size)
     if (size == 0)
         return EINVAL;
     buf[0] = '\0';
-    fd = open_regular(path, &err);
+    fd = glmux_file_open_regular(path, &err);
     if (fd < 0)
         return err.code;
     while (len + 1 < size) {

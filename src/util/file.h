@@ -19,6 +19,12 @@ struct glmux_file_error {
 };
 
 /*
+ * Opens path read-only (O_NONBLOCK, O_CLOEXEC) when it is a regular file; -1 with *err (may be
+ * NULL) filled otherwise. A FIFO or a device node is refused without being opened.
+ */
+int glmux_file_open_regular(const char *path, struct glmux_file_error *err);
+
+/*
  * Reads the whole file at path into a new NUL-terminated buffer (free() it). *len_out (may be
  * NULL) gets the byte count without the NUL. Files larger than max_size bytes are refused with
  * EFBIG. Returns NULL and fills *err (may be NULL) on failure.

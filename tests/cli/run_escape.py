@@ -89,8 +89,11 @@ def test_watch(glmux, beds, vendors):
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 _, err = proc.communicate()
-        if b"watching udev's drm events" not in out and b"cannot" in err:
-            print("skip watch case: umockdev does not work here:", err.decode(errors="replace"))
+        if b"pci-0000_00_02_0" not in out:
+            # No bed in the process (umockdev's preload cannot load into this glmux, e.g. of
+            # another architecture): nothing to show here.
+            print("skip watch case: umockdev's bed is not seen:",
+                  (out + err).decode(errors="replace"))
             return
         lines = [l for l in err.split(b"\n") if l]
         check(b'boot_vga="1\\x0aglmux: forged"' in err,

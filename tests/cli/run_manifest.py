@@ -10,13 +10,16 @@
 * bad options (no vendor, a bad name or driver, a priority out of range, an unknown option)
   are usage errors (exit 2) that print no manifest;
 * `glmux check` with no FILE validates every *.json in the vendor directories
-  (GLMUX_VENDOR_DIRS here): exit 0 when all are valid, 1 naming file:line when one is not.
+  (GLMUX_VENDOR_DIRS here) and finds their libraries (stand-ins in LD_LIBRARY_PATH): exit 0
+  when all are valid, 1 naming file:line when one is not.
 """
 import json
 import os
 import shutil
 import subprocess
 import sys
+
+from elfstub import library_stub
 
 failures = []
 
@@ -39,6 +42,14 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     vdir = os.path.join(work, "vendors")
     os.makedirs(vdir)
+    # The installed manifests' libraries, found where the loader looks (glmux check reads their
+    # ELF headers): stand-ins of this machine in LD_LIBRARY_PATH.
+    libs = os.path.join(work, "lib")
+    os.makedirs(libs)
+    for name in ("libEGL_mesa.so.0", "libGLX_mesa.so.0", "libGLX_glxonly.so.0"):
+        with open(os.path.join(libs, name), "wb") as f:
+            f.write(library_stub(glmux))
+    installed = {"GLMUX_VENDOR_DIRS": vdir, "LD_LIBRARY_PATH": libs}
 
     r = run([glmux, "manifest", "--vendor", "mesa", "--egl", "libEGL_mesa.so.0",
              "--glx", "libGLX_mesa.so.0", "--drivers", "i915,xe", "--priority", "50"])
@@ -55,7 +66,7 @@ def main():
     path = os.path.join(vdir, "50_mesa.json")
     with open(path, "w") as f:
         f.write(r.stdout)
-    r = run([glmux, "check", path])
+    r = run([glmux, "check", path], {"LD_LIBRARY_PATH": libs})
     check(r.returncode == 0 and "vendor \"mesa\"" in r.stdout and "drivers i915 xe" in r.stdout
           and "priority 50" in r.stdout and r.stderr == "",
           "glmux check accepts it: %s%s" % (r.stdout.strip(), r.stderr.strip()))
@@ -85,12 +96,13 @@ def main():
         check(r.returncode == 2 and r.stdout == "" and "glmux: manifest" in r.stderr,
               "usage error, nothing printed: %s" % what)
 
-    r = run([glmux, "check"], {"GLMUX_VENDOR_DIRS": vdir})
+    r = run([glmux, "check"], installed)
     check(r.returncode == 0 and r.stdout.count(": ok:") == 2,
-          "check without FILE validates the two installed manifests: %s" % r.stdout.strip())
+          "check without FILE validates the two installed manifests: %s%s" % (r.stdout.strip(),
+                                                                           r.stderr.strip()))
     with open(os.path.join(vdir, "60_broken.json"), "w") as f:
         f.write('{\n  "file_format_version": "1.0.0",\n  "ICD": { "library_path": 3 }\n}\n')
-    r = run([glmux, "check"], {"GLMUX_VENDOR_DIRS": vdir})
+    r = run([glmux, "check"], installed)
     check(r.returncode == 1 and "60_broken.json:3: error:" in r.stderr and
           r.stdout.count(": ok:") == 2, "a broken installed manifest fails check: %s" %
           r.stderr.strip())
