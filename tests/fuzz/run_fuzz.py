@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs a fuzz target for ctest (tests/fuzz/CMakeLists.txt) and scripts/fuzz.sh.
+"""Runs fuzz targets for ctest (tests/fuzz/CMakeLists.txt) and scripts/fuzz.sh.
 
   replay  the seeds make_corpus.py generates and every saved input of regressions/TARGET/,
           each once (works with libFuzzer and with the plain driver of driver.c);
-  smoke   libFuzzer for --runs executions from the seeds, with a fixed seed.
+  smoke   libFuzzer for --runs executions from the seeds, with a fixed seed;
+  long    (scripts/fuzz.sh) libFuzzer for --seconds on one target or on every target of the
+          list the build writes (--list, tests/fuzz/targets.tsv: name, executable, wrapper,
+          maximum input length), from a corpus kept under --work; every crash, leak, timeout
+          or out-of-memory input is minimized and saved in --regressions/TARGET. A target
+          that does not start (no execution: it exits at once, or its wrapper is missing) is a
+          failure. Prints one summary line per target. Exit status: 0 every target ran and
+          found nothing, 1 something was found or a target did not start.
 
 Saved inputs ending in .b64 or .hex are decoded first (binary inputs are stored encoded).
-Everything is written under --work, which is emptied first.
+Everything is written under --work, which is emptied first (long: but for the corpus).
 """
 import argparse
 import base64
+import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +66,130 @@ def sanitizer_env(wrapped):
     return env
 
 
+def read_list(path):
+    """The targets the build lists: [(name, executable, wrapper or None, max_len)]."""
+    targets = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        if not line.strip():
+            continue
+        name, exe, wrapper, max_len = (line.split("\t") + ["", "", "", ""])[:4]
+        targets.append((name, exe, wrapper or None, int(max_len or 4096)))
+    return targets
+
+
+def save_input(raw, out, kind):
+    """Saves raw in out as text when short printable text, else base64; returns the path."""
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"{kind}-{hashlib.sha1(raw).hexdigest()[:12]}"
+    try:
+        text = raw.decode("ascii")
+        printable = all(c.isprintable() or c in "\n\t" for c in text)
+    except UnicodeDecodeError:
+        printable = False
+    if printable and len(raw) <= 4096:
+        path = out / name
+        path.write_bytes(raw)
+    else:
+        path = out / (name + ".b64")
+        b64 = base64.b64encode(raw).decode()
+        path.write_text("\n".join(b64[i:i + 76] for i in range(0, len(b64), 76)) + "\n")
+    return path
+
+
+def executions(output):
+    """What libFuzzer says it executed: its final statistics, else its last status line."""
+    stat = re.findall(r"^stat::number_of_executed_units: (\d+)", output, re.M)
+    if stat:
+        return int(stat[-1])
+    status = [int(n) for n in re.findall(r"^#(\d+)", output, re.M)]
+    return max(status) if status else 0
+
+
+def long_run(target, exe, wrapper, max_len, args, extra):
+    """One target for args.seconds; returns (status word, executions)."""
+    work = args.work / target
+    for sub in ("seeds", "regressions", "artifacts"):
+        shutil.rmtree(work / sub, ignore_errors=True)
+    (work / "corpus").mkdir(parents=True, exist_ok=True)
+    (work / "artifacts").mkdir()
+    seeds(target, args.top, work / "seeds")
+    decode_regressions(target, args.top, work / "regressions")
+    if not os.access(exe, os.X_OK) or (wrapper and not os.access(wrapper, os.X_OK)):
+        print(f"{target}: cannot start: {exe if not os.access(exe, os.X_OK) else wrapper} "
+              "is not there (build the fuzz targets first)")
+        return "did not start", 0
+    fork = [f"-fork={args.jobs}", "-ignore_crashes=1", "-ignore_ooms=1",
+            "-ignore_timeouts=1"] if args.jobs else []
+    cmd = ([wrapper] if wrapper else []) + [
+        exe, f"-max_total_time={args.seconds}", "-timeout=30", "-rss_limit_mb=2048",
+        f"-max_len={max_len}", "-print_final_stats=1",
+        f"-artifact_prefix={work / 'artifacts'}/"] + fork + extra + [
+        str(work / "corpus"), str(work / "seeds"), str(work / "regressions")]
+    print(f"== {target}: {args.seconds} s: {' '.join(cmd[:3])} ...", flush=True)
+    proc = subprocess.run(cmd, env=sanitizer_env(bool(wrapper)), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace")
+    (work / "log.txt").write_text(proc.stdout)
+    print("\n".join(proc.stdout.splitlines()[-15:]))
+    execs = executions(proc.stdout)
+    found = []
+    for art in sorted((work / "artifacts").iterdir()):
+        kind = art.name.split("-")[0]
+        if kind not in ("crash", "leak", "timeout", "oom") or art.name.endswith(".min"):
+            continue
+        small = art.with_name(art.name + ".min")
+        # Minimize (a bounded number of tries); keep the original when that fails.
+        subprocess.run(([wrapper] if wrapper else []) + [
+            exe, "-minimize_crash=1", "-runs=5000", f"-exact_artifact_path={small}", str(art)],
+            env=sanitizer_env(bool(wrapper)), stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        raw = (small if small.exists() and small.stat().st_size else art).read_bytes()
+        path = save_input(raw, args.regressions / target, kind)
+        print(f"{target}: saved {path} ({len(raw)} bytes): commit it with the fix")
+        art.rename(art.with_name(art.name + ".saved"))
+        found.append(kind)
+    if found:
+        return "found " + ",".join(sorted(set(found))), execs
+    if execs == 0 or proc.returncode != 0:
+        print(f"{target}: did not start or stopped without an input to blame (status "
+              f"{proc.returncode}, {execs} executions); log: {work / 'log.txt'}")
+        return "did not start" if execs == 0 else f"failed (status {proc.returncode})", execs
+    return "ok", execs
+
+
+def long_main(argv):
+    ap = argparse.ArgumentParser(prog="run_fuzz.py long")
+    ap.add_argument("target", help="a target's name, or all")
+    ap.add_argument("--list", required=True, help="the build's tests/fuzz/targets.tsv")
+    ap.add_argument("--top", required=True, type=pathlib.Path)
+    ap.add_argument("--work", required=True, type=pathlib.Path)
+    ap.add_argument("--seconds", required=True, type=int)
+    ap.add_argument("--jobs", type=int, default=0, help="libFuzzer -fork=N")
+    ap.add_argument("--regressions", type=pathlib.Path,
+                    help="where found inputs go (default: the source tree's regressions/)")
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []   # libFuzzer options
+    args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.extra = extra
+    args.regressions = args.regressions or args.top / "tests" / "fuzz" / "regressions"
+    targets = read_list(args.list)
+    chosen = targets if args.target == "all" else [t for t in targets if t[0] == args.target]
+    if not chosen:
+        print(f"run_fuzz.py: no fuzz target '{args.target}' in {args.list} (targets: "
+              f"{' '.join(t[0] for t in targets) or 'none'})")
+        return 2
+    results = [(t[0],) + long_run(t[0], t[1], t[2], t[3], args, args.extra) for t in chosen]
+    print(f"\n{'target':<12} {'seconds':>8} {'executions':>12}  result")
+    for name, result, execs in results:
+        print(f"{name:<12} {args.seconds:>8} {execs:>12,}  {result}")
+    bad = [r for r in results if r[1] != "ok"]
+    print(f"fuzz: {len(results)} target(s), " +
+          ("all ran, nothing found" if not bad else
+           f"{len(bad)} not clean: {', '.join(n + ' ' + r for n, r, _ in bad)}"))
+    return 1 if bad else 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "long":
+        return long_main(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", choices=("replay", "smoke"))
     ap.add_argument("--target", required=True)
