@@ -3,9 +3,9 @@
 """Generates, from data/glx-to-egl.tsv, the table compiled into `glmux port-check` and the
 tables of docs/porting-glx-to-egl.md.
 
-  gen_port_table.py --table TSV --c OUT.c          C source for the tool (build tree)
-  gen_port_table.py --table TSV --doc DOC.md       rewrite the generated part of the guide
-  gen_port_table.py --table TSV --check-doc DOC.md exit 1 (with a diff) when DOC.md is stale
+  gen_port_table.py --table TSV --c OUT.c            C source for the tool (build tree)
+  gen_port_table.py --table TSV --doc GUIDE         rewrite the generated part of GUIDE (a .md)
+  gen_port_table.py --table TSV --check-doc GUIDE   exit 1 (with a diff) when GUIDE is stale
 """
 import argparse
 import difflib

@@ -6,8 +6,8 @@
  * through a short-lived connection of our own to DISPLAY for the default display. GBM: the
  * device of the gbm_device's file descriptor. Every fd becomes a GPU through its device number
  * (fstat): the enumerated GPU whose card or render node has that number (a stat of each node),
- * else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more (docs/
- * performance.md). The client libraries are
+ * else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more
+ * (docs/performance.md). The client libraries are
  * loaded with dlopen (libX11-xcb and libxcb-dri3 are tiny; libgbm only if already loaded), so
  * nothing here is linked.
  */
