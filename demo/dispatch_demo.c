@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux demo: a GL call reaching a vendor through glmux's entry stubs. Two small in-process
- * vendors register dispatch tables with libGLdispatch; the demo makes each current in turn
- * and calls glGetString through libOpenGL.so.0's stub, printing which vendor answered and
- * which libraries were loaded.
+ * glmux demo: a GL call reaching a vendor through glmux's entry stubs. Two test vendors of
+ * this program's own (a dispatch table each, registered with libGLdispatch; not GPU drivers)
+ * are made current in turn and glGetString is called through libOpenGL.so.0's stub, printing
+ * which vendor answered and which libraries were loaded.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -16,12 +16,12 @@
 
 static const GLubyte *alpha_get_string(GLenum name)
 {
-    return (const GLubyte *)(name == GL_VENDOR ? "demo vendor alpha" : "alpha");
+    return (const GLubyte *)(name == GL_VENDOR ? "test vendor alpha" : "alpha");
 }
 
 static const GLubyte *beta_get_string(GLenum name)
 {
-    return (const GLubyte *)(name == GL_VENDOR ? "demo vendor beta" : "beta");
+    return (const GLubyte *)(name == GL_VENDOR ? "test vendor beta" : "beta");
 }
 
 static void *alpha_proc(const char *name, void *param)
@@ -44,6 +44,8 @@ int main(void)
 
     __glDispatchInit();
     state.tag = GLDISPATCH_API_EGL;
+    printf("Two in-process test vendors (dispatch tables this program registers, not GPU "
+           "drivers):\n");
     none = glGetString(GL_VENDOR);
     printf("no current context: glGetString(GL_VENDOR) = %s\n", none ? (const char *)none : "NULL");
     for (int i = 0; i < 2; i++) {
