@@ -10,13 +10,30 @@
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages) and the cross-architecture runs of i386 (natively) and arm64 (qemu-user)
 # (label "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
-# arguments go to ctest.
+# arguments go to ctest. Ends with one table (scripts/test-summary.py): a row per ctest run
+# with its tests, passed, failed, skipped and time, each skipped test's reason and each failed
+# test's name (its output is printed above, as it fails).
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/install-deps.sh"
 status=0
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+
+# run_ctest ROW-NAME CTEST-ARGS...: one ctest run in $build, a row of the closing table.
+run_ctest() {
+    row=$1
+    shift
+    junit="$build/Testing/junit-$(echo "$row" | tr -c 'a-z0-9\n' '-').xml"
+    rm -f "$junit"
+    started=$(date +%s)
+    (cd "$build" && ctest --output-on-failure --output-junit "$junit" "$@") || status=1
+    printf '%s\t%s\t%s\t\n' "$row" "$junit" $(($(date +%s) - started + ${build_s:-0})) >>"$rows"
+    build_s=0
+}
+
 for config in default pure-c sanitize clang tsan minimal; do
     build="$top/build"
     opts=""
@@ -24,7 +41,8 @@ for config in default pure-c sanitize clang tsan minimal; do
     labels="-LE packaging|memcheck|cross"
     case $config in
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
-                generator="Unix Makefiles" ;;
+                generator="Unix Makefiles"
+                labels="-LE packaging|memcheck|cross|scripts" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
@@ -36,7 +54,7 @@ for config in default pure-c sanitize clang tsan minimal; do
               labels="-L unit|dispatch|egl|glx|gl -LE packaging|mesa|select|cli|memcheck|fuzz|cross" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-                 labels="-LE packaging|memcheck|cross" ;;
+                 labels="-LE packaging|memcheck|cross|scripts" ;;
     esac
     echo "== configuration: $config ($build, $generator)"
     # A tree configured with the other generator (an older checkout) is configured afresh.
@@ -44,28 +62,37 @@ for config in default pure-c sanitize clang tsan minimal; do
        ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$build/CMakeCache.txt"; then
         rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
     fi
+    # The build time counts in the configuration's first row. A build that fails is a row that
+    # says so; the other configurations still run.
+    started=$(date +%s)
     # shellcheck disable=SC2086
-    cmake -S "$top" -B "$build" -G "$generator" $opts >/dev/null
-    cmake --build "$build" -j "$jobs"
+    if ! cmake -S "$top" -B "$build" -G "$generator" -DBUILD_TESTING=ON $opts >/dev/null ||
+       ! cmake --build "$build" -j "$jobs"; then
+        printf '%s\t\t%s\tbuild failed\n' "$config" $(($(date +%s) - started)) >>"$rows"
+        status=1
+        continue
+    fi
+    build_s=$(($(date +%s) - started))
     # shellcheck disable=SC2086
-    (cd "$build" && ctest --output-on-failure -j "$jobs" $labels "$@") || status=1
+    run_ctest "$config" -j "$jobs" $labels "$@"
     # The lifetime tests (unload and fork with contexts current) under ASan with Mesa too.
     if [ "$config" = sanitize ]; then
-        (cd "$build" && ctest --output-on-failure -j "$jobs" -L lifetime -L mesa "$@") || status=1
+        run_ctest "sanitize: lifetime, Mesa" -j "$jobs" -L lifetime -L mesa "$@"
         # The pixels vendor's tests (Xvfb, Mesa's llvmpipe) under ASan: frame buffers sized from
         # what the X server answers, with MIT-SHM and with XPutImage (docs/remote.md).
-        (cd "$build" && ctest --output-on-failure -j "$jobs" -R '^glx_pixels_' "$@") || status=1
+        run_ctest "sanitize: pixels vendor" -j "$jobs" -R '^glx_pixels_' "$@"
     fi
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
-        (cd "$build" && ctest --output-on-failure -L packaging) || status=1
+        run_ctest "default: packaging" -L packaging
         # Other architectures, one after the other (each builds with -j): i386 and arm64 (about
         # five minutes together on two cores); GLMUX_CROSS=all adds armhf, ppc64el, riscv64,
         # s390x and the i386 package build.
         cross='-R cross_(i386|arm64)$'
         [ "${GLMUX_CROSS:-}" != all ] || cross=""
         # shellcheck disable=SC2086
-        (cd "$build" && ctest --output-on-failure -L cross $cross) || status=1
+        run_ctest "default: cross" -L cross $cross
     fi
 done
+python3 "$top/scripts/test-summary.py" "$rows" || status=1
 exit $status

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# scripts/install-deps.sh against fake apt-get, dpkg and sleep (fake_tools.sh): nothing runs
+# when everything is installed; while another apt holds the package lists' lock, apt-get update
+# is tried again until it gets it, or until GLMUX_APT_LOCK_TIMEOUT with a clear message; any
+# other apt error stops at once; the demonstration's list adds no foreign architecture, the
+# full list adds those it names.
+#   test_install_deps.sh SOURCE_DIR WORK_DIR
+set -u
+src=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+. "$src/tests/scripts/fake_tools.sh"
+FAKE_DIR=$work/bin
+script=$src/scripts/install-deps.sh
+printf 'gcc\n# a comment\ncmake  # another\n' >"$work/list"
+run() {   # expected exit status, then the environment; output in $work/out
+    want=$1
+    shift
+    rc=0
+    env PATH="$FAKE_DIR:$PATH" "$@" sh "$script" "$work/list" >"$work/out" 2>&1 || rc=$?
+    [ "$rc" = "$want" ] || { cat "$work/out"; fail "exit status $rc, expected $want"; }
+}
+count() { grep -c "^$1" "$FAKE_DIR/calls" || true; }
+
+# Everything installed: apt is not called.
+fake_tools "$FAKE_DIR"
+printf 'gcc\ncmake\n' >"$FAKE_DIR/installed"
+run 0
+[ "$(count apt-get)" = 0 ] || fail "apt-get ran though everything is installed"
+
+# The lists' lock is held three times: three waits, then the update and the install.
+fake_tools "$FAKE_DIR"
+echo gcc >"$FAKE_DIR/installed"
+echo 3 >"$FAKE_DIR/lock-failures"
+run 0
+[ "$(count 'apt-get .*update')" = 4 ] || fail "apt-get update ran $(count 'apt-get .*update') times, expected 4"
+[ "$(count sleep)" = 3 ] || fail "slept $(count sleep) times, expected 3"
+grep -q "^apt-get .*install -y -qq --no-install-recommends  *cmake$" "$FAKE_DIR/calls" ||
+    fail "the missing package was not installed"
+[ "$(grep -c "waiting" "$work/out")" = 1 ] || fail "the wait was not said once: $(cat "$work/out")"
+
+# The lock is never released: the script gives up after GLMUX_APT_LOCK_TIMEOUT seconds.
+fake_tools "$FAKE_DIR"
+echo 1000 >"$FAKE_DIR/lock-failures"
+run 1 GLMUX_APT_LOCK_TIMEOUT=10
+[ "$(count sleep)" = 2 ] || fail "slept $(count sleep) times for a 10 s limit, expected 2"
+grep -q "another apt held the package lists for 10s" "$work/out" || fail "no clear message: $(cat "$work/out")"
+[ "$(count 'apt-get .*install')" = 0 ] || fail "installed without the package lists"
+
+# Another error (no network, a broken source) is not waited for.
+fake_tools "$FAKE_DIR"
+cat >>"$FAKE_DIR/apt-get" <<'FAKE'
+echo "E: The repository 'http://example.invalid bookworm Release' does not have a Release file." >&2
+exit 100
+FAKE
+run 1
+[ "$(count sleep)" = 0 ] || fail "waited on an error that is not the lock"
+grep -q "does not have a Release file" "$work/out" || fail "apt's error was not shown"
+
+# The demonstration's list adds no architecture; the full list adds what it names.
+fake_tools "$FAKE_DIR"
+env PATH="$FAKE_DIR:$PATH" sh "$script" "$src/scripts/demo-packages" >"$work/out" 2>&1 ||
+    fail "the demonstration's list did not install: $(cat "$work/out")"
+sed 's/#.*//' "$src/scripts/demo-packages" | grep -q ':' && fail "scripts/demo-packages names a NAME:ARCH package"
+[ "$(count 'dpkg --add-architecture')" = 0 ] || fail "the demonstration's list added an architecture"
+fake_tools "$FAKE_DIR"
+env PATH="$FAKE_DIR:$PATH" sh "$script" >"$work/out" 2>&1 || fail "the full list did not install"
+for arch in i386 arm64 armhf; do
+    grep -qx "dpkg --add-architecture $arch" "$FAKE_DIR/calls" || fail "the full list did not add $arch"
+done
+echo "install-deps.sh: 6 cases as expected"
