@@ -23,7 +23,7 @@ int main(void)
 
     if (!egl_render_open(&r, EGL_NO_DISPLAY, EGL_OPENGL_API, 0, 64, 64, why, sizeof(why))) {
         fprintf(stderr, "glmux-demo-egl: %s\n(is Debian's libegl-mesa0 installed? "
-                        "try GLMUX_DEBUG=vendor)\n", why);
+                        "try GLMUX_DEBUG=warn,vendor)\n", why);
         return 1;
     }
     printf("EGL vendor:  %s\n", eglQueryString(r.dpy, EGL_VENDOR));

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors, explain), watch.c (gpus --watch) and manifest.c (check, manifest), and x11.c's
- * display for explain. Each command returns the process exit status: 0 success, 1 failure,
+ * (gpus, vendors, explain), watch.c (gpus --watch) and manifest.c (check, manifest), x11.c's
+ * display for explain, and help.c's help texts. Each command returns the process exit status: 0 success, 1 failure,
  * 2 usage error.
  */
 #ifndef GLMUX_CLI_CLI_H
 #define GLMUX_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define GLMUX_EXIT_OK 0
 #define GLMUX_EXIT_FAIL 1
@@ -43,5 +44,14 @@ const char *glmux_cli_explain_remote(bool *used);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */
 int glmux_cli_check(int argc, char **argv);
 int glmux_cli_manifest(int argc, char **argv);
+
+/* help.c: prints the help of command name (NULL: the list of commands) on stdout; false when
+ * there is no such command. */
+bool glmux_cli_help(const char *name);
+bool glmux_cli_is_command(const char *name);
+/* The one of the n known words nearest to word (a typo's fix), or NULL when none is near or
+ * two are as near; glmux_cli_nearest_command among the commands. */
+const char *glmux_cli_nearest(const char *word, const char *const *known, size_t n);
+const char *glmux_cli_nearest_command(const char *word);
 
 #endif

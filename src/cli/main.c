@@ -2,7 +2,7 @@
 /*
  * glmux tool: argument parsing and the commands that act rather than report: `env` prints the
  * variables that put a program on a GPU, `run` executes a program with them (`check` and
- * `manifest` are in manifest.c). Exit status: 0 success, 1 failure,
+ * `manifest` are in manifest.c, the help texts in help.c). Exit status: 0 success, 1 failure,
  * 2 usage error. See docs/man/glmux.1.
  */
 #define _GNU_SOURCE
@@ -23,38 +23,24 @@
 #define GLMUX_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-    "Usage: glmux COMMAND [OPTIONS]\n"
-    "\n"
-    "Commands:\n"
-    "  gpus [--json] [--watch]       list the GPUs, the default one, drivers and vendors;\n"
-    "                                --watch: then follow udev (GPU added or removed, driver\n"
-    "                                bound or unbound) and print each change and the new\n"
-    "                                default, until Ctrl-C (--json: one object per line)\n"
-    "  vendors [--json] [--no-load]  list vendor manifests and whether their libraries load\n"
-    "  explain [--json]              show which GPU and vendors this environment selects, and why\n"
-    "  check [FILE...]               validate vendor manifests (file:line: error: ...); no FILE:\n"
-    "                                every manifest in the vendor directories\n"
-    "  manifest --vendor NAME [--egl LIB] [--glx LIB] [--drivers DRV,...] [--priority N]\n"
-    "           [--description TEXT] print a vendor manifest for a package to install\n"
-    "  env [--gpu SPEC]              print shell 'export' lines that select a GPU\n"
-    "  run [--gpu SPEC] -- CMD [ARG...]  run CMD on a GPU\n"
-    "  port-check [--json] PATH...   name the EGL counterpart of each GLX use in C/C++ sources\n"
-    "                                (exit 0 none found, 1 found, 2 error; see\n"
-    "                                docs/porting-glx-to-egl.md)\n"
-    "\n"
-    "SPEC is what GLMUX_GPU accepts: default, integrated, discrete (the default for env and run),\n"
-    "N (the N-th non-default GPU in PCI order), pci-0000_01_00_0, or vendor:device in hex.\n"
-    "\n"
-    "Options: --help, --version. Exit status: 0 success, 1 failure, 2 usage error.\n"
-    "Debugging: GLMUX_DEBUG=select,vendor. See glmux(1).\n";
+/* The command being run, for the hint after a usage error (NULL: none yet). */
+static const char *current_command;
+
+/* Ends a usage error whose first words are printed: the suggestion near, if any, and the hint. */
+static int usage_error_near(const char *near)
+{
+    if (near != NULL)
+        fprintf(stderr, "; did you mean '%s'?", near);
+    fprintf(stderr, "\nTry 'glmux %s%s--help'.\n", current_command ? current_command : "",
+            current_command ? " " : "");
+    return GLMUX_EXIT_USAGE;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "glmux: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'glmux --help'.\n");
-    return GLMUX_EXIT_USAGE;
+    return usage_error_near(NULL);
 }
 
 /* Resolves --gpu SPEC; fills env and returns the count, or a negative exit status. */
@@ -154,14 +140,37 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
 static int report_flags(int argc, char **argv, bool *json, bool *extra, const char *flag)
 {
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
+        if (strcmp(argv[i], "--json") == 0) {
             *json = true;
-        else if (flag != NULL && strcmp(argv[i], flag) == 0)
+        } else if (flag != NULL && strcmp(argv[i], flag) == 0) {
             *extra = true;
-        else
-            return usage_error("unknown option '%s'", argv[i]);
+        } else {
+            const char *known[] = { "--json", flag };
+
+            fprintf(stderr, "glmux: %s: unknown option '%s'", current_command, argv[i]);
+            return usage_error_near(glmux_cli_nearest(argv[i], known, flag != NULL ? 2 : 1));
+        }
     }
     return GLMUX_EXIT_OK;
+}
+
+/* Whether argv (after the command) asks for the command's help: --help or -h before "--" and,
+ * for run, before the command to run (whose options they are). */
+static bool wants_help(const char *cmd, int argc, char **argv)
+{
+    bool run = strcmp(cmd, "run") == 0;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+        if (run && strcmp(argv[i], "--gpu") == 0)
+            i++;   /* its value, even "--help", is a SPEC */
+        else if (run && argv[i][0] != '-')
+            return false;
+    }
+    return false;
 }
 
 int main(int argc, char **argv)
@@ -176,20 +185,26 @@ int main(int argc, char **argv)
         return usage_error("%s", "no command given");
     cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, stdout);
+        if (argc > 2 && !glmux_cli_help(argv[2])) {
+            fprintf(stderr, "glmux: help: no command '%s'", argv[2]);
+            return usage_error_near(glmux_cli_nearest_command(argv[2]));
+        }
+        if (argc <= 2)
+            glmux_cli_help(NULL);
         return GLMUX_EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("glmux %s\n", GLMUX_VERSION);
         return GLMUX_EXIT_OK;
     }
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            break;
-        if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage_text, stdout);
-            return GLMUX_EXIT_OK;
-        }
+    if (!glmux_cli_is_command(cmd)) {
+        fprintf(stderr, "glmux: unknown command '%s'", cmd);
+        return usage_error_near(glmux_cli_nearest_command(cmd));
+    }
+    current_command = cmd;
+    if (wants_help(cmd, argc - 2, argv + 2)) {
+        glmux_cli_help(cmd);
+        return GLMUX_EXIT_OK;
     }
     if (strcmp(cmd, "gpus") == 0 || strcmp(cmd, "explain") == 0 ||
         strcmp(cmd, "vendors") == 0) {
@@ -212,7 +227,5 @@ int main(int argc, char **argv)
         return cmd_env_or_run(false, argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
         return cmd_env_or_run(true, argc - 2, argv + 2);
-    if (strcmp(cmd, "port-check") == 0)
-        return glmux_cli_port_check(argc - 2, argv + 2);
-    return usage_error("unknown command '%s'", cmd);
+    return glmux_cli_port_check(argc - 2, argv + 2);
 }

@@ -28,7 +28,7 @@ static int manifest_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "glmux: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'glmux --help'.\n");
+    fprintf(stderr, "\nTry 'glmux manifest --help'.\n");
     return GLMUX_EXIT_USAGE;
 }
 

@@ -535,14 +535,14 @@ int glmux_cli_port_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (i != dd) {
-            fprintf(stderr, "glmux: port-check: unknown option '%s'\nTry 'glmux --help'.\n",
-                    argv[i]);
+            fprintf(stderr, "glmux: port-check: unknown option '%s'\n"
+                            "Try 'glmux port-check --help'.\n", argv[i]);
             return GLMUX_EXIT_USAGE;
         }
     }
     if (paths == 0) {
         fprintf(stderr, "glmux: port-check: no PATH given (glmux port-check [--json] PATH...)\n"
-                        "Try 'glmux --help'.\n");
+                        "Try 'glmux port-check --help'.\n");
         return GLMUX_EXIT_USAGE;
     }
     memset(&st, 0, sizeof(st));

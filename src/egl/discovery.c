@@ -103,7 +103,7 @@ static void load_vendors(void)
 
         describe_search(&discovered, where, sizeof(where));
         glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR, "no EGL vendor library loaded; searched %s; "
-                  "set GLMUX_DEBUG=vendor to see why", where[0] ? where : "nothing");
+                  "set GLMUX_DEBUG=warn,vendor to see why", where[0] ? where : "nothing");
     } else {
         glmux_log(GLMUX_LOG_VENDOR, "%d EGL vendor(s) loaded", loaded);
     }

@@ -128,7 +128,7 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
 
     if (list == NULL) {
         glmux_egl_error_thread(EGL_BAD_PARAMETER, command, "no EGL drivers found; set "
-                        "GLMUX_DEBUG=vendor to see which manifests were read");
+                        "GLMUX_DEBUG=warn,vendor to see which manifests were read");
         return EGL_NO_DISPLAY;
     }
     if (platform == EGL_PLATFORM_DEVICE_EXT && native != NULL) {

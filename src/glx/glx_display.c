@@ -232,8 +232,8 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
             glmux_log(GLMUX_LOG_ERROR,
                       "no GLX vendor for screen %d of display %s (tried the overrides, "
                       "the server's list, glmux's pixels vendor, \"indirect\" and "
-                      "\"system\"); GLX calls for it will fail. Set GLMUX_DEBUG=vendor to "
-                      "see why",
+                      "\"system\"); GLX calls for it will fail. Set GLMUX_DEBUG=warn,vendor "
+                      "to see why",
                       screen, DisplayString(dpy));
     } else if (d != NULL) {
         v = d->screen_vendor[screen];

@@ -222,7 +222,7 @@ glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override)
         if (v == NULL)
             glmux_log(strcmp(name, "system") == 0 ? GLMUX_LOG_VENDOR : GLMUX_LOG_WARN,
                       "cannot use GLX vendor \"%s\": %s (reported once; "
-                      "GLMUX_DEBUG=vendor shows the whole search)", name, why);
+                      "GLMUX_DEBUG=warn,vendor shows the whole search)", name, why);
     }
     glmux_glx_lock_release();
     return v;

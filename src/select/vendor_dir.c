@@ -14,6 +14,7 @@
 #include "select.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,12 @@ static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
         return true;
     d = opendir(dir);
     if (d == NULL) {
-        glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: not readable, skipped", dir);
+        /* Most directories of the search list are missing on most machines: say so plainly. */
+        if (errno == ENOENT)
+            glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: missing, skipped", dir);
+        else
+            glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: cannot read it (%s), skipped", dir,
+                      strerror(errno));
         return true;
     }
     while ((e = readdir(d)) != NULL) {

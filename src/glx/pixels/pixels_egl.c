@@ -175,7 +175,7 @@ static void egl_init(void)
     else
         glmux_log(GLMUX_LOG_ERROR, "the X server cannot render GL for this display and glmux "
                   "cannot render it locally either: %s. Install Mesa's EGL vendor "
-                  "(libegl-mesa0) or set GLMUX_DEBUG=vendor to see the search", egl_why);
+                  "(libegl-mesa0) or set GLMUX_DEBUG=warn,vendor to see the search", egl_why);
 }
 
 const struct glmux_pixels_egl *glmux_pixels_egl_get(const char **why)
