@@ -5,14 +5,15 @@
  * renders into a window through our libGL.so.1 (green clear, red scissored quadrant), reads two
  * pixels back and prints the GLX vendor, the renderer and the libraries the process loaded.
  * `glmux-demo-glx FILE` also writes the frame to FILE (PPM). demo/egl_x11_demo.c is this program
- * ported to EGL by following docs/porting-glx-to-egl.md.
+ * ported to EGL by following docs/porting-glx-to-egl.md: the two differ only by the guide's
+ * edits and this comment (the test port_guide_steps applies the edits and compares).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <X11/Xlib.h>
-#include <GL/gl.h>
 #include <GL/glx.h>
 
 #include "demo_libs.h"
@@ -36,13 +37,14 @@ int main(int argc, char **argv)
     int ok;
 
     if (dpy == NULL) {
-        fprintf(stderr, "glmux-demo-glx: cannot open display \"%s\"; run it under xvfb-run\n",
-                XDisplayName(NULL));
+        fprintf(stderr, "%s: cannot open display \"%s\"; run it under xvfb-run\n",
+                program_invocation_short_name, XDisplayName(NULL));
         return 1;
     }
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
     if (configs == NULL || n == 0) {
-        fprintf(stderr, "glmux-demo-glx: no GLX FBConfig (GLMUX_DEBUG=vendor says why)\n");
+        fprintf(stderr, "%s: no GLX FBConfig (GLMUX_DEBUG=warn,vendor says why)\n",
+                program_invocation_short_name);
         return 1;
     }
     vis = glXGetVisualFromFBConfig(dpy, configs[0]);
@@ -52,7 +54,7 @@ int main(int argc, char **argv)
     XMapWindow(dpy, win);
     ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
     if (ctx == NULL || !glXMakeCurrent(dpy, win, ctx)) {
-        fprintf(stderr, "glmux-demo-glx: cannot make a GLX context current\n");
+        fprintf(stderr, "%s: cannot make a GLX context current\n", program_invocation_short_name);
         return 1;
     }
     printf("GLX vendor:  %s\n", glXGetClientString(dpy, GLX_VENDOR));
@@ -61,7 +63,8 @@ int main(int argc, char **argv)
     ok = demo_draw_scene(SIZE);
     if (argc > 1 && !demo_dump_pixels(argv[1], SIZE))
         ok = false;
-    demo_print_loaded((const char *const[]){ "libGL.so", "libGLX", "libGLdispatch", "libOpenGL", NULL });
+    demo_print_loaded((const char *const[]){ "libGL.so", "libGLX", "libEGL", "libGLdispatch",
+                                             "libOpenGL", NULL });
     glXMakeCurrent(dpy, None, NULL);
     glXDestroyContext(dpy, ctx);
     XDestroyWindow(dpy, win);
