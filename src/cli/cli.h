@@ -39,6 +39,11 @@ void *glmux_cli_x11_open(void);
 /* A libX11 function (NULL before the first open, or when libX11 is missing). */
 void *glmux_cli_x11_sym(const char *name);
 void glmux_cli_x11_close(void *dpy);
+/* x11.c: the vendors the X server names for screen (GLX_VENDOR_NAMES_EXT, asked as libGLX asks:
+ * only when all screens advertise GLX_EXT_libglvnd) into names; NULL when it names some, else
+ * why it names none. */
+const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *names,
+                                      size_t size);
 /* Whether libGLX would serve DISPLAY with its pixels vendor (*used) and why (explain_remote.c). */
 const char *glmux_cli_explain_remote(bool *used);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */

@@ -43,32 +43,35 @@ static int usage_error(const char *fmt, const char *arg)
     return usage_error_near(NULL);
 }
 
-/* Resolves --gpu SPEC; fills env and returns the count, or a negative exit status. */
-static int gpu_env(const char *spec, struct glmux_select_env *env, bool *unset_dri_prime)
+/*
+ * Resolves --gpu SPEC into what the new process is given; returns the count, or a negative exit
+ * status. When no GPU matches (none at all, or not of the kind asked for) it warns and returns
+ * 0: the command runs with the environment it has, on the default GPU, as glmux(1) says.
+ */
+static int gpu_env(const char *spec, struct glmux_select_env *env)
 {
-    struct glmux_select_config cfg = { .gpu_spec = spec };
+    struct glmux_select_config cfg = { .gpu_spec = spec, .quiet = true };
     struct glmux_gpu_request req;
+    struct glmux_select_choice c;
     struct glmux_select *sel;
-    const struct glmux_gpu *gpu;
     char err[200];
-    int n;
+    int n = 0;
 
-    if (!glmux_gpu_request_parse(spec, true, &req, err, sizeof(err))) {
+    if (!glmux_gpu_request_parse(spec, &req, err, sizeof(err))) {
         fprintf(stderr, "glmux: --gpu %s: %s\n", spec, err);
         return -GLMUX_EXIT_USAGE;
     }
     sel = glmux_select_new(&cfg);
     if (sel == NULL)
         return -GLMUX_EXIT_FAIL;
-    gpu = glmux_select_chosen_gpu(sel);
-    if (gpu == NULL || glmux_select_request_unmet(sel)) {
-        fprintf(stderr, "glmux: --gpu %s: %s; see 'glmux gpus'\n", spec,
-                gpu == NULL ? "no GPU found" : "no GPU matches");
-        glmux_select_free(sel);
-        return -GLMUX_EXIT_FAIL;
-    }
-    n = (int)glmux_select_launch_env(sel, gpu, env);
-    *unset_dri_prime = strcmp(gpu->driver, "nvidia") == 0 || strcmp(gpu->driver, "nvidia-drm") == 0;
+    /* The GPU the spec names: the new process is told, so no vendor needs to know already. */
+    glmux_select_choose(sel, NULL, NULL, 0, &c);
+    if (c.asked == NULL)
+        fprintf(stderr, "glmux: warning: --gpu %s: %s; the command runs with its environment "
+                "unchanged (the default GPU); see 'glmux gpus'\n", spec,
+                c.why[0] ? c.why : "no GPU matches");
+    else
+        n = (int)glmux_select_launch_env(sel, c.asked, env);
     glmux_select_free(sel);
     return n;
 }
@@ -87,9 +90,8 @@ static void shell_quote(const char *s)
 
 static int cmd_env_or_run(bool run, int argc, char **argv)
 {
-    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX + 2];
+    struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
     const char *spec = "discrete";
-    bool unset_dri_prime = false;
     int i = 0, n;
 
     for (; i < argc; i++) {
@@ -112,23 +114,27 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
         return usage_error("%s", "run: no command given (glmux run --gpu SPEC -- CMD)");
     if (!run && i < argc)
         return usage_error("env: unexpected argument '%s'", argv[i]);
-    n = gpu_env(spec, env, &unset_dri_prime);
+    n = gpu_env(spec, env);
     if (n < 0)
         return -n;
     if (!run) {
-        if (unset_dri_prime)
-            printf("unset DRI_PRIME\n");
         for (int j = 0; j < n; j++) {
+            if (env[j].unset) {
+                printf("unset %s\n", env[j].name);
+                continue;
+            }
             printf("export %s=", env[j].name);
             shell_quote(env[j].value);
             putchar('\n');
         }
         return GLMUX_EXIT_OK;
     }
-    if (unset_dri_prime)
-        unsetenv("DRI_PRIME");
-    for (int j = 0; j < n; j++)
-        setenv(env[j].name, env[j].value, 1);
+    for (int j = 0; j < n; j++) {
+        if (env[j].unset)
+            unsetenv(env[j].name);
+        else
+            setenv(env[j].name, env[j].value, 1);
+    }
     fflush(NULL);
     execvp(argv[i], argv + i);
     fprintf(stderr, "glmux: cannot run %s: %s\n", argv[i], strerror(errno));

@@ -188,7 +188,7 @@ static int update(struct watch *w, const char *cause)
 
     glmux_gpu_list_clear(&w->before);
     w->before = w->now;
-    if (!glmux_gpu_list_enumerate(&w->now, NULL))
+    if (!glmux_gpu_list_enumerate(&w->now))
         return watch_fail("out of memory while enumerating GPUs");
     report_problem(w);
     for (size_t i = 0; i < w->before.count; i++)
@@ -230,7 +230,7 @@ static int watch_open(struct watch *w)
     w->mon = glmux_gpu_monitor_open(err, sizeof(err));
     if (w->mon == NULL)
         return watch_fail(err);
-    if (!glmux_gpu_list_enumerate(&w->now, NULL))
+    if (!glmux_gpu_list_enumerate(&w->now))
         return watch_fail("out of memory while enumerating GPUs");
     return GLMUX_EXIT_OK;
 }

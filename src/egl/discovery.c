@@ -5,10 +5,10 @@
  * __EGL_VENDOR_LIBRARY_FILENAMES / __EGL_VENDOR_LIBRARY_DIRS exactly as libglvnd reads them, else
  * the glmux vendor directory (or GLMUX_VENDOR_DIRS) and libglvnd's JSON directories, one vendor
  * per name — and puts the vendors that serve the chosen GPU first (docs/vendors.md §3, §4). The
- * list is loaded in that order, so eglGetDisplay(EGL_DEFAULT_DISPLAY), eglGetPlatformDisplay and
- * the device list all see the same order. Just before a vendor is dlopened, the variables it
- * needs to render on the chosen GPU are set (DRI_PRIME, __NV_PRIME_RENDER_OFFLOAD), under this
- * pthread_once. GLMUX_DEBUG=vendor and GLMUX_DEBUG=select explain every step.
+ * list is loaded in that order, so the device list sees that order; each display then asks the
+ * vendors in the order glmux_select_egl_display_order gives for it (the vendors of the display's
+ * GPU first when that GPU is known). The environment is never written: a vendor reads its own
+ * variables. GLMUX_DEBUG=vendor and GLMUX_DEBUG=select explain every step.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -64,12 +64,7 @@ static int load_in_order(void)
     count = glmux_select_egl_plan(selector, &discovered, order);
     for (size_t k = 0; k < count; k++) {
         const struct glmux_vendor *d = &discovered.vendors[order[k]];
-        struct glmux_select_candidate cand = glmux_select_candidate_of(d);
-        glmux_egl_vendor *v;
-
-        /* Under the pthread_once, before the dlopen: docs/vendors.md §7 says why. */
-        glmux_select_apply_vendor_env(selector, &cand);
-        v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
+        glmux_egl_vendor *v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
         if (v == NULL)
             continue;
         v->select_index = order[k];
@@ -110,74 +105,29 @@ static void load_vendors(void)
     __atomic_store_n(&vendors_done, true, __ATOMIC_RELEASE);
 }
 
-/* The display's GPU tag and how it was found; false when unknown (why says so). known: the
- * enumerated GPUs, matched by device number before libdrm is asked. */
-static bool display_gpu(const struct glmux_gpu_list *known, EGLenum platform, void *native,
-                        char *tag, size_t size, const char **how, char *why, size_t why_size)
-{
-    enum glmux_display_server server;
-
-    if (platform == EGL_PLATFORM_GBM_KHR && native != NULL) {
-        *how = "the GBM device's fd";
-        snprintf(why, why_size, "the GBM device's fd is no DRM device libdrm knows");
-        return glmux_display_gbm_gpu(known, native, tag, size);
-    }
-    if (platform == EGL_PLATFORM_WAYLAND_KHR && native != NULL) {   /* the same value as _EXT */
-        *how = GLMUX_DISPLAY_HOW_WAYLAND_APP;
-        return glmux_display_wayland_gpu(known, native, tag, size, why, why_size);
-    }
-    if (platform == EGL_PLATFORM_X11_KHR && native != NULL) {
-        *how = "the X server's DRI3 device, asked over the application's connection";
-        return glmux_display_x11_gpu(known, native, -1, tag, size, why, why_size);
-    }
-    if (native != NULL || (platform != EGL_NONE && platform != EGL_PLATFORM_X11_KHR &&
-                           platform != EGL_PLATFORM_WAYLAND_KHR)) {
-        snprintf(why, why_size, "platform 0x%04x: the display's GPU is not looked up",
-                 (unsigned)platform);
-        return false;
-    }
-    /* The default display: the server EGL_PLATFORM chose, else DISPLAY's, else
-     * WAYLAND_DISPLAY's (glmux_display_default_server, as `glmux explain` decides). */
-    server = platform == EGL_PLATFORM_X11_KHR       ? GLMUX_DISPLAY_SERVER_X11
-             : platform == EGL_PLATFORM_WAYLAND_KHR ? GLMUX_DISPLAY_SERVER_WAYLAND
-                                                    : glmux_display_default_server(why, why_size);
-    if (server == GLMUX_DISPLAY_SERVER_X11) {
-        *how = GLMUX_DISPLAY_HOW_X11_OWN;
-        return glmux_display_x11_gpu(known, NULL, -1, tag, size, why, why_size);
-    }
-    if (server == GLMUX_DISPLAY_SERVER_WAYLAND) {
-        *how = GLMUX_DISPLAY_HOW_WAYLAND_OWN;
-        return glmux_display_wayland_gpu(known, NULL, tag, size, why, why_size);
-    }
-    return false;
-}
-
 size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendor **out,
                                  size_t max)
 {
     struct glmux_select_candidate cands[64];
+    struct glmux_select_display info;
     glmux_egl_vendor *loaded[64];
     size_t n = 0, order[64];
-    const char *how = NULL;
-    char tag[80], why[256];
 
     for (glmux_egl_vendor *v = glmux_egl_vendors(); v != NULL && n < max && n < 64; v = v->next)
         loaded[n] = out[n] = v, n++;
-    /* A choice only with two vendors and GPUs already enumerated (by the vendor order). */
-    if (n < 2 || selector == NULL || !glmux_select_enumerated(selector) ||
-        glmux_select_gpus(selector)->count < 2)
+    if (n < 2 || selector == NULL)
         return n;
-    if (!display_gpu(glmux_select_gpus(selector), platform, native, tag, sizeof(tag), &how, why,
-                     sizeof(why))) {
-        glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU unknown (%s); the "
-                  "process's vendor order", native, (unsigned)platform, why);
-        return n;
-    }
     for (size_t i = 0; i < n; i++)
         cands[i] = glmux_select_candidate_of(&discovered.vendors[loaded[i]->select_index]);
-    glmux_select_display_order(selector, cands, n, tag, order, why, sizeof(why));
-    glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU %s from %s; %s", native,
-              (unsigned)platform, tag, how, why);
+    /* The one rule (src/select/order.c); it asks the display only when that can matter. */
+    glmux_select_egl_display_order(selector, platform, native, cands, n, order, &info);
+    if (info.known)
+        glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): GPU %s from %s; %s", native,
+                  (unsigned)platform, info.tag, info.how, info.why);
+    else
+        glmux_log(GLMUX_LOG_SELECT, "display %p (platform 0x%04x): %s%s%s", native,
+                  (unsigned)platform, info.asked ? "GPU unknown (" : "", info.why,
+                  info.asked ? "); the process's vendor order" : "");
     for (size_t i = 0; i < n; i++)
         out[i] = loaded[order[i]];
     return n;

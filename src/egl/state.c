@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "egl_internal.h"
+#include "select/select.h"
 #include "util/log.h"
 
 /*
@@ -315,6 +316,7 @@ static void after_fork(void)
     glmux_egl_maps_reset_locks();
     glmux_egl_strings_after_fork();
     glmux_egl_debug_after_fork();
+    glmux_select_after_fork();
     for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
         pthread_mutex_init(&v->dyn_lock, NULL);
     pthread_mutex_init(&tls_lock, NULL);

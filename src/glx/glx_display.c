@@ -157,7 +157,7 @@ static const char *pixels_first(struct glmux_glx_display *d, bool named_other)
 static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 {
     struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
-    size_t n = glmux_glx_selector_plan(screen, plan);
+    size_t n = glmux_glx_selector_plan(d->dpy, screen, plan);
     glmux_glx_vendor *v = NULL;
     bool named_other = false, pixels_tried = false;
     const char *why;

@@ -16,6 +16,7 @@
 
 #include "glx/glx_internal.h"
 #include "glx/pixels/pixels.h"
+#include "select/select.h"
 #include "util/log.h"
 
 pthread_mutex_t glmux_glx_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -48,6 +49,7 @@ static void after_fork(void)
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
     glmux_glx_pixels_after_fork();
+    glmux_select_after_fork();
 }
 
 static void drop_current(void)

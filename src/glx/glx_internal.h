@@ -112,7 +112,7 @@ void glmux_glx_entry(void);
 extern const __GLXapiExports glmux_glx_exports;
 /*
  * Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once).
- * override: a libglvnd variable named it, so the GPU selector sets nothing for it.
+ * override: a libglvnd variable named it (the log says so).
  */
 glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override);
 /* Iterates the loaded vendors (lock held by the caller). */
@@ -179,14 +179,12 @@ bool glmux_glx_display_pixels(Display *dpy);
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
 /*
  * The steps to find a screen's vendor (glmux_select_glx_plan, the rule `glmux explain` shows),
- * with libGLX's selector and vendor list (glx_selector.c). out holds GLMUX_GLX_PLAN_MAX steps.
+ * with libGLX's selector and vendor list (glx_selector.c). Call it with glmux_glx_lock released:
+ * it may ask the X server of dpy for the screen's GPU. out holds GLMUX_GLX_PLAN_MAX steps.
  */
-size_t glmux_glx_selector_plan(int screen, struct glmux_glx_step *out);
+size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *out);
 /* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
 const char *glmux_glx_selector_library(const char *name);
-/* Sets what vendor name needs to render on the chosen GPU; call under the lock, before
- * dlopen'ing it. Nothing when no GPU was asked for. */
-void glmux_glx_selector_prepare(const char *name);
 /* Frees the selector and the vendor list (library destructor). */
 void glmux_glx_selector_fini(void);
 /* Raises an X error on dpy as the GLX ABI describes; does nothing without GLX. */

@@ -9,14 +9,14 @@
  * (glmux_vendor_list_discover_glx: GLMUX_VENDOR_DIRS, else the default directories; manifests
  * give each vendor its GLX library and kernel drivers). Then, for each screen, after libglvnd's
  * explicit variables (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME, which always
- * win) and before the X server's GLX_VENDOR_NAMES_EXT list, the selector names a vendor only when the user asked for a GPU other than the default one
- * (DRI_PRIME, GLMUX_GPU, __NV_PRIME_RENDER_OFFLOAD) and the vendor list's driver lists (or the
- * built-in driver table) say which vendor serves it. Just before a vendor library is dlopen'ed
- * (under libGLX's lock, which serialises vendor loading), the variables it needs to render on the
- * chosen GPU are set (DRI_PRIME=<tag>, __NV_PRIME_RENDER_OFFLOAD=1); nothing is set when no GPU
- * was asked for or when the vendor was named by a libglvnd override. GPUs are enumerated only
- * when a variable asks for one: an ordinary process reads a few variables and the vendor
- * directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every step.
+ * win) and before the X server's GLX_VENDOR_NAMES_EXT list, the selector names a vendor only
+ * when a variable asks for a GPU (__NV_PRIME_RENDER_OFFLOAD, DRI_PRIME, GLMUX_GPU) other than
+ * the screen's own, and that GPU's vendor renders there by its own variables. The plan runs with
+ * libGLX's lock released: it may ask the X server (DRI3, over the application's connection) for
+ * the screen's GPU when that can change the vendor. Nothing is ever set in the environment. GPUs
+ * are enumerated only when a variable asks for one: an ordinary process reads a few variables
+ * and the vendor directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every
+ * step.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -69,11 +69,11 @@ static const struct glmux_vendor *find_vendor(const char *name)
     return have_list ? glmux_vendor_list_find(&vendor_list, name) : NULL;
 }
 
-size_t glmux_glx_selector_plan(int screen, struct glmux_glx_step *out)
+size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *out)
 {
     ensure_init();
     /* No manifest at all (libGLX_<name>.so.0 only): the built-in driver table names vendors. */
-    return glmux_select_glx_plan(selector, screen, have_list ? &vendor_list : NULL, out);
+    return glmux_select_glx_plan(selector, dpy, screen, have_list ? &vendor_list : NULL, out);
 }
 
 const char *glmux_glx_selector_library(const char *name)
@@ -83,23 +83,6 @@ const char *glmux_glx_selector_library(const char *name)
     ensure_init();
     v = find_vendor(name);
     return v != NULL ? v->glx_library : NULL;
-}
-
-void glmux_glx_selector_prepare(const char *name)
-{
-    const struct glmux_vendor *v;
-    struct glmux_select_candidate cand = { .name = name };
-    size_t n;
-
-    ensure_init();
-    if (selector == NULL)
-        return;
-    if ((v = find_vendor(name)) != NULL)
-        cand = glmux_select_candidate_of(v);
-    n = glmux_select_apply_vendor_env(selector, &cand);
-    if (n > 0)
-        glmux_log(GLMUX_LOG_SELECT, "GLX vendor \"%s\": set %zu variable(s) so that it renders "
-                  "on the chosen GPU, before loading it", name, n);
 }
 
 void glmux_glx_selector_fini(void)

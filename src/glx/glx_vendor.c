@@ -5,8 +5,8 @@
  * A vendor called NAME is the GLX library its manifest in the vendor directory names (an
  * absolute path, possibly inside the vendor directory; glx_selector.c), else libGLX_NAME.so.0,
  * found through the dynamic linker's search path. A NAME itself, which may come from the X
- * server or an environment variable, never contains '/'. Unless a libglvnd override named it,
- * the GPU selector first sets what the vendor needs to render on the chosen GPU. Loading it:
+ * server or an environment variable, never contains '/'. Nothing is set in the environment for
+ * it: the vendor reads its own variables (the GPU selector only chose it). Loading it:
  * dlopen, find __glx_Main, give it a vendor id and a GL dispatch table, call __glx_Main, check
  * the four required imports and the 32 required GLX functions, then tell it every dispatch index
  * handed out so far. Vendors are unique by dlopen handle, so one library reached under two names
@@ -113,8 +113,8 @@ static void *open_library(const char *name, const char **file, char *soname, siz
 }
 
 /*
- * Loads the vendor called name; on failure sets *why (static or dlerror text). Unless a libglvnd
- * override named it, the selector first sets what it needs for the chosen GPU.
+ * Loads the vendor called name; on failure sets *why (static or dlerror text). override: a
+ * libglvnd variable named it (the log says so).
  */
 static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t why_size)
 {
@@ -136,9 +136,6 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
         main_fn = glmux_glx_pixels_main;
         goto have_main;
     }
-    /* Under glmux_glx_lock, before the vendor exists: docs/vendors.md §7 says why. */
-    if (!override)
-        glmux_glx_selector_prepare(name);
     handle = open_library(name, &file, soname, sizeof(soname), why, why_size);
     if (handle == NULL)
         return NULL;
@@ -194,8 +191,8 @@ have_main:
     v->has_patch = GLMUX_WINSYS_PATCH_SETUP(&v->patch_cb, v->imports);
     v->next = vendors;
     vendors = v;
-    glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d)", name, file,
-              v->vendor_id);
+    glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d%s)", name, file,
+              v->vendor_id, override ? ", named by a libglvnd variable" : "");
     glmux_glx_procaddr_vendor_loaded(v);
     return v;
 }

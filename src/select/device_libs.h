@@ -52,12 +52,6 @@ struct glmux_device_libs {
     char error[160];    /* why a library is missing, for the one warning */
 };
 
-struct glmux_gpu;
-
-/* Fills what libdrm knows of a device (bus, address, ids, nodes, Mesa's tag) into g; false for
- * a device without nodes or whose tag cannot be built (gpu_enum.c). */
-bool glmux_gpu_from_drm(const drmDevice *d, struct glmux_gpu *g);
-
 /*
  * Loads both libraries once per process (thread-safe) and returns the table; have_drm and
  * have_udev say what is usable. Never NULL.

@@ -3,13 +3,13 @@
  * glmux: which GPU is behind a display, as Mesa's loader and Vulkan device-select layer find it.
  * X11: the device the X server's DRI3 extension opens for the screen (the display GPU, awake
  * anyway), asked through the application's own connection with libX11-xcb and libxcb-dri3, or
- * through a short-lived connection of our own to DISPLAY for the default display. GBM: the
- * device of the gbm_device's file descriptor. Every fd becomes a GPU through its device number
- * (fstat): the enumerated GPU whose card or render node has that number (a stat of each node),
- * else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more
- * (docs/performance.md). The client libraries are
- * loaded with dlopen (libX11-xcb and libxcb-dri3 are tiny; libgbm only if already loaded), so
- * nothing here is linked.
+ * through a short-lived connection of our own to DISPLAY for the default display (GBM, device
+ * and surfaceless displays are never asked: each vendor takes only a GBM device or EGLDevice of
+ * its own, and a surfaceless display has no server). Every fd becomes a GPU through its device
+ * number (fstat): the enumerated GPU whose card or render node has that number (a stat of each
+ * node), else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more
+ * (docs/performance.md). The client libraries are loaded with dlopen (libX11-xcb and
+ * libxcb-dri3 are tiny), so nothing here is linked.
  */
 #define _GNU_SOURCE
 #include "select.h"
@@ -25,6 +25,7 @@
 #include <xcb/dri3.h>
 
 #include "select/device_libs.h"
+#include "select/gpu_enum.h"
 #include "util/env.h"
 
 bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
@@ -34,13 +35,19 @@ bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
     drmDevicePtr dev = NULL;
     bool ok;
 
-    if (!L->have_drm || L->drmGetDeviceFromDevId((dev_t)devid, 0, &dev) != 0 || dev == NULL)
+    if (!L->have_drm)
         return false;
+    glmux_gpu_enum_lock();
+    if (L->drmGetDeviceFromDevId((dev_t)devid, 0, &dev) != 0 || dev == NULL) {
+        glmux_gpu_enum_unlock();
+        return false;
+    }
     memset(&g, 0, sizeof(g));
     ok = glmux_gpu_from_drm(dev, &g) && strlen(g.tag) < size;
     if (ok)
         memcpy(tag, g.tag, strlen(g.tag) + 1);
     L->drmFreeDevice(&dev);
+    glmux_gpu_enum_unlock();
     return ok;
 }
 
@@ -244,13 +251,19 @@ enum glmux_display_server glmux_display_default_server(char *why, size_t why_siz
     const char *display = glmux_env_get("DISPLAY"), *wayland = glmux_env_get("WAYLAND_DISPLAY");
     unsigned int platform;
 
+    const char *named = glmux_env_get("EGL_PLATFORM");
+
     if (glmux_select_egl_platform_env(&platform)) {
         if (platform == GLMUX_EGL_PLATFORM_X11)
             return GLMUX_DISPLAY_SERVER_X11;
         if (platform == GLMUX_EGL_PLATFORM_WAYLAND)
             return GLMUX_DISPLAY_SERVER_WAYLAND;
+    }
+    /* Any other platform, surfaceless and names libEGL leaves to the vendor included: the
+     * vendor makes the default display there, on no display server. */
+    if (named != NULL && named[0] != '\0') {
         snprintf(why, why_size, "EGL_PLATFORM=%s: the default display is on no display server",
-                 glmux_env_get("EGL_PLATFORM"));
+                 named);
         return GLMUX_DISPLAY_SERVER_NONE;
     }
     if (display != NULL && *display != '\0')
@@ -259,19 +272,4 @@ enum glmux_display_server glmux_display_default_server(char *why, size_t why_siz
         return GLMUX_DISPLAY_SERVER_WAYLAND;
     snprintf(why, why_size, "neither DISPLAY nor WAYLAND_DISPLAY is set");
     return GLMUX_DISPLAY_SERVER_NONE;
-}
-
-bool glmux_display_gbm_gpu(const struct glmux_gpu_list *known, void *gbm, char *tag, size_t size)
-{
-    void *lib = dlopen("libgbm.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-    int (*get_fd)(void *) = NULL;
-    bool ok = false;
-
-    if (lib == NULL)
-        return false;
-    *(void **)&get_fd = dlsym(lib, "gbm_device_get_fd");
-    if (get_fd != NULL && gbm != NULL)
-        ok = known_tag_of_fd(known, get_fd(gbm), tag, size);
-    dlclose(lib);
-    return ok;
 }

@@ -6,17 +6,21 @@
  * separate PCI id attributes, never the config space. libudev then gives what libdrm does not:
  * the kernel driver, boot_vga/boot_display, power/runtime_status, the VRAM size, udev's
  * ID_PATH_TAG, and the administrator's properties (GLMUX_IGNORE, GLMUX_GPU_CLASS, GLMUX_VENDOR,
- * on the DRM node or on its parent device; filesystem-layout/ has an example rules file). A
- * device that vanishes between the two is kept with what libdrm said; a GPU udev has no record
- * of (no /run/udev) is noted. Odd values (an unknown GLMUX_GPU_CLASS, a boot_vga that is not 0
- * or 1, a number that is not one, a string too long) are ignored and the first is kept for the
- * one warning. The one thing read directly is whether /sys/devices exists, to tell a container
- * without /sys from a machine without GPUs.
+ * on either DRM node of the GPU or on its parent device, merged: the render node, the card
+ * node, the parent, the PCI device, the first that has a property gives it, a different value
+ * further on is warned about; filesystem-layout/ has an example rules file). Without libudev the
+ * same facts but udev's own come from sysfs (gpu_sysfs.c). A device that vanishes between the
+ * two is kept with what libdrm said; a GPU udev has no record of (no /run/udev) is noted. Odd
+ * values (an unknown GLMUX_GPU_CLASS, a boot_vga that is not 0 or 1, a number that is not one,
+ * a string too long) are ignored and the first is kept for the one warning. The one thing read
+ * directly is whether /sys/devices exists, to tell a container without /sys from a machine
+ * without GPUs.
  */
 #define _GNU_SOURCE
 #include "select.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +29,11 @@
 #include <unistd.h>
 
 #include "select/device_libs.h"
+#include "select/gpu_enum.h"
 #include "select/manifest.h"
+
+/* The list's one warning (gpu_enum.h). */
+#define note_problem glmux_gpu_note_problem
 
 static void copy_str(char *dst, size_t size, const char *src)
 {
@@ -43,11 +51,7 @@ static const char *node_base(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Records the first odd value seen, for the one warning the selector prints. */
-static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
+void glmux_gpu_note_problem(struct glmux_gpu_list *list, const char *fmt, ...)
 {
     va_list ap;
 
@@ -168,22 +172,37 @@ static bool number_value(const char *v, int base, unsigned long long max, const 
     return false;
 }
 
+/* A property of the GPU: the first of devs that has it; a different value further on is noted. */
+static const char *merged_property(const struct glmux_device_libs *L,
+                                   struct udev_device *const *devs, size_t n, const char *name,
+                                   const struct glmux_gpu *g, struct glmux_gpu_list *list)
+{
+    const char *first = NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        const char *v = devs[i] != NULL ? L->udev_device_get_property_value(devs[i], name) : NULL;
+
+        if (v == NULL)
+            continue;
+        if (first == NULL)
+            first = v;
+        else if (strcmp(first, v) != 0)
+            note_problem(list, "udev property %s of %s is \"%.40s\" on one device and \"%.40s\" "
+                         "on another; \"%.40s\" is used (the render node, the card node, the "
+                         "parent device, the PCI device: the first that has it)", name, g->tag,
+                         first, v, first);
+    }
+    return first;
+}
+
 /* The administrator's udev properties; false when GLMUX_IGNORE hides the GPU. */
 static bool udev_overrides(const struct glmux_device_libs *L, struct udev_device *const *devs,
                            size_t n, struct glmux_gpu *g, struct glmux_gpu_list *list)
 {
-    const char *ignore = NULL, *cls = NULL, *vendor = NULL;
+    const char *ignore = merged_property(L, devs, n, "GLMUX_IGNORE", g, list);
+    const char *cls = merged_property(L, devs, n, "GLMUX_GPU_CLASS", g, list);
+    const char *vendor = merged_property(L, devs, n, "GLMUX_VENDOR", g, list);
 
-    for (size_t i = 0; i < n; i++) {
-        if (devs[i] == NULL)
-            continue;
-        if (ignore == NULL)
-            ignore = L->udev_device_get_property_value(devs[i], "GLMUX_IGNORE");
-        if (cls == NULL)
-            cls = L->udev_device_get_property_value(devs[i], "GLMUX_GPU_CLASS");
-        if (vendor == NULL)
-            vendor = L->udev_device_get_property_value(devs[i], "GLMUX_VENDOR");
-    }
     if (ignore != NULL && strcmp(ignore, "1") == 0)
         return false;
     if (ignore != NULL && strcmp(ignore, "0") != 0 && ignore[0] != '\0')
@@ -218,17 +237,58 @@ static bool udev_overrides(const struct glmux_device_libs *L, struct udev_device
     return true;
 }
 
+/* A device's sysfs attributes through libudev, for glmux_gpu_read_attrs. */
+struct udev_attrs {
+    const struct glmux_device_libs *L;
+    struct udev_device *dev;
+};
+
+static const char *udev_attr(void *ctx, const char *name, char *buf, size_t size)
+{
+    const struct udev_attrs *a = ctx;
+
+    (void)buf;
+    (void)size;
+    return a->L->udev_device_get_sysattr_value(a->dev, name);
+}
+
+void glmux_gpu_read_attrs(struct glmux_gpu *g, struct glmux_gpu_list *list,
+                          glmux_gpu_attr_fn attr, void *ctx, bool pci)
+{
+    char buf[64];
+    const char *v;
+    unsigned long long n;
+
+    if (attr == NULL)
+        return;
+    if (pci) {
+        g->boot_vga = flag_value(attr(ctx, "boot_vga", buf, sizeof(buf)), "boot_vga", g, list);
+        g->boot_display = flag_value(attr(ctx, "boot_display", buf, sizeof(buf)),
+                                     "boot_display", g, list);
+        if ((v = attr(ctx, "class", buf, sizeof(buf))) != NULL &&
+            number_value(v, 16, 0xffffff, "class", g, list, &n))
+            g->class_code = (uint32_t)n;
+        if ((v = attr(ctx, "mem_info_vram_total", buf, sizeof(buf))) != NULL &&
+            number_value(v, 10, ~0ull, "mem_info_vram_total", g, list, &n))
+            g->vram = n;
+    }
+    if ((v = attr(ctx, "power/runtime_status", buf, sizeof(buf))) != NULL)
+        copy_str(g->power, sizeof(g->power), v);
+}
+
 /* What udev knows; false when an administrator's rule hides the GPU. */
 static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, struct glmux_gpu *g,
                       struct glmux_gpu_list *list)
 {
-    struct udev_device *node, *parent, *pci = NULL;
+    struct udev_device *render = NULL, *card = NULL, *node, *parent, *pci = NULL;
     const char *v;
     bool keep;
 
-    node = L->udev_device_new_from_subsystem_sysname(udev, "drm", g->render_node[0]
-                                                                      ? g->render_node
-                                                                      : g->card_node);
+    if (g->render_node[0] != '\0')
+        render = L->udev_device_new_from_subsystem_sysname(udev, "drm", g->render_node);
+    if (g->card_node[0] != '\0')
+        card = L->udev_device_new_from_subsystem_sysname(udev, "drm", g->card_node);
+    node = render != NULL ? render : card;
     if (node == NULL) {
         /* Gone since libdrm listed it (unplugged, or its driver unbound, a moment ago): keep
          * what libdrm said. */
@@ -237,6 +297,8 @@ static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, stru
         return true;
     }
     v = L->udev_device_get_property_value(node, "ID_PATH_TAG");
+    if (v == NULL && card != NULL)
+        v = L->udev_device_get_property_value(card, "ID_PATH_TAG");
     if (v != NULL && strlen(v) < sizeof(g->udev_tag))
         copy_str(g->udev_tag, sizeof(g->udev_tag), v);
     else if (v != NULL)
@@ -244,42 +306,34 @@ static bool from_udev(const struct glmux_device_libs *L, struct udev *udev, stru
                      v, g->tag);
     /* udev's rules give every DRM node it processed ID_PATH_TAG (60-drm.rules) and its database
      * USEC_INITIALIZED; neither means that udev has no record of it (no /run/udev). */
-    if (v == NULL && L->udev_device_get_property_value(node, "USEC_INITIALIZED") == NULL)
+    if (v == NULL && L->udev_device_get_property_value(node, "USEC_INITIALIZED") == NULL &&
+        (card == NULL || L->udev_device_get_property_value(card, "USEC_INITIALIZED") == NULL))
         note_no_udev_record(list, g->tag);
     if (g->bus == GLMUX_BUS_USB && g->udev_tag[0] != '\0')
         copy_str(g->tag, sizeof(g->tag), g->udev_tag);
     parent = L->udev_device_get_parent(node);
     copy_str(g->driver, sizeof(g->driver), parent ? L->udev_device_get_driver(parent) : NULL);
     /* virtio-gpu: the DRM device hangs off virtioN, whose parent is the PCI function. */
-    for (struct udev_device *p = parent; p != NULL && pci == NULL; p = L->udev_device_get_parent(p)) {
+    for (struct udev_device *p = parent; p != NULL && pci == NULL;
+         p = L->udev_device_get_parent(p)) {
         const char *sub = L->udev_device_get_subsystem(p);
         if (sub != NULL && strcmp(sub, "pci") == 0)
             pci = p;
         if (g->bus != GLMUX_BUS_PCI)
             break;
     }
-    if (pci != NULL) {
-        unsigned long long n;
-
-        g->boot_vga = flag_value(L->udev_device_get_sysattr_value(pci, "boot_vga"), "boot_vga",
-                                 g, list);
-        g->boot_display = flag_value(L->udev_device_get_sysattr_value(pci, "boot_display"),
-                                     "boot_display", g, list);
-        if ((v = L->udev_device_get_sysattr_value(pci, "class")) != NULL &&
-            number_value(v, 16, 0xffffff, "class", g, list, &n))
-            g->class_code = (uint32_t)n;
-        if ((v = L->udev_device_get_sysattr_value(pci, "mem_info_vram_total")) != NULL &&
-            number_value(v, 10, ~0ull, "mem_info_vram_total", g, list, &n))
-            g->vram = n;
-    }
-    if ((pci != NULL || parent != NULL) &&
-        (v = L->udev_device_get_sysattr_value(pci ? pci : parent, "power/runtime_status")))
-        copy_str(g->power, sizeof(g->power), v);
     {
-        struct udev_device *devs[3] = { node, parent, pci != parent ? pci : NULL };
-        keep = udev_overrides(L, devs, 3, g, list);
+        struct udev_attrs a = { L, pci ? pci : parent };
+        glmux_gpu_read_attrs(g, list, a.dev != NULL ? udev_attr : NULL, &a, pci != NULL);
     }
-    L->udev_device_unref(node);
+    {
+        struct udev_device *devs[4] = { render, card, parent, pci != parent ? pci : NULL };
+        keep = udev_overrides(L, devs, 4, g, list);
+    }
+    if (render != NULL)
+        L->udev_device_unref(render);
+    if (card != NULL)
+        L->udev_device_unref(card);
     return keep;
 }
 
@@ -290,7 +344,24 @@ static void note_ignored(struct glmux_gpu_list *list, const char *tag)
     snprintf(list->ignored + len, sizeof(list->ignored) - len, "%s%s", len ? ", " : "", tag);
 }
 
-bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_tag)
+static pthread_mutex_t enum_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void glmux_gpu_enum_lock(void)
+{
+    pthread_mutex_lock(&enum_lock);
+}
+
+void glmux_gpu_enum_unlock(void)
+{
+    pthread_mutex_unlock(&enum_lock);
+}
+
+void glmux_select_after_fork(void)
+{
+    pthread_mutex_init(&enum_lock, NULL);
+}
+
+bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out)
 {
     const struct glmux_device_libs *L = glmux_device_libs_get();
     drmDevicePtr *devs = NULL;
@@ -304,7 +375,7 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_ta
         out->sysfs_missing = true;
         snprintf(out->problem, sizeof(out->problem), "%s",
                  !L->have_drm ? L->error : "/sys is not mounted (a container?)");
-        glmux_gpu_list_finish(out, display_tag);
+        glmux_gpu_list_finish(out);
         return true;
     }
     n = L->drmGetDevices2(0, NULL, 0);
@@ -323,19 +394,21 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_ta
     }
     if (n > 0 && L->have_udev)
         udev = L->udev_new();
-    if (n > 0 && udev == NULL)
-        snprintf(out->problem, sizeof(out->problem), "%s", L->have_udev ? "udev_new failed"
-                                                                        : L->error);
+    out->no_udev = n > 0 && udev == NULL;
+    out->drm_count = n > 0 ? (size_t)n : 0;
     for (int i = 0; i < n; i++) {
         struct glmux_gpu *g = &out->gpus[out->count];
 
         memset(g, 0, sizeof(*g));
         if (!glmux_gpu_from_drm(devs[i], g))
             continue;
+        g->drm_index = i;
         if (udev != NULL && !from_udev(L, udev, g, out)) {
             note_ignored(out, g->tag);
             continue;
         }
+        if (udev == NULL)
+            glmux_gpu_from_sysfs(g, out);
         out->count++;
     }
     if (n > 0)
@@ -343,6 +416,6 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out, const char *display_ta
     free(devs);
     if (udev != NULL)
         L->udev_unref(udev);
-    glmux_gpu_list_finish(out, display_tag);
+    glmux_gpu_list_finish(out);
     return ok;
 }

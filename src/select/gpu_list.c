@@ -3,8 +3,9 @@
  * glmux: the rules applied to an enumerated GPU list, with no I/O: the order (PCI devices by
  * domain:bus:device.function, then the others by tag; never readdir or libdrm order), the kind
  * of each GPU (integrated, discrete, virtual, display-only) from the facts udev gave, unless
- * the administrator's udev property GLMUX_GPU_CLASS says otherwise, and the default GPU. Also
- * the tag helpers: Mesa's platform tag and udev's ID_PATH_TAG form.
+ * the administrator's udev property GLMUX_GPU_CLASS says otherwise, the vendor that serves each
+ * (GLMUX_VENDOR, else the driver table), and the default GPU. Also the tag helpers: Mesa's
+ * platform tag and udev's ID_PATH_TAG form.
  */
 #define _GNU_SOURCE
 #include "select.h"
@@ -108,17 +109,12 @@ static bool renders(const struct glmux_gpu *g)
     return g->render_node[0] != '\0';
 }
 
-static void pick_default(struct glmux_gpu_list *list, const char *display_tag)
+static void pick_default(struct glmux_gpu_list *list)
 {
     int pick = -1;
 
     list->default_index = -1;
     list->default_rule = list->count == 0 ? "no GPU" : "no render-capable GPU";
-    for (size_t i = 0; display_tag != NULL && pick < 0 && i < list->count; i++)
-        if (renders(&list->gpus[i]) && glmux_gpu_has_tag(&list->gpus[i], display_tag)) {
-            pick = (int)i;
-            list->default_rule = "the display's GPU";
-        }
     for (size_t i = 0; pick < 0 && i < list->count; i++)
         if (renders(&list->gpus[i]) && list->gpus[i].boot_display) {
             pick = (int)i;
@@ -145,14 +141,37 @@ static void pick_default(struct glmux_gpu_list *list, const char *display_tag)
     list->gpus[pick].is_default = true;
 }
 
-void glmux_gpu_list_finish(struct glmux_gpu_list *list, const char *display_tag)
+/* The vendor that serves each GPU by the administrator's word or the driver table. */
+static void name_vendors(struct glmux_gpu_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        struct glmux_gpu *g = &list->gpus[i];
+        char buf[GLMUX_DRIVER_VENDOR_MAX];
+        const char *v = g->vendor[0] ? g->vendor : glmux_driver_default_vendor(g->driver, buf);
+
+        snprintf(g->served_by, sizeof(g->served_by), "%s", v ? v : "");
+        if (v != NULL && strlen(v) >= sizeof(g->served_by))
+            g->served_by[0] = '\0';
+    }
+}
+
+void glmux_gpu_list_finish(struct glmux_gpu_list *list)
 {
     if (list->count > 1)
         qsort(list->gpus, list->count, sizeof(list->gpus[0]), compare_gpus);
     classify(list);
+    name_vendors(list);
     for (size_t i = 0; i < list->count; i++)
         list->gpus[i].is_default = false;
-    pick_default(list, display_tag);
+    pick_default(list);
+}
+
+const struct glmux_gpu *glmux_gpu_list_find(const struct glmux_gpu_list *list, const char *tag)
+{
+    for (size_t i = 0; tag != NULL && list != NULL && i < list->count; i++)
+        if (glmux_gpu_has_tag(&list->gpus[i], tag))
+            return &list->gpus[i];
+    return NULL;
 }
 
 void glmux_gpu_list_clear(struct glmux_gpu_list *list)

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: parsing what the user asked for. Mesa's DRI_PRIME forms (N >= 1, an ID_PATH_TAG such as
- * pci-0000_01_00_0, vendor:device in hex, each with an optional trailing '!'), plus GLMUX_GPU's
- * keywords default, integrated and discrete. A PCI address "0000:01:00.0" is accepted as a
- * convenience and turned into its tag. Malformed values are rejected with a message saying which
- * forms are valid; the caller warns once and keeps the default GPU.
+ * glmux: parsing what the user asked for. DRI_PRIME is read exactly as Mesa's OpenGL loader reads
+ * it, because Mesa reads it too and the two must name the same GPU: vendor:device when
+ * sscanf("%hx:%hx") finds two numbers, else atoi(): a positive N, an invalid "0" or negative
+ * number, or (atoi 0) a tag compared exactly. Values Mesa reads in a way a user may not expect
+ * ("0000:01:00.0", "PCI-…", "pci-…!") get a note for the one warning. GLMUX_GPU, glmux's own
+ * variable, is lenient: keywords default, integrated and discrete, any case of "pci-", udev's
+ * tags, PCI addresses, and every form rejected with a message listing the valid ones.
  */
 #define _GNU_SOURCE
 #include "select.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,41 +54,49 @@ static bool pci_to_tag(const char *s, char *tag, size_t size)
     return true;
 }
 
-bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_request *out,
-                             char *err, size_t err_size)
+/* Starts out: the raw value kept for messages, '!' noted; v gets the value without it. */
+static size_t begin(const char *value, struct glmux_gpu_request *out, char *v, size_t size)
 {
-    char v[128];
     size_t n;
 
     memset(out, 0, sizeof(*out));
     snprintf(out->value, sizeof(out->value), "%s", value);
-    if (strlen(value) >= sizeof(v)) {
-        snprintf(err, err_size, "value too long");
-        return false;
-    }
-    snprintf(v, sizeof(v), "%s", value);
+    snprintf(v, size, "%s", value);
     n = strlen(v);
     if (n > 0 && v[n - 1] == '!') {
         out->exclusive = true;
         v[--n] = '\0';
     }
+    return n;
+}
+
+bool glmux_gpu_request_parse(const char *value, struct glmux_gpu_request *out, char *err,
+                             size_t err_size)
+{
+    char v[128];
+    size_t n;
+
+    if (strlen(value) >= sizeof(v)) {
+        begin("", out, v, sizeof(v));
+        snprintf(err, err_size, "value too long");
+        return false;
+    }
+    n = begin(value, out, v, sizeof(v));
     if (n == 0) {
         snprintf(err, err_size, "empty value");
         return false;
     }
-    if (keywords) {
-        if (strcasecmp(v, "default") == 0) {
-            out->kind = GLMUX_REQUEST_DEFAULT;
-            return true;
-        }
-        if (strcasecmp(v, "integrated") == 0) {
-            out->kind = GLMUX_REQUEST_INTEGRATED;
-            return true;
-        }
-        if (strcasecmp(v, "discrete") == 0) {
-            out->kind = GLMUX_REQUEST_DISCRETE;
-            return true;
-        }
+    if (strcasecmp(v, "default") == 0) {
+        out->kind = GLMUX_REQUEST_DEFAULT;
+        return true;
+    }
+    if (strcasecmp(v, "integrated") == 0) {
+        out->kind = GLMUX_REQUEST_INTEGRATED;
+        return true;
+    }
+    if (strcasecmp(v, "discrete") == 0) {
+        out->kind = GLMUX_REQUEST_DISCRETE;
+        return true;
     }
     {
         /*
@@ -150,12 +161,10 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
         return true;
     }
     if (isalpha((unsigned char)v[0])) {
-        bool ok = true;
+        bool ok = strchr(v, '-') != NULL;   /* tags are "<bus>-<address>"; a bare word is a typo */
+
         for (size_t i = 0; i < n; i++)
             ok &= isalnum((unsigned char)v[i]) || strchr("_-.:", v[i]) != NULL;
-        /* Tags are "<bus>-<address>"; with keywords allowed, a bare word is a typo. */
-        if (keywords && strchr(v, '-') == NULL)
-            ok = false;
         if (ok && n < sizeof(out->tag)) {
             out->kind = GLMUX_REQUEST_TAG;
             memcpy(out->tag, v, n);
@@ -164,8 +173,79 @@ bool glmux_gpu_request_parse(const char *value, bool keywords, struct glmux_gpu_
             return true;
         }
     }
-    snprintf(err, err_size, "not understood; valid forms: %sN (1 = first non-default GPU), "
-                            "pci-0000_01_00_0, vvvv:dddd, each optionally followed by '!'",
-             keywords ? "default, integrated, discrete, " : "");
+    snprintf(err, err_size, "not understood; valid forms: default, integrated, discrete, N (1 = "
+                            "first non-default GPU), pci-0000_01_00_0, vvvv:dddd, each "
+                            "optionally followed by '!'");
     return false;
+}
+
+/* sscanf's %hx: blanks, a sign, an optional 0x, hex digits; the value cut to 16 bits. */
+static bool scan_hx(const char *s, const char **end, unsigned long *value)
+{
+    char *e;
+
+    errno = 0;
+    *value = strtoul(s, &e, 16);
+    *end = e;
+    return e != s;
+}
+
+void glmux_gpu_request_parse_dri_prime(const char *value, struct glmux_gpu_request *out)
+{
+    char v[128];
+    unsigned long ven, dev;
+    const char *end;
+    long number;
+
+    begin(value, out, v, sizeof(v));
+    out->mesa_rules = true;
+    /* sscanf(value, "%hx:%hx"): on the whole value, '!' and anything after the numbers
+     * included. */
+    if (scan_hx(value, &end, &ven) && *end == ':' && scan_hx(end + 1, &end, &dev)) {
+        out->kind = GLMUX_REQUEST_PCI_ID;
+        out->vendor_id = (uint16_t)ven;
+        out->device_id = (uint16_t)dev;
+        if (ven > 0xffff || dev > 0xffff || errno == ERANGE)
+            snprintf(out->note, sizeof(out->note), "Mesa keeps the low 16 bits of each number "
+                     "(%04x:%04x)", out->vendor_id, out->device_id);
+        else if (strchr(value, '.') != NULL)
+            snprintf(out->note, sizeof(out->note), "Mesa reads it as vendor:device %04x:%04x, "
+                     "not as a PCI address; write DRI_PRIME=pci-DDDD_BB_DD_F", out->vendor_id,
+                     out->device_id);
+        return;
+    }
+    /* atoi(value). A number beyond int (glibc's atoi keeps its low bits: -1 for
+     * 99999999999999999999) is out of range: Mesa then takes it for invalid too. */
+    errno = 0;
+    number = strtol(value, NULL, 10);
+    if (errno == ERANGE || number > INT_MAX || number < INT_MIN) {
+        out->kind = GLMUX_REQUEST_DEFAULT;
+        snprintf(out->note, sizeof(out->note), "the number is out of range; Mesa stays on the "
+                 "default GPU");
+        return;
+    }
+    if (number < 0 || strcmp(value, "0") == 0) {
+        out->kind = GLMUX_REQUEST_DEFAULT;
+        snprintf(out->note, sizeof(out->note), "Mesa takes it for an invalid GPU number (1 or "
+                 "more is the N-th GPU other than the display's) and stays on the default GPU");
+        return;
+    }
+    if (number > 0) {
+        out->kind = GLMUX_REQUEST_INDEX;
+        out->index = (unsigned)number;
+        return;
+    }
+    /* A tag, compared with Mesa's tags as written: '!' and case included. */
+    out->kind = GLMUX_REQUEST_TAG;
+    out->exclusive = false;
+    snprintf(out->tag, sizeof(out->tag), "%s", value);
+    if (strlen(value) >= sizeof(out->tag))
+        out->tag[0] = '\0';
+    if (v[0] != '\0' && strcmp(v, value) != 0)
+        snprintf(out->note, sizeof(out->note), "Mesa's OpenGL loader takes no '!' after a tag "
+                 "(only Vulkan's device-select does) and stays on the default GPU; write "
+                 "DRI_PRIME=%.60s", v);
+    else if (strncasecmp(value, "pci-", 4) == 0 && strncmp(value, "pci-", 4) != 0)
+        snprintf(out->note, sizeof(out->note), "Mesa compares tags exactly: write \"pci-\" in "
+                 "lower case");
 }

@@ -5,7 +5,11 @@
 Runs `umockdev-run -d BED -- glmux explain --json` for every bed under every variable the user
 can set, with two vendors installed: `mesa` (a glmux manifest with a driver list) and `nvidia`
 (a plain libglvnd JSON file, 10_nvidia.json, so it sorts first as it does today). Asserts the
-chosen GPU, the EGL vendor order, the GLX vendor and the variables each vendor would be given.
+GPU whose vendors come first, the EGL vendor order, the GLX vendor, what the vendor of the GPU
+asked for needs to render there, whether the request is met, that an overruled variable is
+named, and one warning exactly for a request that cannot be met. Then the text of
+`glmux explain` on every bed, and on a machine without /sys, is checked for contradictions
+(explain_text.py).
 Exit 0 pass, 77 skip (umockdev-run missing or not working here), 1 fail.
 """
 import json
@@ -30,129 +34,137 @@ V4 = "pci-0000_00_04_0"     # virtio-gpu-pci next to QEMU's standard VGA (vm-boc
 NV = ["nvidia", "mesa"]
 MESA = ["mesa", "nvidia"]
 OFFLOAD = {"nvidia": {"__NV_PRIME_RENDER_OFFLOAD": "1"}}
+NVR = {"__NV_PRIME_RENDER_OFFLOAD": "1"}
+VENDOR_DIRS = "@VENDORS@/../../select/manifests/one-vendor"
 
 
 def prime(tag):
     return {"mesa": {"DRI_PRIME": tag}}
 
 
-# (bed, variables, gpu tag, EGL vendor order, GLX vendor, vendor env, request matched)
+# (bed, variables, GPU whose vendors come first, EGL vendor order, GLX vendor, what the vendor
+# of the GPU asked for needs to render there (explain's "needs"), request matched). A vendor
+# renders on a GPU other than the default only when its own variable says so: DRI_PRIME for
+# Mesa (which reads it itself), __NV_PRIME_RENDER_OFFLOAD for NVIDIA; a library writes no
+# environment, so anything else is unmet (one warning; `glmux run` gives the variables).
 CASES = [
-    # Intel + NVIDIA laptop: DRI_PRIME=1 alone must move the app to NVIDIA, for EGL and GLX.
+    # Intel + NVIDIA laptop.
     ("intel-nvidia", {}, I, MESA, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"DRI_PRIME": N1}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete"}, I, MESA, None, OFFLOAD, False),
     ("intel-nvidia", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
-    ("intel-nvidia", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"DRI_PRIME": "1!"}, N1, ["nvidia"], "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, prime(I), True),
-    # libglvnd's explicit variables win.
-    ("intel-nvidia", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/50_mesa.json",
-                      "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, N1, ["mesa"], "mesa", {}, True),
-    ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_DIRS": "@VENDORS@"}, I, NV, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "1", "__GLX_FORCE_VENDOR_LIBRARY_0": "mesa"}, N1, NV, "mesa",
-     OFFLOAD, True),
+    ("intel-nvidia", NVR, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": "1!"}, I, MESA, None, OFFLOAD, False),
+    # Precedence: a program's own request (NVIDIA's variable, DRI_PRIME) over the session's
+    # GLMUX_GPU (issue 28 item 12).
+    ("intel-nvidia", dict(NVR, GLMUX_GPU="integrated"), N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete", "DRI_PRIME": I}, I, MESA, None, {}, True),
+    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    # libglvnd's explicit variables win: neither library needs to look at the GPUs.
+    ("intel-nvidia", dict(NVR, __EGL_VENDOR_LIBRARY_FILENAMES="@VENDORS@/50_mesa.json",
+                          __GLX_VENDOR_LIBRARY_NAME="mesa"), None, ["mesa"], "mesa", {}, None),
+    ("intel-nvidia", {"__EGL_VENDOR_LIBRARY_DIRS": "@VENDORS@"}, None, NV, None, {}, None),
+    ("intel-nvidia", dict(NVR, __GLX_FORCE_VENDOR_LIBRARY_0="mesa"), N1, NV, "mesa", OFFLOAD,
+     True),
     # Bad input: one warning, the default choice, never a crash.
-    ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, prime(I), None),
-    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, prime(I), False),
-    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, prime(I), False),
+    ("intel-nvidia", {"DRI_PRIME": "0"}, I, MESA, None, {}, None),
+    ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, {}, False),
+    ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, {}, False),
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "7"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("intel-nvidia", {"DRI_PRIME": "7"}, I, MESA, None, OFFLOAD, False),
     # A GPU with no vendor installed (only Mesa here): one warning, the default order.
-    ("intel-nvidia", {"DRI_PRIME": "1", "GLMUX_VENDOR_DIRS": "@VENDORS@/../../select/manifests/one-vendor"},
-     I, ["mesa"], None, prime(I), False),
-    # AMD APU + AMD dGPU: one vendor (Mesa) for both; DRI_PRIME is handed on as a PCI tag.
+    ("intel-nvidia", dict(NVR, GLMUX_VENDOR_DIRS=VENDOR_DIRS), I, ["mesa"], None, {}, False),
+    # AMD APU + AMD dGPU: one vendor (Mesa) for both, which reads DRI_PRIME itself.
     ("amd-amd", {}, A6, MESA, None, {}, None),
     ("amd-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
     ("amd-amd", {"DRI_PRIME": D3}, D3, MESA, "mesa", prime(D3), True),
     ("amd-amd", {"DRI_PRIME": "1002:73ef"}, D3, MESA, "mesa", prime(D3), True),
-    ("amd-amd", {"GLMUX_GPU": "discrete"}, D3, MESA, "mesa", prime(D3), True),
+    ("amd-amd", {"GLMUX_GPU": "discrete"}, A6, MESA, None, prime(D3), False),
     ("amd-amd", {"GLMUX_GPU": "integrated"}, A6, MESA, None, {}, True),
-    ("amd-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, A6, MESA, None, {}, False),
+    ("amd-amd", NVR, A6, MESA, None, {}, False),
     ("amd-amd", {"DRI_PRIME": "1", "__EGL_VENDOR_LIBRARY_FILENAMES": "@VENDORS@/10_nvidia.json"},
-     D3, ["nvidia"], "mesa", prime(D3), True),
+     A6, ["nvidia"], "mesa", {}, False),
     # Intel + AMD dGPU.
     ("intel-amd", {}, I, MESA, None, {}, None),
     ("intel-amd", {"DRI_PRIME": "1"}, D3, MESA, "mesa", prime(D3), True),
     ("intel-amd", {"DRI_PRIME": D3}, D3, MESA, "mesa", prime(D3), True),
     ("intel-amd", {"DRI_PRIME": "1002:7340"}, D3, MESA, "mesa", prime(D3), True),
-    ("intel-amd", {"GLMUX_GPU": "discrete"}, D3, MESA, "mesa", prime(D3), True),
-    ("intel-amd", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    ("intel-amd", {"GLMUX_GPU": "discrete"}, I, MESA, None, prime(D3), False),
+    ("intel-amd", NVR, I, MESA, None, {}, False),
     # dGPU at a lower PCI address than the iGPU: the default is still the iGPU.
     ("dgpu-first", {}, A64, MESA, None, {}, None),
-    ("dgpu-first", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("dgpu-first", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
-    ("dgpu-first", {"DRI_PRIME": "10de:2860"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("dgpu-first", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", {"DRI_PRIME": "1"}, A64, MESA, None, OFFLOAD, False),
+    ("dgpu-first", {"DRI_PRIME": N1}, A64, MESA, None, OFFLOAD, False),
+    ("dgpu-first", {"DRI_PRIME": "10de:2860"}, A64, MESA, None, OFFLOAD, False),
+    ("dgpu-first", {"GLMUX_GPU": "discrete"}, A64, MESA, None, OFFLOAD, False),
     ("dgpu-first", {"GLMUX_GPU": "integrated"}, A64, MESA, None, {}, True),
-    ("dgpu-first", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("dgpu-first", NVR, N1, NV, "nvidia", OFFLOAD, True),
     # NVIDIA-only desktop: "discrete" is the default GPU, not "the other one".
     ("nvidia-desktop", {}, N1, NV, None, {}, None),
     ("nvidia-desktop", {"DRI_PRIME": "1"}, N1, NV, None, {}, False),
     ("nvidia-desktop", {"DRI_PRIME": N1}, N1, NV, None, {}, True),
     ("nvidia-desktop", {"DRI_PRIME": "10de:2684"}, N1, NV, None, {}, True),
     ("nvidia-desktop", {"GLMUX_GPU": "discrete"}, N1, NV, None, {}, True),
-    ("nvidia-desktop", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, None, {}, True),
+    ("nvidia-desktop", NVR, N1, NV, None, {}, True),
     ("nvidia-desktop", {"GLMUX_GPU": "integrated"}, N1, NV, None, {}, False),
     # boot_vga absent on the APU, boot_display present: the APU is the default.
     ("boot-display", {}, SC4, MESA, None, {}, None),
-    ("boot-display", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("boot-display", {"DRI_PRIME": N1}, N1, NV, "nvidia", OFFLOAD, True),
-    ("boot-display", {"DRI_PRIME": "10de:28a0"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("boot-display", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("boot-display", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("boot-display", {"DRI_PRIME": "1"}, SC4, MESA, None, OFFLOAD, False),
+    ("boot-display", {"DRI_PRIME": N1}, SC4, MESA, None, OFFLOAD, False),
+    ("boot-display", {"DRI_PRIME": "10de:28a0"}, SC4, MESA, None, OFFLOAD, False),
+    ("boot-display", {"GLMUX_GPU": "discrete"}, SC4, MESA, None, OFFLOAD, False),
+    ("boot-display", NVR, N1, NV, "nvidia", OFFLOAD, True),
     # A VM with virtio-gpu.
     ("vm-virtio", {}, I, MESA, None, {}, None),
-    ("vm-virtio", {"DRI_PRIME": "1"}, I, MESA, None, prime(I), False),
+    ("vm-virtio", {"DRI_PRIME": "1"}, I, MESA, None, {}, False),
     ("vm-virtio", {"DRI_PRIME": I}, I, MESA, None, {}, True),
-    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, prime(I), True),
+    ("vm-virtio", {"DRI_PRIME": "1af4:1050"}, I, MESA, None, {}, True),
     ("vm-virtio", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
-    ("vm-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, I, MESA, None, {}, False),
+    ("vm-virtio", NVR, I, MESA, None, {}, False),
     # A second VM: QEMU's standard VGA (bochs-drm: the boot VGA, but display-only) and a
     # virtio-gpu-pci that renders: virtio-gpu is the default render GPU, bochs is never chosen.
     ("vm-bochs-virtio", {}, V4, MESA, None, {}, None),
-    ("vm-bochs-virtio", {"DRI_PRIME": "1"}, V4, MESA, None, prime(V4), False),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1"}, V4, MESA, None, {}, False),
     ("vm-bochs-virtio", {"DRI_PRIME": V4}, V4, MESA, None, {}, True),
-    ("vm-bochs-virtio", {"DRI_PRIME": I}, V4, MESA, None, prime(V4), False),
-    ("vm-bochs-virtio", {"DRI_PRIME": "1af4:1050"}, V4, MESA, None, prime(V4), True),
-    ("vm-bochs-virtio", {"DRI_PRIME": "1234:1111"}, V4, MESA, None, prime(V4), False),
+    ("vm-bochs-virtio", {"DRI_PRIME": I}, V4, MESA, None, {}, False),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1af4:1050"}, V4, MESA, None, {}, True),
+    ("vm-bochs-virtio", {"DRI_PRIME": "1234:1111"}, V4, MESA, None, {}, False),
     ("vm-bochs-virtio", {"GLMUX_GPU": "discrete"}, V4, MESA, None, {}, False),
     ("vm-bochs-virtio", {"GLMUX_GPU": "integrated"}, V4, MESA, None, {}, False),
-    ("vm-bochs-virtio", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, V4, MESA, None, {}, False),
+    ("vm-bochs-virtio", NVR, V4, MESA, None, {}, False),
     # An Intel laptop with an NVIDIA eGPU in a Thunderbolt enclosure (the state after it was
     # plugged in; run_watch.py plugs it in under `glmux gpus --watch`): Intel stays the default.
     ("egpu", {}, I, MESA, None, {}, None),
-    ("egpu", {"DRI_PRIME": "1"}, E2E, NV, "nvidia", OFFLOAD, True),
-    ("egpu", {"DRI_PRIME": E2E}, E2E, NV, "nvidia", OFFLOAD, True),
-    ("egpu", {"DRI_PRIME": "10de:2206"}, E2E, NV, "nvidia", OFFLOAD, True),
-    ("egpu", {"GLMUX_GPU": "discrete"}, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", {"DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    ("egpu", {"DRI_PRIME": E2E}, I, MESA, None, OFFLOAD, False),
+    ("egpu", {"DRI_PRIME": "10de:2206"}, I, MESA, None, OFFLOAD, False),
+    ("egpu", {"GLMUX_GPU": "discrete"}, I, MESA, None, OFFLOAD, False),
     ("egpu", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
-    ("egpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, E2E, NV, "nvidia", OFFLOAD, True),
-    ("egpu", {"DRI_PRIME": "1", "__GLX_VENDOR_LIBRARY_NAME": "mesa"}, E2E, NV, "mesa", OFFLOAD,
-     True),
+    ("egpu", NVR, E2E, NV, "nvidia", OFFLOAD, True),
+    ("egpu", dict(NVR, __GLX_VENDOR_LIBRARY_NAME="mesa"), E2E, NV, "mesa", OFFLOAD, True),
     # A udev rule marks the APU (2 GiB carve-out, which glmux alone would call discrete)
     # integrated; explain says the udev property decided.
     ("udev-override", {}, A5, MESA, None, {}, None),
     ("udev-override", {"GLMUX_GPU": "integrated"}, A5, MESA, None, {}, True),
-    ("udev-override", {"GLMUX_GPU": "discrete"}, N1, NV, "nvidia", OFFLOAD, True),
-    ("udev-override", {"DRI_PRIME": "1"}, N1, NV, "nvidia", OFFLOAD, True),
+    ("udev-override", {"GLMUX_GPU": "discrete"}, A5, MESA, None, OFFLOAD, False),
+    ("udev-override", NVR, N1, NV, "nvidia", OFFLOAD, True),
     # Raspberry Pi 4: display-only vc4 (no render node) and render-only v3d. The default render
-    # GPU is v3d, never vc4; Mesa's tag (from the OF name) and udev's both name v3d, and Mesa is
-    # handed its own form.
+    # GPU is v3d, never vc4; DRI_PRIME takes Mesa's tag only, as Mesa does.
     ("rpi4", {}, V3D, MESA, None, {}, None),
-    ("rpi4", {"DRI_PRIME": "1"}, V3D, MESA, None, prime(V3D), False),
+    ("rpi4", {"DRI_PRIME": "1"}, V3D, MESA, None, {}, False),
     ("rpi4", {"DRI_PRIME": V3D}, V3D, MESA, None, {}, True),
-    ("rpi4", {"DRI_PRIME": "platform-fec00000_v3d"}, V3D, MESA, None, prime(V3D), True),
-    ("rpi4", {"DRI_PRIME": "platform-gpu"}, V3D, MESA, None, prime(V3D), False),
+    ("rpi4", {"DRI_PRIME": "platform-fec00000_v3d"}, V3D, MESA, None, {}, False),
+    ("rpi4", {"GLMUX_GPU": "platform-fec00000_v3d"}, V3D, MESA, None, {}, True),
+    ("rpi4", {"DRI_PRIME": "platform-gpu"}, V3D, MESA, None, {}, False),
     ("rpi4", {"GLMUX_GPU": "integrated"}, V3D, MESA, None, {}, True),
     ("rpi4", {"GLMUX_GPU": "discrete"}, V3D, MESA, None, {}, False),
     # A USB display adapter (udl) next to the Intel iGPU: listed, never a render GPU.
     ("usb-display", {}, I, MESA, None, {}, None),
-    ("usb-display", {"DRI_PRIME": "1"}, I, MESA, None, prime(I), False),
-    ("usb-display", {"DRI_PRIME": UDL}, I, MESA, None, prime(I), False),
-    ("usb-display", {"DRI_PRIME": "17e9:4301"}, I, MESA, None, prime(I), False),
+    ("usb-display", {"DRI_PRIME": "1"}, I, MESA, None, {}, False),
+    ("usb-display", {"DRI_PRIME": UDL}, I, MESA, None, {}, False),
+    ("usb-display", {"DRI_PRIME": "17e9:4301"}, I, MESA, None, {}, False),
     ("usb-display", {"GLMUX_GPU": "discrete"}, I, MESA, None, {}, False),
     # No GPU at all: vendors keep their base order.
     ("no-gpu", {}, None, NV, None, {}, None),
@@ -160,7 +172,7 @@ CASES = [
     ("no-gpu", {"DRI_PRIME": N1}, None, NV, None, {}, False),
     ("no-gpu", {"DRI_PRIME": "10de:25a2"}, None, NV, None, {}, False),
     ("no-gpu", {"GLMUX_GPU": "discrete"}, None, NV, None, {}, False),
-    ("no-gpu", {"__NV_PRIME_RENDER_OFFLOAD": "1"}, None, NV, None, {}, False),
+    ("no-gpu", NVR, None, NV, None, {}, False),
 ]
 
 CLEAR = ("DRI_PRIME", "GLMUX_GPU", "GLMUX_VENDOR_DIRS", "GLMUX_DEBUG",
@@ -211,9 +223,9 @@ def main():
             problems.append("egl_vendors %s, expected %s" % (out["egl_vendors"], egl))
         if out["glx"]["vendor"] != glx:
             problems.append("glx vendor %s, expected %s" % (out["glx"]["vendor"], glx))
-        got_env = {k: v for k, v in out["vendor_env"].items() if v}
+        got_env = {k: v["needs"] for k, v in out["vendors"].items() if v["needs"]}
         if got_env != venv:
-            problems.append("vendor_env %s, expected %s" % (got_env, venv))
+            problems.append("needs %s, expected %s" % (got_env, venv))
         got_matched = out["request"]["matched"] if out["request"] else None
         if matched is not None and got_matched != matched:
             problems.append("request matched %s, expected %s" % (got_matched, matched))
@@ -226,6 +238,12 @@ def main():
         if bed == "udev-override" and not any("udev property GLMUX_GPU_CLASS" in x
                                                for x in out.get("reasons", [])):
             problems.append("explain does not say that a udev property decided")
+        # An overruled variable is named, with what overruled it.
+        if "GLMUX_GPU" in variables and ("DRI_PRIME" in variables or
+                                         "__NV_PRIME_RENDER_OFFLOAD" in variables):
+            if not any(x.startswith("GLMUX_GPU=%s ignored: " % variables["GLMUX_GPU"])
+                       and "takes precedence" in x for x in out.get("reasons", [])):
+                problems.append("explain does not say that GLMUX_GPU was overruled")
         # One clear warning for bad input, none otherwise.
         warnings = [l for l in r.stderr.splitlines() if l.startswith("glmux:")]
         if matched is False or variables.get("DRI_PRIME") in ("0", "7") or \

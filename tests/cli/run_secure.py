@@ -48,8 +48,9 @@ def main():
           ("" if out else " (%s)" % err))
     rc, out, err = run([glmux, "explain", "--json"], env)
     check(rc == 0 and out is not None and out["request"] is not None
-          and out["request"]["variable"] == "GLMUX_GPU",
-          "ordinary process: GLMUX_GPU asks for a GPU" + ("" if out else " (%s)" % err))
+          and out["request"]["variable"] == "__NV_PRIME_RENDER_OFFLOAD",
+          "ordinary process: __NV_PRIME_RENDER_OFFLOAD asks for a GPU (over DRI_PRIME and "
+          "GLMUX_GPU)" + ("" if out else " (%s)" % err))
 
     setcap = shutil.which("setcap") or "/usr/sbin/setcap"
     if not os.path.exists(setcap):

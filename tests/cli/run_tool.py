@@ -180,7 +180,8 @@ def test_untrusted(glmux):
     check(r.returncode == 2 and "out of range" in r.stderr, "env --gpu 10de:123456: out of range")
     r = run([glmux, "explain"], env=clean_env(DRI_PRIME="99999999999999999999"))
     check(r.returncode == 0 and "out of range" in r.stderr and "9223372036854775807" not in
-          r.stdout + r.stderr, "DRI_PRIME=99999999999999999999: out of range, not wrapped")
+          r.stdout + r.stderr, "DRI_PRIME=99999999999999999999: out of range, not wrapped (%r)"
+          % r.stderr)
 
     # A manifest whose file name and library path carry escape sequences.
     with tempfile.TemporaryDirectory(prefix="glmux-untrusted-") as d:
@@ -242,18 +243,45 @@ def test_beds(glmux, tests):
           "gpus text output")
     r = run([glmux, "env", "--gpu", "discrete"], env=env, bed=bed)
     check(r.returncode == 0 and r.stdout.splitlines() == [
-        "unset DRI_PRIME",
         "export GLMUX_GPU='pci-0000_01_00_0'",
+        "unset DRI_PRIME",
         "export __NV_PRIME_RENDER_OFFLOAD='1'",
         "export __GLX_VENDOR_LIBRARY_NAME='nvidia'",
         "export __VK_LAYER_NV_optimus='NVIDIA_only'"], "env --gpu discrete (NVIDIA): %r"
           % r.stdout)
     r = run([glmux, "env", "--gpu", "integrated"], env=env, bed=bed)
     check(r.returncode == 0 and r.stdout.splitlines() == [
-        "export GLMUX_GPU='pci-0000_00_02_0'", "export DRI_PRIME='pci-0000_00_02_0'"],
-        "env --gpu integrated (Mesa)")
+        "export GLMUX_GPU='pci-0000_00_02_0'", "export DRI_PRIME='pci-0000_00_02_0'",
+        "unset __NV_PRIME_RENDER_OFFLOAD", "unset __NV_PRIME_RENDER_OFFLOAD_PROVIDER",
+        "unset __VK_LAYER_NV_optimus"], "env --gpu integrated (Mesa): %r" % r.stdout)
+    # A session's NVIDIA launcher variables do not survive a move to the Mesa GPU.
+    r = run([glmux, "run", "--gpu", "integrated", "--", "sh", "-c",
+             "echo ${__NV_PRIME_RENDER_OFFLOAD-unset} ${__GLX_VENDOR_LIBRARY_NAME-unset} "
+             "$DRI_PRIME"], env=dict(env, __NV_PRIME_RENDER_OFFLOAD="1",
+                                     __GLX_VENDOR_LIBRARY_NAME="nvidia"), bed=bed)
+    check(r.returncode == 0 and r.stdout.split() == ["unset", "unset", "pci-0000_00_02_0"],
+          "run --gpu integrated removes the NVIDIA variables (%r)" % r.stdout)
+    # No GPU matches: a warning, and the command runs with its environment unchanged; the exit
+    # status is the command's (glmux(1)).
     r = run([glmux, "env", "--gpu", "pci-0000_09_00_0"], env=env, bed=bed)
-    check(r.returncode == 1 and "no GPU matches" in r.stderr, "env with an unknown GPU exits 1")
+    check(r.returncode == 0 and r.stdout == "" and "warning" in r.stderr and
+          "no GPU has the tag" in r.stderr, "env with an unknown GPU: a warning, nothing "
+          "exported (%r)" % r.stderr)
+    vm = os.path.join(beds, "vm-virtio.umockdev")
+    nogpu = os.path.join(beds, "no-gpu.umockdev")
+    r = run([glmux, "run", "--gpu", "discrete", "--", "true"], env=env, bed=vm)
+    check(r.returncode == 0 and "there is no discrete GPU" in r.stderr,
+          "run --gpu discrete -- true on a VM: exit 0 and a warning (%d, %r)"
+          % (r.returncode, r.stderr))
+    for spec in ("discrete", "default"):
+        r = run([glmux, "run", "--gpu", spec, "--", "sh", "-c", "exit 3"], env=env, bed=nogpu)
+        check(r.returncode == 3 and "warning" in r.stderr,
+              "run --gpu %s without any GPU: the command's status and a warning (%d, %r)"
+              % (spec, r.returncode, r.stderr))
+    r = run([glmux, "run", "--", "sh", "-c", "echo ${DRI_PRIME-unset}"],
+            env=dict(env, DRI_PRIME="1"), bed=vm)
+    check(r.returncode == 0 and r.stdout.strip() == "1",
+          "run without a matching GPU leaves the environment as it was (%r)" % r.stdout)
     amd = os.path.join(beds, "amd-amd.umockdev")
     r = run([glmux, "run", "--gpu", "1", "--", "sh", "-c", "echo $GLMUX_GPU $DRI_PRIME"],
             env=env, bed=amd)
@@ -263,10 +291,15 @@ def test_beds(glmux, tests):
     check(r.returncode == 0, "run passes the command's status")
     r = run([glmux, "run", "--", "/nonexistent/glmux-cmd"], env=env, bed=amd)
     check(r.returncode == 1 and "cannot run" in r.stderr, "run of a missing command exits 1")
-    r = run([glmux, "explain"], env=dict(env, DRI_PRIME="1"), bed=bed)
+    r = run([glmux, "explain"], env=dict(env, __NV_PRIME_RENDER_OFFLOAD="1"), bed=bed)
     check(r.returncode == 0 and "EGL vendors: nvidia mesa" in r.stdout
-          and "nvidia is given __NV_PRIME_RENDER_OFFLOAD=1" in r.stdout,
-          "explain text output")
+          and "nvidia renders on pci-0000_01_00_0 (__NV_PRIME_RENDER_OFFLOAD)" in r.stdout,
+          "explain text output: %r" % r.stdout)
+    r = run([glmux, "explain"], env=dict(env, DRI_PRIME="1"), bed=bed)
+    check(r.returncode == 0 and "EGL vendors: mesa nvidia" in r.stdout
+          and "nvidia needs __NV_PRIME_RENDER_OFFLOAD=1 for pci-0000_01_00_0: `glmux run --gpu "
+          "pci-0000_01_00_0` sets it" in r.stdout and "glmux run" in r.stderr,
+          "explain: DRI_PRIME=1 cannot reach NVIDIA's driver, and says how to (%r)" % r.stdout)
     r = run([glmux, "explain", "--json"], env=env,
             bed=os.path.join(beds, "intel-nvidia.umockdev"))
     out = json.loads(r.stdout)
@@ -304,15 +337,17 @@ def test_x_screens(glmux, tests):
         env = clean_env(GLMUX_VENDOR_DIRS=os.path.join(tests, "cli", "vendors"), DISPLAY=display)
         r = run([glmux, "explain", "--json"], env=env, bed=bed)
         screens = json.loads(r.stdout)["glx"]["screens"]
-        check([s["vendor"] for s in screens] == ["(X server's choice)"] * 2,
-              "two X screens, the server's vendor: %s" % screens)
-        env.update(DRI_PRIME="1", __GLX_FORCE_VENDOR_LIBRARY_1="mesa")
+        check([s["vendor"] for s in screens] == ["mesa"] * 2 and
+              all("named by the X server" in s["from"] for s in screens),
+              "two X screens, the vendor the server names: %s" % screens)
+        env.update(__NV_PRIME_RENDER_OFFLOAD="1", __GLX_FORCE_VENDOR_LIBRARY_1="mesa")
         r = run([glmux, "explain", "--json"], env=env, bed=bed)
         screens = json.loads(r.stdout)["glx"]["screens"]
         check([s["vendor"] for s in screens] == ["nvidia", "mesa"],
-              "DRI_PRIME=1 moves screen 0 to nvidia; screen 1 forced to mesa: %s" % screens)
+              "NVIDIA's variable moves screen 0 to nvidia; screen 1 forced to mesa: %s" % screens)
         r = run([glmux, "explain"], env=env, bed=bed)
-        check("X screen 1:  mesa" in r.stdout, "explain text lists the X screens")
+        check('X screen 1:  vendor "mesa" (__GLX_FORCE_VENDOR_LIBRARY_<screen>)' in r.stdout,
+              "explain text lists the X screens: %r" % r.stdout)
     finally:
         xvfb.terminate()
         xvfb.wait()

@@ -43,19 +43,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_request(const char *value)
 {
-    for (int keywords = 0; keywords < 2; keywords++) {
+    for (int mesa = 0; mesa < 2; mesa++) {
         struct glmux_gpu_request req;
         char err[200];
 
         err[0] = '\0';
-        if (glmux_gpu_request_parse(value, keywords, &req, err, sizeof(err))) {
+        if (mesa) {
+            /* DRI_PRIME as Mesa reads it: never refused, never a glmux keyword. */
+            glmux_gpu_request_parse_dri_prime(value, &req);
+            GLMUX_FUZZ_CHECK(req.mesa_rules && req.kind != GLMUX_REQUEST_NONE &&
+                             req.kind != GLMUX_REQUEST_NVIDIA &&
+                             req.kind != GLMUX_REQUEST_INTEGRATED &&
+                             req.kind != GLMUX_REQUEST_DISCRETE);
+            GLMUX_FUZZ_CHECK(memchr(req.tag, '\0', sizeof(req.tag)) != NULL);
+            GLMUX_FUZZ_CHECK(memchr(req.note, '\0', sizeof(req.note)) != NULL);
+            GLMUX_FUZZ_CHECK(req.kind != GLMUX_REQUEST_INDEX || req.index >= 1);
+        } else if (glmux_gpu_request_parse(value, &req, err, sizeof(err))) {
             GLMUX_FUZZ_CHECK(req.kind != GLMUX_REQUEST_NONE && req.kind != GLMUX_REQUEST_NVIDIA);
             GLMUX_FUZZ_CHECK(memchr(req.tag, '\0', sizeof(req.tag)) != NULL);
             GLMUX_FUZZ_CHECK(req.kind != GLMUX_REQUEST_TAG || req.tag[0] != '\0');
             GLMUX_FUZZ_CHECK(req.kind != GLMUX_REQUEST_INDEX || (req.index >= 1 && req.index <= 64));
-            GLMUX_FUZZ_CHECK(keywords || (req.kind != GLMUX_REQUEST_DEFAULT &&
-                                          req.kind != GLMUX_REQUEST_INTEGRATED &&
-                                          req.kind != GLMUX_REQUEST_DISCRETE));
         } else {
             GLMUX_FUZZ_CHECK(err[0] != '\0');
         }

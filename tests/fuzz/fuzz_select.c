@@ -290,14 +290,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     config.getenv = fake_getenv;
-    config.display_tag = display_tag;
     config.keep_reasons = true;
     sel = glmux_select_new(&config);
     if (sel != NULL) {
         const struct glmux_gpu_list *l = glmux_select_gpus(sel);
         const struct glmux_gpu *chosen = glmux_select_chosen_gpu(sel);
         const char *glx, *glx_again;
-        struct glmux_select_env out[GLMUX_SELECT_ENV_MAX + 2];
+        struct glmux_select_env out[GLMUX_SELECT_ENV_MAX];
         bool seen[MAX_VENDORS] = { false };
 
         GLMUX_FUZZ_CHECK(l != NULL);
@@ -315,9 +314,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         GLMUX_FUZZ_CHECK(glmux_select_egl_vendor_order(sel, cands, n_cands, again) == n_order);
         GLMUX_FUZZ_CHECK(memcmp(order, again, n_order * sizeof(order[0])) == 0);
 
+        /* A display on the GPU the input names: the choice is one of the listed GPUs. */
+        if (display_tag != NULL) {
+            struct glmux_select_choice c;
+
+            glmux_select_choose(sel, glmux_gpu_list_find(l, display_tag), cands, n_cands, &c);
+            GLMUX_FUZZ_CHECK(c.gpu == NULL || (c.gpu >= l->gpus && c.gpu < l->gpus + l->count));
+            GLMUX_FUZZ_CHECK(memchr(c.why, '\0', sizeof(c.why)) != NULL);
+        }
+
         for (int screen = 0; screen < 2; screen++) {
             struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
-            size_t steps = glmux_select_glx_plan(sel, screen, NULL, plan);
+            size_t steps = glmux_select_glx_plan(sel, NULL, screen, NULL, plan);
 
             GLMUX_FUZZ_CHECK(steps >= 1 && steps <= GLMUX_GLX_PLAN_MAX);
             for (size_t i = 0; i < steps; i++) {
@@ -325,21 +333,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 GLMUX_FUZZ_CHECK(plan[i].kind == GLMUX_GLX_STEP_SERVER ||
                                  (plan[i].name != NULL && plan[i].name[0] != '\0'));
             }
-            glx = glmux_select_glx_vendor_for_screen(sel, screen, NULL);
-            glx_again = glmux_select_glx_vendor_for_screen(sel, screen, NULL);
+            glx = glmux_select_glx_vendor_for_screen(sel, NULL, screen, NULL);
+            glx_again = glmux_select_glx_vendor_for_screen(sel, NULL, screen, NULL);
             GLMUX_FUZZ_CHECK((glx == NULL) == (glx_again == NULL));
             GLMUX_FUZZ_CHECK(glx == NULL || strcmp(glx, glx_again) == 0);
             GLMUX_FUZZ_CHECK((glx == NULL) == (plan[0].kind == GLMUX_GLX_STEP_SERVER));
         }
         for (size_t i = 0; i < n_cands; i++) {
-            size_t n = glmux_select_vendor_env(sel, &cands[i], out);
+            const struct glmux_gpu *lands = glmux_select_vendor_lands(sel, cands[i].name, NULL);
 
-            check_env(out, n, GLMUX_SELECT_ENV_MAX);
+            GLMUX_FUZZ_CHECK(lands == NULL || (lands >= l->gpus && lands < l->gpus + l->count));
+            for (size_t g = 0; g < l->count; g++)
+                check_env(out, glmux_select_vendor_env(sel, cands[i].name, &l->gpus[g], chosen,
+                                                       out), 2);
             if (chosen != NULL)
                 (void)glmux_select_candidate_serves(&cands[i], chosen);
         }
         for (size_t i = 0; i < l->count; i++)
-            check_env(out, glmux_select_launch_env(sel, &l->gpus[i], out), GLMUX_SELECT_ENV_MAX + 2);
+            check_env(out, glmux_select_launch_env(sel, &l->gpus[i], out), GLMUX_SELECT_ENV_MAX);
         for (size_t i = 0; i < glmux_select_reason_count(sel); i++)
             (void)strlen(glmux_select_reason(sel, i));
         glmux_select_free(sel);

@@ -85,7 +85,7 @@ static void record(const char *what, bool with_env)
 {
     static const char *const vars[] = {
         "DRI_PRIME", "__NV_PRIME_RENDER_OFFLOAD", "__NV_PRIME_RENDER_OFFLOAD_PROVIDER",
-        "__GLX_VENDOR_LIBRARY_NAME", "GLMUX_GPU", NULL,
+        "__GLX_VENDOR_LIBRARY_NAME", "__VK_LAYER_NV_optimus", "GLMUX_GPU", NULL,
     };
 
     glmux_fake_record("FAKE_GLX_RECORD", FAKE_NAME, what, with_env ? vars : NULL);

@@ -91,7 +91,7 @@ static int capture_end(void)
  */
 static int run(const char *name, const char *value, struct glmux_select **sel_out)
 {
-    struct glmux_select_config cfg = { fake_getenv, NULL, NULL, true, false };
+    struct glmux_select_config cfg = { fake_getenv, NULL, true, false };
     struct glmux_select *sel;
     size_t order[2];
     int warnings;
@@ -205,7 +205,7 @@ static void test_no_udev_database(void)
     expect_order(sel, "mesa");
     glmux_select_free(sel);
     /* Asked: one warning, and the choice made from libdrm's and sysfs' facts. */
-    CHECK_MSG(run("DRI_PRIME", "1", &sel) == 1, "%s", w);
+    CHECK_MSG(run("__NV_PRIME_RENDER_OFFLOAD", "1", &sel) == 1, "%s", w);
     CHECK_MSG(strstr(w, "/run/udev") != NULL, "%s", w);
     CHECK(!glmux_select_request_unmet(sel));
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->tag, "pci-0000_01_00_0") == 0);
@@ -266,7 +266,7 @@ static void test_odd_values(void)
             bed_set_attr(NV_PCI, alone[i][1], alone[i][2]);
         else
             bed_set_prop(NV_PCI "/drm/renderD129", alone[i][1], alone[i][2]);
-        CHECK_MSG(run("DRI_PRIME", "1", &sel) == 1, "%s=%s: %s", alone[i][1],
+        CHECK_MSG(run("__NV_PRIME_RENDER_OFFLOAD", "1", &sel) == 1, "%s=%s: %s", alone[i][1],
                   alone[i][2], w);
         CHECK_MSG(strstr(w, alone[i][1]) != NULL && strchr(w, '\x1b') == NULL &&
                   strchr(w, '\x07') == NULL && strchr(w, '\xff') == NULL, "%s", w);
