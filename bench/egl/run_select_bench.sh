@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # What GPU selection adds to libEGL's start-up, in callgrind instructions: the selector calls
-# libEGL makes (glmux_select_new, glmux_select_egl_vendor_order, glmux_select_apply_vendor_env,
-# including any GPU enumeration they do) and, for comparison, vendor discovery
+# libEGL makes (glmux_select_new, glmux_select_egl_vendor_order, including any GPU enumeration
+# they do) and, for comparison, vendor discovery
 # (glmux_vendor_list_discover) and the whole process. Uses tests/egl's fake vendors `mesa` and
 # `nvidia` (tests/egl/gpu) and, for the hybrid rows, the umockdev bed of an Intel + NVIDIA
 # laptop (tests/cli/beds/intel-nvidia.umockdev).
@@ -48,7 +48,6 @@ measure() {
         /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
         /:glmux_select_new / { gsub(",", "", $1); sel += $1 }
         /:glmux_select_egl_vendor_order / { gsub(",", "", $1); sel += $1 }
-        /:glmux_select_apply_vendor_env / { gsub(",", "", $1); sel += $1 }
         /:glmux_vendor_list_discover / { gsub(",", "", $1); disc += $1 }
         /:glmux_gpu_list_enumerate / { gsub(",", "", $1); enum += $1 }
         END { printf "%d %d %d %d %s\n", sel, disc, total, u, (enum > 0 ? "yes" : "no") }'

@@ -201,7 +201,9 @@ static bool decide(struct decision *d)
     if (!glmux_select_enumerated(d->sel))
         return true;
     d->gpus = glmux_select_gpus(d->sel);
-    glmux_select_choose(d->sel, NULL, d->cands, d->n_egl, &d->choice);
+    /* The default display's choice: its own GPU the reference when it was asked and known. */
+    glmux_select_choose(d->sel, d->display.known ? glmux_gpu_list_find(d->gpus, d->display.tag)
+                                                 : NULL, d->cands, d->n_egl, &d->choice);
     decide_views(d);
     return true;
 }
