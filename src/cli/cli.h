@@ -34,7 +34,8 @@ int glmux_cli_gpus_watch(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
 /* x11.c: DISPLAY (glmux_env_get) opened through a dlopened libX11: a Display *, or NULL when
- * DISPLAY is unset, libX11 is missing or the server is not reachable. */
+ * DISPLAY is unset, libX11 is missing or the server is not reachable. The same connection for
+ * every call of the run; glmux_cli_x11_close leaves it open (it is closed at exit). */
 void *glmux_cli_x11_open(void);
 /* A libX11 function (NULL before the first open, or when libX11 is missing). */
 void *glmux_cli_x11_sym(const char *name);

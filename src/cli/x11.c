@@ -4,7 +4,7 @@
  * connection, the vendors the server names for a screen). libX11 (and, for the vendor names,
  * libX11-xcb, libxcb and libxcb-glx) are loaded with dlopen on first use and stay loaded for the
  * rest of the run, so the tool does not depend on them; DISPLAY is read through the environment
- * helper.
+ * helper. glmux_cli_x11_open hands out one connection per run, closed at exit.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -18,10 +18,21 @@
 #include "util/env.h"
 
 static void *libx11;
+static void *shared;    /* the one connection of the run */
 
 void *glmux_cli_x11_sym(const char *name)
 {
     return libx11 != NULL ? dlsym(libx11, name) : NULL;
+}
+
+static void close_shared(void)
+{
+    typedef int (*close_fn)(void *);
+    close_fn xclose = (close_fn)glmux_cli_x11_sym("XCloseDisplay");
+
+    if (shared != NULL && xclose != NULL)
+        xclose(shared);
+    shared = NULL;
 }
 
 void *glmux_cli_x11_open(void)
@@ -30,22 +41,25 @@ void *glmux_cli_x11_open(void)
     const char *display = glmux_env_get("DISPLAY");
     open_fn xopen;
 
+    if (shared != NULL)
+        return shared;
     if (display == NULL || *display == '\0')
         return NULL;
     if (libx11 == NULL)
         libx11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL);
     xopen = (open_fn)glmux_cli_x11_sym("XOpenDisplay");
-    /* The name as read here: XOpenDisplay(NULL) would read DISPLAY itself, even when setuid. */
-    return xopen != NULL ? xopen(display) : NULL;
+    /* The name as read here: XOpenDisplay(NULL) would read DISPLAY itself, even when setuid.
+     * One connection serves the whole run: an X server that resets when its last client
+     * leaves would refuse a second one opened right after the first closed. */
+    shared = xopen != NULL ? xopen(display) : NULL;
+    if (shared != NULL)
+        atexit(close_shared);
+    return shared;
 }
 
 void glmux_cli_x11_close(void *dpy)
 {
-    typedef int (*close_fn)(void *);
-    close_fn xclose = (close_fn)glmux_cli_x11_sym("XCloseDisplay");
-
-    if (dpy != NULL && xclose != NULL)
-        xclose(dpy);
+    (void)dpy;   /* the shared connection is closed at exit */
 }
 
 /* libxcb-glx's QueryServerString, declared here by its ABI (the tool needs no GLX headers). */
