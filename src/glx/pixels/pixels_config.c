@@ -20,6 +20,7 @@
 #include <X11/Xutil.h>
 
 #include "glx/pixels/pixels.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #ifndef EGL_GL_COLORSPACE
@@ -207,7 +208,7 @@ static int visual_kind(const struct screen_configs *s, int depth)
     return -1;
 }
 
-/* ---- making a screen's configs (no lock held) ---- */
+/* ---- making a screen's configs, without configs_lock ---- */
 
 static void add_config(struct screen_configs *s, int screen, int kind, const struct egl_kind *e,
                        bool srgb, bool dbl)
@@ -281,10 +282,12 @@ static void screen_free(struct screen_configs *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* ---- per display (configs_lock held) ---- */
+/* ---- per display ---- */
 
+/* dpy's record, or NULL (configs_lock held). */
 static struct display_configs *display_find(Display *dpy)
 {
+    GLMUX_ASSERT_LOCKED(&configs_lock);
     for (struct display_configs *d = displays; d != NULL; d = d->next) {
         if (d->dpy == dpy)
             return d;
@@ -292,9 +295,13 @@ static struct display_configs *display_find(Display *dpy)
     return NULL;
 }
 
+/* dpy's record, made if need be; NULL when out of memory (configs_lock held). */
 static struct display_configs *display_of(Display *dpy)
 {
-    struct display_configs *d = display_find(dpy);
+    struct display_configs *d;
+
+    GLMUX_ASSERT_LOCKED(&configs_lock);
+    d = display_find(dpy);
 
     if (d != NULL)
         return d;
