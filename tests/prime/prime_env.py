@@ -11,6 +11,7 @@ glmux loaded it.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -26,6 +27,14 @@ CLEAR_PREFIXES = ("__EGL_", "__GLX_", "__NV_", "__VK_", "FAKE_EGL_", "FAKE_GLX_"
 GPU_VARS = ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD",
             "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", "__GLX_VENDOR_LIBRARY_NAME",
             "__VK_LAYER_NV_optimus")
+
+
+def parse_main(text):
+    """The fake vendors' "NAME VAR=value VAR=value": (NAME, {VAR: value}); a value may hold
+    spaces (DRI_PRIME=' 1'), so it ends where the next known variable begins."""
+    name, _, rest = text.partition(" ")
+    parts = re.split(r"(?:^| )(%s)=" % "|".join(map(re.escape, GPU_VARS)), rest)
+    return name, dict(zip(parts[1::2], parts[2::2]))
 
 
 class Setup:
@@ -76,9 +85,9 @@ class Setup:
             seen[api] = {}
             lines = open(path).read().splitlines() if os.path.exists(path) else []
             for line in lines:
-                words = line.split()
-                if len(words) >= 2 and words[0] == "main":
-                    seen[api][words[1]] = dict(w.split("=", 1) for w in words[2:])
+                if line.startswith("main "):
+                    name, saw = parse_main(line[len("main "):])
+                    seen[api][name] = saw
         for line in r.stdout.splitlines():
             words = line.split()
             if len(words) >= 2 and words[0] in ("egl", "glx"):
@@ -86,23 +95,26 @@ class Setup:
         return r, seen, served
 
     def probe_check(self, devices, display, env, want, glx_server_vendor=None, prefix=()):
-        """Runs the probe with env; the problems found when its EGL and GLX vendors do not both
-        render on GPU want (oracle.renders_on). glx_server_vendor: the X server's vendor is an
-        acceptable GLX answer too (nothing asked a GPU of an X server that does not name its
-        own)."""
-        d = oracle.by_tag(devices, want)
-        want_vendor = d["vendor"] if d else None
+        """Runs the probe with env; the problems found when its EGL and GLX vendors do not render
+        on the GPU wanted (oracle.renders_on). want: a tag for both APIs, or {"egl"|"glx":
+        (tag, vendor_only)} where vendor_only means the vendor must be the tag's, wherever its
+        own variables then take it. glx_server_vendor: the X server's vendor is an acceptable
+        GLX answer too (nothing asked a GPU of an X server that does not name its own)."""
+        if not isinstance(want, dict):
+            want = {"egl": (want, False), "glx": (want, False)}
         r, seen, served = self.probe_run(env, prefix)
         if r.returncode != 0:
             return ["probe: exit %d: %s" % (r.returncode, (r.stdout + r.stderr).strip())]
         problems = []
         for api in ("egl", "glx"):
+            tag, vendor_only = want[api]
+            d = oracle.by_tag(devices, tag)
             vendor = served.get(api)
             saw = seen[api].get(vendor, {})
             on = oracle.renders_on(devices, display, vendor, saw)
             if api == "glx" and glx_server_vendor is not None and vendor == glx_server_vendor:
                 continue
-            if vendor != want_vendor or on != want:
+            if vendor != (d["vendor"] if d else None) or (on != tag and not vendor_only):
                 problems.append("lib%s: %s on %s (saw %s)" % (
                     api.upper(), vendor, on,
                     " ".join("%s=%s" % kv for kv in sorted(saw.items())) or "nothing"))

@@ -4,10 +4,11 @@
 
 The probe (one EGL program, one GLX program) runs under strace (-f -e trace=connect) on a
 private Xvfb, under the intel-nvidia bed (two GPUs), with the same vendors for both libraries,
-given to glmux with GLMUX_VENDOR_DIRS and to libglvnd with __EGL_VENDOR_LIBRARY_DIRS: Debian's
+given to glmux with GLMUX_VENDOR_DIRS and to libglvnd with __EGL_VENDOR_LIBRARY_FILENAMES: Debian's
 Mesa alone (its 50_mesa.json, libEGL_mesa.so.0, libGLX_mesa.so.0), then Mesa and the GPU tests'
 fake NVIDIA vendor (10_nvidia.json, libGLX_nvidia.so.0), so that glmux has a choice to make.
-Identical vendors on both sides make any difference glmux's own connections. For DRI_PRIME=1,
+libglvnd is given the vendor glmux's EGL chose first, so that the same vendor serves on both
+sides and any difference is glmux's own connections. For DRI_PRIME=1,
 GLMUX_GPU=discrete and (EGL) EGL_PLATFORM=surfaceless, the connections to the X server's socket
 that succeed are counted: glmux's count must not exceed libglvnd's. The probe proves each time
 which libEGL/libGLX it loaded (glmux's build, or not). Skipped (77) without strace, Xvfb,
@@ -51,7 +52,10 @@ def start_xvfb(work):
     return proc, ":" + number
 
 
-def run(probe, bed, work, api, variables, impl, display, glx_path, system_libdir, vendors, n):
+def run(probe, bed, work, api, variables, impl, display, glx_path, system_libdir, vendors, n,
+        first=None):
+    """Runs the probe under strace; returns (result, X connections that succeeded). For
+    libglvnd, first: the vendor file to list first (the vendor glmux served)."""
     env = {k: v for k, v in os.environ.items()
            if k not in CLEAR and not k.startswith(("__EGL_", "__GLX_", "__NV_", "FAKE_"))}
     env.update(variables, DISPLAY=display)
@@ -59,7 +63,8 @@ def run(probe, bed, work, api, variables, impl, display, glx_path, system_libdir
         env["GLMUX_VENDOR_DIRS"] = vendors
         env["LD_LIBRARY_PATH"] = glx_path
     else:
-        env["__EGL_VENDOR_LIBRARY_DIRS"] = vendors
+        files = sorted(os.listdir(vendors), key=lambda f: (f != first, f))
+        env["__EGL_VENDOR_LIBRARY_FILENAMES"] = ":".join(os.path.join(vendors, f) for f in files)
         env["LD_LIBRARY_PATH"] = system_libdir + ":" + glx_path
     trace = os.path.join(work, "trace-%d.txt" % n)
     cmd = ["umockdev-run", "-d", bed, "--", "strace", "-f", "-qq", "-e", "trace=connect",
@@ -97,12 +102,15 @@ def main():
     failures = n = 0
     try:
         for (name, vendors), (api, variables) in ((s, c) for s in sets for c in CASES):
-            counts, problems = {}, []
+            counts, problems, first = {}, [], None
             for impl in ("glmux", "libglvnd"):
                 n += 1
                 r, count = run(probe, bed, work, api, variables, impl, display, glx_path,
-                               system_libdir, vendors, n)
+                               system_libdir, vendors, n, first)
                 counts[impl] = count
+                served = next((l.split(None, 1)[1] for l in r.stdout.splitlines()
+                               if l.startswith("egl ")), "")
+                first = "10_nvidia.json" if served == "nvidia" else "50_mesa.json"
                 if r.returncode != 0:
                     problems.append("%s: the probe failed (exit %d): %s" % (
                         impl, r.returncode, (r.stdout + r.stderr).strip()[-1500:]))
