@@ -3,12 +3,14 @@
 # list. glmux_add_stub_library(): an API library whose exports are generated GL entry stubs.
 
 # glmux_add_library(target OUTPUT_NAME n SOVERSION s VERSION v
-#                   (SYMBOLS list-file | MAP version-script) SOURCES ...)
+#                   (SYMBOLS list-file | MAP version-script) [VENDOR COMPONENT c] SOURCES ...)
 # SYMBOLS: the committed export list (one name a line, '#' comments); the version script is
 # written from it into the build tree, so the list exists once. MAP: a version script made
-# elsewhere (the stub libraries' generator).
+# elsewhere (the stub libraries' generator). VENDOR: a vendor library (no development link),
+# installed in its own install COMPONENT.
 function(glmux_add_library target)
-  cmake_parse_arguments(A "" "OUTPUT_NAME;SOVERSION;VERSION;MAP;SYMBOLS" "SOURCES" ${ARGN})
+  cmake_parse_arguments(A "VENDOR" "OUTPUT_NAME;SOVERSION;VERSION;MAP;SYMBOLS;COMPONENT"
+                        "SOURCES" ${ARGN})
   if(A_SYMBOLS)
     file(STRINGS "${A_SYMBOLS}" lines)
     set(globals "")
@@ -45,8 +47,13 @@ function(glmux_add_library target)
   if(GLMUX_USE_ASM)
     target_compile_definitions(${target} PRIVATE GLMUX_HAVE_ASM_STUBS=1)
   endif()
-  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-          NAMELINK_COMPONENT dev)
+  if(A_VENDOR)
+    install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+            COMPONENT ${A_COMPONENT} NAMELINK_SKIP)
+  else()
+    install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+            NAMELINK_COMPONENT dev)
+  endif()
 endfunction()
 
 # glmux_add_stub_library(target OUTPUT_NAME n SOVERSION s VERSION v SYMBOLS file

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "select/pixels_rule.h"
+
 #define GLMUX_EXIT_OK 0
 #define GLMUX_EXIT_FAIL 1
 #define GLMUX_EXIT_USAGE 2
@@ -45,8 +47,13 @@ void glmux_cli_x11_close(void *dpy);
  * why it names none. */
 const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *names,
                                       size_t size);
-/* Whether libGLX would serve DISPLAY with its pixels vendor (*used) and why (explain_remote.c). */
-const char *glmux_cli_explain_remote(bool *used);
+/*
+ * When libGLX would give DISPLAY's first screen the pixels vendor, and why (explain_remote.c):
+ * libGLX's rule with the tool's selector sel and GLX vendor list vl.
+ */
+enum glmux_pixels_when glmux_cli_explain_remote(struct glmux_select *sel,
+                                                const struct glmux_vendor_list *vl, char *why,
+                                                size_t why_size);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */
 int glmux_cli_check(int argc, char **argv);
 int glmux_cli_manifest(int argc, char **argv);

@@ -69,8 +69,8 @@ struct decision {
     bool glx_override;
     int screens;                 /* X screens, -1 when DISPLAY is not reachable */
     struct screen_view *screen;
-    bool pixels;                 /* libGLX would render here and ship pixels (docs/remote.md) */
-    const char *pixels_why;
+    enum glmux_pixels_when pixels; /* when libGLX tries the pixels vendor (docs/remote.md) */
+    char pixels_why[320];
 };
 
 static void decision_free(struct decision *d)
@@ -132,6 +132,13 @@ static bool decide_glx(struct decision *d)
         glmux_select_glx_plan(d->sel, dpy, s, &d->glx_vl, plan);
         if (s == 0)
             d->glx_override = plan[0].override;
+        /* The pixels vendor, when its rule puts it first, is the screen's vendor like any
+         * other (the rule's facts are the connection's: the same for every screen). */
+        if (d->pixels == GLMUX_PIXELS_FIRST) {
+            v->vendor = GLMUX_PIXELS_VENDOR_NAME;
+            v->from = d->pixels_why;
+            continue;
+        }
         if (plan[0].kind == GLMUX_GLX_STEP_VENDOR) {
             v->vendor = plan[0].name;
             v->from = plan[0].why;
@@ -193,9 +200,10 @@ static bool decide(struct decision *d)
         d->cands[i] = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
         d->views[i].name = d->cands[i].name;
     }
+    d->pixels = glmux_cli_explain_remote(d->sel, &d->glx_vl, d->pixels_why,
+                                         sizeof(d->pixels_why));
     if (!decide_default_display(d) || !decide_glx(d))
         return false;
-    d->pixels_why = glmux_cli_explain_remote(&d->pixels);
     d->req = glmux_select_request(d->sel);
     /* Where the libraries do not look at the GPUs, neither does explain (`glmux gpus` does). */
     if (!glmux_select_enumerated(d->sel))
@@ -286,7 +294,10 @@ static void print_json(const struct decision *d)
     glmux_jw_string(&w, "vendor", d->screens >= 0 ? (d->screens > 0 ? d->screen[0].vendor : NULL)
                                                   : d->glx);
     glmux_jw_bool(&w, "override", d->glx_override);
-    glmux_jw_bool(&w, "pixels", d->pixels);
+    glmux_jw_bool(&w, "pixels", d->pixels == GLMUX_PIXELS_FIRST);
+    glmux_jw_string(&w, "pixels_when", d->pixels == GLMUX_PIXELS_FIRST ? "first"
+                                       : d->pixels == GLMUX_PIXELS_FALLBACK ? "fallback"
+                                                                             : "never");
     glmux_jw_string(&w, "pixels_reason", d->pixels_why);
     glmux_jw_array(&w, "screens");
     for (int s = 0; s < d->screens; s++) {
@@ -378,8 +389,12 @@ static void print_text(const struct decision *d)
     for (int s = 0; s < d->screens; s++)
         printf("X screen %d:  vendor \"%s\" (%s)\n", s, d->screen[s].vendor, d->screen[s].from);
     printf("GLX pixels:  %s (%s; docs/remote.md)\n",
-           d->pixels ? "libGLX renders here with EGL and sends the frames as images"
-                     : "not used", d->pixels_why);
+           d->pixels == GLMUX_PIXELS_FIRST
+               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" renders here with EGL and sends the "
+                 "frames as images"
+           : d->pixels == GLMUX_PIXELS_FALLBACK
+               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" only if the X server's vendors fail"
+               : "not used", d->pixels_why);
     printf("why:\n");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
         printf("  - %s\n", glmux_select_reason(d->sel, i));

@@ -1,75 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: the part of `glmux explain` that says whether libGLX would serve $DISPLAY with its
- * built-in pixels vendor (docs/remote.md) and why, by the rules of src/glx/glx_display.c:
- * libglvnd's vendor variables naming another vendor and GLMUX_GLX_REMOTE=off forbid it,
- * GLMUX_GLX_REMOTE=pixels forces it, otherwise a server without GLX or a connection that is not
- * a Unix-domain socket chooses it. The display is opened through x11.c (libX11 is loaded with
- * dlopen, only when DISPLAY is set).
+ * glmux tool: the part of `glmux explain` that says whether libGLX would give $DISPLAY's first
+ * screen the pixels vendor (libGLX_glmux-pixels.so.0, docs/remote.md) and why: the facts the
+ * rule needs (does the server have GLX, is the connection local) are asked of the server, and
+ * the rule is libGLX's own, glmux_select_pixels_rule (src/select/pixels_rule.h). The display is
+ * opened through x11.c (libX11 is loaded with dlopen, only when DISPLAY is set).
  */
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include <string.h>
-#include <sys/socket.h>
+#include <stdio.h>
 
-#include "util/env.h"
+#include "select/pixels_rule.h"
 
-static bool names_other(const char *var)
-{
-    const char *v = glmux_env_get(var);
-
-    return v != NULL && *v != '\0' && strcmp(v, "glmux-pixels") != 0;
-}
-
-/* What the X server says: 1 pixels (with *why), 0 not, -1 not reachable. */
-static int ask_server(const char **why)
+enum glmux_pixels_when glmux_cli_explain_remote(struct glmux_select *sel,
+                                                const struct glmux_vendor_list *vl, char *why,
+                                                size_t why_size)
 {
     typedef int (*query_fn)(void *, const char *, int *, int *, int *);
     typedef int (*fd_fn)(void *);
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
     void *dpy = glmux_cli_x11_open();
+    size_t n = glmux_select_glx_plan(sel, dpy, 0, vl, plan);
     query_fn xquery = (query_fn)glmux_cli_x11_sym("XQueryExtension");
     fd_fn xfd = (fd_fn)glmux_cli_x11_sym("XConnectionNumber");
-    struct sockaddr_storage addr;
-    socklen_t len = sizeof(addr);
-    int rc = -1, op, ev, er;
+    enum glmux_pixels_when when = GLMUX_PIXELS_NEVER;
+    int op, ev, er;
 
-    if (dpy != NULL && xquery != NULL && xfd != NULL) {
-        rc = 0;
-        if (!xquery(dpy, "GLX", &op, &ev, &er)) {
-            rc = 1;
-            *why = "the X server has no GLX extension";
-        } else if (getsockname(xfd(dpy), (struct sockaddr *)&addr, &len) == 0 &&
-                   addr.ss_family != AF_UNIX) {
-            rc = 1;
-            *why = "the X connection is not local (TCP)";
-        }
-    }
+    if (dpy != NULL && xquery != NULL && xfd != NULL)
+        when = glmux_select_pixels_rule(sel, plan, n, xquery(dpy, "GLX", &op, &ev, &er) != 0,
+                                        xfd(dpy), why, why_size);
+    else
+        snprintf(why, why_size, "DISPLAY not reachable");
     glmux_cli_x11_close(dpy);
-    return rc;
-}
-
-const char *glmux_cli_explain_remote(bool *used)
-{
-    const char *mode = glmux_env_get("GLMUX_GLX_REMOTE"), *why = NULL;
-    int server;
-
-    *used = false;
-    if (names_other("__GLX_VENDOR_LIBRARY_NAME") || names_other("__GLX_FORCE_VENDOR_LIBRARY_0"))
-        return "a libglvnd variable names another GLX vendor";
-    if (mode != NULL && (strcmp(mode, "off") == 0 || strcmp(mode, "0") == 0 ||
-                         strcmp(mode, "never") == 0))
-        return "GLMUX_GLX_REMOTE forbids it";
-    if (mode != NULL && strcmp(mode, "pixels") == 0) {
-        *used = true;
-        return "GLMUX_GLX_REMOTE=pixels";
-    }
-    server = ask_server(&why);
-    if (server < 0)
-        return "DISPLAY not reachable";
-    if (server > 0) {
-        *used = true;
-        return why;
-    }
-    return "the X server's vendors render directly (used only if none of them loads)";
+    return when;
 }

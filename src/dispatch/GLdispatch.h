@@ -101,14 +101,15 @@ extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
 
 /*
  * glmux's own extension of the private interface, for glmux's libEGL and libGLX: the one
- * fork reset and the unload rule for thread records, and how one API library finds what
- * another offers it (docs/architecture.md, "Threads, fork, unload" and "libGLX renders with
- * libEGL's vendors"). It adds no exported name:
- * __glDispatchGetProcAddress(GLMUX_DISPATCH_WINSYS_NAME) returns the address of a struct
- * glmux_dispatch_winsys, whose magic tells it apart from a stub another libGLdispatch might
- * hand out for that name. Version 2 added `shared` and `client_shared`.
+ * fork reset and the unload rule for thread records (docs/architecture.md, "Threads, fork,
+ * unload"). It adds no exported name: __glDispatchGetProcAddress(GLMUX_DISPATCH_WINSYS_NAME)
+ * returns the address of a struct glmux_dispatch_winsys, whose magic tells it apart from a stub
+ * another libGLdispatch might hand out for that name. Version 2 added `shared` and
+ * `client_shared` (libEGL's vendors for libGLX's built-in pixels vendor); version 3 removed
+ * them again: the pixels vendor is a vendor library of its own and asks libEGL itself
+ * (src/egl/egl_shared.h).
  */
-#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_2"
+#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_3"
 #define GLMUX_DISPATCH_WINSYS_MAGIC 0x32737973776e6977ull
 
 /*
@@ -122,11 +123,6 @@ struct glmux_dispatch_client {
     void (*after_fork)(void);
     /* Releases what a record holds and frees it (thread exit; every record after fork). */
     void (*record_destroyed)(__GLdispatchThreadState *state);
-    /*
-     * What the library offers the other glmux API libraries while it is registered, or NULL.
-     * libEGL: struct glmux_egl_shared (src/egl/egl_shared.h).
-     */
-    const void *shared;
 };
 
 struct glmux_dispatch_winsys {
@@ -139,12 +135,6 @@ struct glmux_dispatch_winsys {
      * record_destroyed calls. Returns how many records were taken over.
      */
     int (*unregister_client)(const struct glmux_dispatch_client *client);
-    /*
-     * The `shared` of the first registered client with API tag whose `shared` is set, or NULL.
-     * The pointer stays valid only while that library stays loaded: the caller holds a
-     * dlopen reference on it (docs/architecture.md).
-     */
-    const void *(*client_shared)(int tag);
 };
 
 #ifdef __cplusplus

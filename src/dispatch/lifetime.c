@@ -133,26 +133,10 @@ static int unregister_client(const struct glmux_dispatch_client *client)
     return n;
 }
 
-static const void *client_shared(int tag)
-{
-    const void *shared = NULL;
-
-    pthread_mutex_lock(&glmux_dispatch_lock);
-    for (int i = 0; i < MAX_CLIENTS && shared == NULL; i++) {
-        const struct glmux_dispatch_client *c = clients[i].client;
-
-        if (c != NULL && c->tag == tag)
-            shared = c->shared;
-    }
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    return shared;
-}
-
 const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
     .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
     .register_client = register_client,
     .unregister_client = unregister_client,
-    .client_shared = client_shared,
 };
 
 static void fork_prepare(void)

@@ -133,8 +133,8 @@ size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendo
     return n;
 }
 
-/* egl_shared.h: the vendors as a display of platform would ask them, for libGLX. */
-static size_t shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor *out, size_t max)
+/* egl_shared.h: the vendors as a display of platform would ask them, for the pixels vendor. */
+size_t glmux_egl_shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor *out, size_t max)
 {
     glmux_egl_vendor *list[64];
     size_t n = glmux_egl_display_vendors(platform, NULL, list, max < 64 ? max : 64);
@@ -146,11 +146,6 @@ static size_t shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor *o
     }
     return n;
 }
-
-const struct glmux_egl_shared glmux_egl_shared = {
-    .version = GLMUX_EGL_SHARED_VERSION,
-    .vendors = shared_vendors,
-};
 
 glmux_egl_vendor *glmux_egl_vendors(void)
 {

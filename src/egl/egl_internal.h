@@ -188,8 +188,9 @@ size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendo
                                  size_t max);
 /* The vendors if they are already loaded, without loading them. */
 glmux_egl_vendor *glmux_egl_vendors_loaded(void);
-/* What libEGL offers libGLX (egl_shared.h); state.c registers it with libGLdispatch. */
-extern const struct glmux_egl_shared glmux_egl_shared;
+/* What libEGL offers the pixels GLX vendor (egl_shared.h), through eglGetProcAddress. */
+size_t glmux_egl_shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor *out,
+                                size_t max);
 /*
  * Frees every vendor (unload). A GL dispatch table still current on another thread is freed
  * by libGLdispatch when that thread lets go of it.

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: what libEGL offers glmux's libGLX, whose pixels vendor renders with libEGL's EGL
- * vendors instead of loading them a second time (docs/architecture.md, "libGLX renders with
- * libEGL's vendors"). libEGL registers this table as its libGLdispatch client's `shared`;
- * libGLX dlopens libEGL.so.1 and finds it with glmux_winsys_peer(GLDISPATCH_API_EGL). The
- * vendors' functions are called directly, not through libEGL's entry points, so nothing a
- * caller does here becomes libEGL's current context or error.
+ * glmux: what glmux's libEGL offers the pixels GLX vendor (libGLX_glmux-pixels.so.0), so that
+ * the vendor renders with the EGL vendors libEGL already loaded instead of loading them a
+ * second time: an EGL vendor's __egl_Main runs once per process (Mesa keeps the exports table
+ * and dispatch indices of its last caller). docs/architecture.md, "The pixels vendor renders
+ * with libEGL's vendors", documents it.
+ *
+ * The interface is reached through a public call, without an exported name:
+ * eglGetProcAddress(GLMUX_EGL_VENDORS_PROC) returns a glmux_egl_vendors_fn. The name carries
+ * the version; whoever changes the structure or the function below changes the number. Any
+ * other libEGL.so.1 answers NULL (libglvnd's answers NULL for every name that starts with
+ * neither "egl" nor "gl", without loading a vendor), and the pixels vendor then loads EGL
+ * vendors itself (the public path). The vendors' functions are called directly, not through
+ * libEGL's entry points, so nothing a caller does here becomes libEGL's current context,
+ * error or last vendor.
  */
 #ifndef GLMUX_EGL_SHARED_H
 #define GLMUX_EGL_SHARED_H
@@ -16,8 +24,7 @@
 
 #include "glvnd/libeglabi.h"
 
-/* Changes whenever the table below changes; a caller checks it first. */
-#define GLMUX_EGL_SHARED_VERSION 1
+#define GLMUX_EGL_VENDORS_PROC "__glmux_egl_vendors_1"
 
 /* One vendor libEGL loaded: its __egl_Main ran once, with libEGL's exports. */
 struct glmux_egl_shared_vendor {
@@ -26,16 +33,15 @@ struct glmux_egl_shared_vendor {
     const __EGLapiImports *imports;     /* what its __egl_Main filled in */
 };
 
-struct glmux_egl_shared {
-    unsigned version;                   /* GLMUX_EGL_SHARED_VERSION */
-    /*
-     * Loads libEGL's vendors if no EGL call did yet (once per process, the GPU selector's
-     * order and variables) and fills out with at most max of them, in the order libEGL asks
-     * them for a display of platform with native display NULL. Returns how many it filled: 0
-     * when no vendor loaded (GLMUX_DEBUG=vendor says why). The strings and imports stay valid
-     * while libEGL is loaded. Thread-safe; no lock is held when it returns.
-     */
-    size_t (*vendors)(EGLenum platform, struct glmux_egl_shared_vendor *out, size_t max);
-};
+/*
+ * Loads libEGL's vendors if no EGL call did yet (once per process, the GPU selector's order and
+ * variables) and fills out with at most max of them, in the order libEGL asks them for a
+ * display of platform with native display NULL. Returns how many it filled: 0 when no vendor
+ * loaded (GLMUX_DEBUG=vendor says why). The strings and imports stay valid while libEGL is
+ * loaded (the caller keeps a dlopen reference for the life of the process). Thread-safe; no
+ * lock is held when it returns.
+ */
+typedef size_t (*glmux_egl_vendors_fn)(EGLenum platform, struct glmux_egl_shared_vendor *out,
+                                       size_t max);
 
 #endif /* GLMUX_EGL_SHARED_H */

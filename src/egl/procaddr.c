@@ -3,7 +3,9 @@
  * glmux libEGL: eglGetProcAddress. An "egl" name is one of libEGL's own 54 functions, or a
  * vendor's dispatch stub: the first vendor whose getDispatchAddress knows the name supplies
  * the stub, the name gets the next winsys index and every vendor is told that index. Any
- * "gl" name is libGLdispatch's stub (filled at make-current). Results are cached.
+ * "gl" name is libGLdispatch's stub (filled at make-current). Results are cached. One more name,
+ * GLMUX_EGL_VENDORS_PROC, is glmux's versioned interface for the pixels GLX vendor
+ * (egl_shared.h); every other name gets NULL.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -85,5 +87,7 @@ eglGetProcAddress(const char *name)
         return (__eglMustCastToProperFunctionPointerType)__glDispatchGetProcAddress(name);
     if (strncmp(name, "egl", 3) == 0)
         return egl_proc(name);
+    if (strcmp(name, GLMUX_EGL_VENDORS_PROC) == 0)
+        return (__eglMustCastToProperFunctionPointerType)glmux_egl_shared_vendors;
     return NULL;
 }

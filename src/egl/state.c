@@ -339,4 +339,4 @@ static void teardown(void)
 }
 
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed,
-                     glmux_egl_current_drop, teardown, &glmux_egl_shared);
+                     glmux_egl_current_drop, teardown);

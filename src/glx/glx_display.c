@@ -8,9 +8,11 @@
  * (reported once, not retried) by following glmux_select_glx_plan, the rule `glmux explain`
  * shows: __GLX_FORCE_VENDOR_LIBRARY_<screen>, __GLX_VENDOR_LIBRARY_NAME, the GPU selector's
  * choice, the server's GLX_VENDOR_NAMES_EXT list (with isScreenSupported), then "indirect" and
- * Fedora's "system". libGLX's built-in pixels vendor (src/glx/pixels, docs/remote.md) joins the
- * plan after libglvnd's variables when the server cannot render (no GLX, a TCP connection,
- * GLMUX_GLX_REMOTE=pixels) and after the server's list when none of its vendors serves.
+ * Fedora's "system". The pixels vendor (libGLX_glmux-pixels.so.0, docs/remote.md) is loaded like
+ * any vendor, by name; its rule (glmux_select_pixels_rule, src/select/pixels_rule.h) puts it
+ * after libglvnd's variables (a server without GLX; a remote connection when a local GPU
+ * renders; GLMUX_GLX_REMOTE=pixels) or after the server's list, when none of its vendors
+ * serves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 #include "glx/glx_internal.h"
 #include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
-#include "glx/pixels/pixels.h"
+#include "select/pixels_rule.h"
 #include "util/log.h"
 
 #ifndef GLX_VENDOR_NAMES_EXT
@@ -133,46 +135,29 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     return v;
 }
 
-/*
- * Why the pixels vendor should serve this screen before the server's vendors, or NULL. Never
- * when a libglvnd variable names another vendor, or with GLMUX_GLX_REMOTE=off.
- */
-static const char *pixels_first(struct glmux_glx_display *d, bool named_other)
-{
-    enum glmux_pixels_mode mode = glmux_glx_pixels_mode();
-    const char *how;
-
-    if (named_other || mode == GLMUX_PIXELS_OFF)
-        return NULL;
-    if (mode == GLMUX_PIXELS_FORCE)
-        return "GLMUX_GLX_REMOTE=pixels";
-    if (!d->has_glx)
-        return "the X server has no GLX extension";
-    if (glmux_glx_pixels_remote_connection(d->dpy, &how))
-        return "the X connection is not local";
-    return NULL;
-}
-
 /* Follows the rule for the screen's vendor (glmux_select_glx_plan) until a vendor serves it. */
 static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 {
     struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
     size_t n = glmux_glx_selector_plan(d->dpy, screen, plan);
     glmux_glx_vendor *v = NULL;
-    bool named_other = false, pixels_tried = false;
-    const char *why;
+    bool pixels_tried = false;
+    char why[320];
+    enum glmux_pixels_when pixels = glmux_glx_selector_pixels(plan, n, d->has_glx,
+                                                              ConnectionNumber(d->dpy), why,
+                                                              sizeof(why));
 
-    for (size_t i = 0; i < n; i++)
-        named_other = named_other ||
-                      (plan[i].override && strcmp(plan[i].name, GLMUX_GLX_PIXELS_NAME) != 0);
+    glmux_log(GLMUX_LOG_VENDOR, "screen %d: the pixels vendor %s (%s)", screen,
+              pixels == GLMUX_PIXELS_FIRST ? "comes first"
+              : pixels == GLMUX_PIXELS_FALLBACK ? "is the fallback" : "is not tried", why);
     for (size_t i = 0; i < n && v == NULL; i++) {
         char *names, *cursor;
 
         /* After libglvnd's variables: the pixels vendor when the server cannot render. */
         if (!plan[i].override && !pixels_tried) {
             pixels_tried = true;
-            if ((why = pixels_first(d, named_other)) != NULL &&
-                (v = try_vendor(d->dpy, screen, GLMUX_GLX_PIXELS_NAME, true, false, why)))
+            if (pixels == GLMUX_PIXELS_FIRST &&
+                (v = try_vendor(d->dpy, screen, GLMUX_PIXELS_VENDOR_NAME, true, false, why)))
                 break;
         }
         if (plan[i].kind == GLMUX_GLX_STEP_VENDOR) {
@@ -191,8 +176,8 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
             v = try_vendor(d->dpy, screen, tok, plan[i].check_screen, false, plan[i].why);
         free(names);
         /* The server's vendors are missing or refuse the screen: render here, ship pixels. */
-        if (v == NULL && !named_other && glmux_glx_pixels_mode() == GLMUX_PIXELS_AUTO)
-            v = try_vendor(d->dpy, screen, GLMUX_GLX_PIXELS_NAME, true, false,
+        if (v == NULL && pixels == GLMUX_PIXELS_FALLBACK)
+            v = try_vendor(d->dpy, screen, GLMUX_PIXELS_VENDOR_NAME, true, false,
                            "no vendor the X server names can render on it");
     }
     return v;
@@ -246,7 +231,7 @@ bool glmux_glx_display_pixels(Display *dpy)
 {
     glmux_glx_vendor *v = glmux_glx_vendor_for_screen(dpy, DefaultScreen(dpy));
 
-    return v != NULL && strcmp(v->name, GLMUX_GLX_PIXELS_NAME) == 0;
+    return v != NULL && strcmp(v->name, GLMUX_PIXELS_VENDOR_NAME) == 0;
 }
 
 void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned char minor,

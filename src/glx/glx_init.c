@@ -15,7 +15,6 @@
 #include <stdlib.h>
 
 #include "glx/glx_internal.h"
-#include "glx/pixels/pixels.h"
 #include "select/select.h"
 #include "util/log.h"
 
@@ -48,7 +47,6 @@ static void after_fork(void)
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    glmux_glx_pixels_after_fork();
     glmux_select_after_fork();
 }
 
@@ -64,7 +62,6 @@ static void teardown(void)
 {
     glmux_glx_lock_acquire();
     glmux_glx_display_fini();
-    glmux_glx_pixels_fini();
     glmux_glx_mapping_fini();
     glmux_glx_procaddr_fini();
     glmux_glx_entry_fini();
@@ -74,4 +71,4 @@ static void teardown(void)
 }
 
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed,
-                     drop_current, teardown, NULL);
+                     drop_current, teardown);

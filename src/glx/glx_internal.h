@@ -25,6 +25,7 @@
 #include <GL/glx.h>
 
 #include "GLdispatch.h"
+#include "select/pixels_rule.h"
 #include "select/select.h"
 #include "glvnd/libglxabi.h"
 #include "glmux_constants.h"
@@ -171,7 +172,7 @@ struct glmux_glx_display {
 /* The record of dpy, created on first use; NULL on allocation failure. Lock held. */
 struct glmux_glx_display *glmux_glx_display_get(Display *dpy);
 /*
- * True when the built-in pixels vendor (src/glx/pixels) serves dpy's default screen: libGLX
+ * True when the pixels vendor (libGLX_glmux-pixels.so.0) serves dpy's default screen: libGLX
  * then answers glXQueryExtension and glXQueryVersion (GLX 1.4) for a server without GLX.
  */
 bool glmux_glx_display_pixels(Display *dpy);
@@ -183,6 +184,13 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
  * it may ask the X server of dpy for the screen's GPU. out holds GLMUX_GLX_PLAN_MAX steps.
  */
 size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *out);
+/*
+ * When the pixels vendor is tried for a screen (glmux_select_pixels_rule with libGLX's
+ * selector): plan is the screen's, fd the connection's socket; why gets the reason.
+ */
+enum glmux_pixels_when glmux_glx_selector_pixels(const struct glmux_glx_step *plan, size_t n,
+                                                 bool has_glx, int fd, char *why,
+                                                 size_t why_size);
 /* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
 const char *glmux_glx_selector_library(const char *name);
 /* Frees the selector and the vendor list (library destructor). */

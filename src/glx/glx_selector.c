@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "glx/glx_internal.h"
+#include "select/pixels_rule.h"
 #include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"
@@ -74,6 +75,14 @@ size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *
     ensure_init();
     /* No manifest at all (libGLX_<name>.so.0 only): the built-in driver table names vendors. */
     return glmux_select_glx_plan(selector, dpy, screen, have_list ? &vendor_list : NULL, out);
+}
+
+enum glmux_pixels_when glmux_glx_selector_pixels(const struct glmux_glx_step *plan, size_t n,
+                                                 bool has_glx, int fd, char *why,
+                                                 size_t why_size)
+{
+    ensure_init();
+    return glmux_select_pixels_rule(selector, plan, n, has_glx, fd, why, why_size);
 }
 
 const char *glmux_glx_selector_library(const char *name)

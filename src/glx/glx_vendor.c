@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "glx/glx_internal.h"
-#include "glx/pixels/pixels.h"
 #include "util/log.h"
 
 /* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL). */
@@ -129,13 +128,6 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
         snprintf(why, why_size, "a vendor name may not contain '/' (or exceed 200 bytes)");
         return NULL;
     }
-    if (strcmp(name, GLMUX_GLX_PIXELS_NAME) == 0) {
-        /* The built-in vendor (src/glx/pixels): no library, the same ABI. */
-        handle = NULL;
-        file = "libGLX's built-in pixels vendor";
-        main_fn = glmux_glx_pixels_main;
-        goto have_main;
-    }
     handle = open_library(name, &file, soname, sizeof(soname), why, why_size);
     if (handle == NULL)
         return NULL;
@@ -147,7 +139,6 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
         }
     }
     main_fn = (__PFNGLXMAINPROC)dlsym(handle, __GLX_MAIN_PROTO_NAME);
-have_main:
     if (main_fn == NULL) {
         snprintf(why, why_size, "%s has no %s: it is not a GLX vendor library", file,
                  __GLX_MAIN_PROTO_NAME);
@@ -157,8 +148,7 @@ have_main:
     v = calloc(1, sizeof(*v));
     if (v == NULL || (v->name = strdup(name)) == NULL) {
         free(v);
-        if (handle != NULL)
-            dlclose(handle);
+        dlclose(handle);
         snprintf(why, why_size, "out of memory");
         return NULL;
     }

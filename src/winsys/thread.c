@@ -73,11 +73,6 @@ bool glmux_winsys_usable(void)
     return usable;
 }
 
-const void *glmux_winsys_peer(int tag)
-{
-    return dispatch_winsys != NULL ? dispatch_winsys->client_shared(tag) : NULL;
-}
-
 __attribute__((constructor)) static void library_load(void)
 {
     usable = client_init(&glmux_winsys_library.client);

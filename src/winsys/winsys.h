@@ -115,29 +115,22 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
  *     closed), drop the reference on libGLdispatch.
  */
 struct glmux_winsys_library {
-    /* tag, name, after_fork (re-create the library's locks in a forked child),
-     * record_destroyed (drop what a record holds and free it) and shared (what the library
-     * offers the other API library, or NULL) */
+    /* tag, name, after_fork (re-create the library's locks in a forked child) and
+     * record_destroyed (drop what a record holds and free it) */
     struct glmux_dispatch_client client;
     void (*drop_current)(void);
     void (*teardown)(void);
 };
 extern const struct glmux_winsys_library glmux_winsys_library;
 #define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, after_fork_fn, record_destroyed_fn,             \
-                             drop_current_fn, teardown_fn, shared_api)                          \
+                             drop_current_fn, teardown_fn)                                      \
     const struct glmux_winsys_library glmux_winsys_library = {                                  \
         .client = { .tag = (api_tag), .name = (lib_name), .after_fork = (after_fork_fn),        \
-                    .record_destroyed = (record_destroyed_fn), .shared = (shared_api) },        \
+                    .record_destroyed = (record_destroyed_fn) },                                \
         .drop_current = (drop_current_fn), .teardown = (teardown_fn)                            \
     }
 /* Whether the library loaded (libGLdispatch's ABI matched) and is not being unloaded. */
 bool glmux_winsys_usable(void);
-/*
- * What the glmux library registered for API tag offers (its client's `shared`), or NULL: none
- * is loaded, or libGLdispatch is not glmux's. Valid while the caller keeps that library
- * loaded (a dlopen reference of its own).
- */
-const void *glmux_winsys_peer(int tag);
 
 /* A zeroed record of size bytes (>= sizeof the base) of this library, or NULL (no memory). */
 __GLdispatchThreadState *glmux_winsys_record_new(size_t size);

@@ -1,15 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# glmux tests: the pixels GLX vendor against an Xvfb started here, for this test alone (ctest -j
-# safe), in a fresh directory. usage: run_glx_pixels.sh MODE PROGRAM BUILD_DIR [DEMO]
+# glmux tests: the pixels GLX vendor (libGLX_glmux-pixels.so.0) against an Xvfb started here,
+# for this test alone (ctest -j safe), in a fresh directory.
+# usage: run_glx_pixels.sh MODE PROGRAM BUILD_DIR [DEMO]
 #   noglx        server without GLX (Unix socket, MIT-SHM): test_glx_pixels render shm (and put
-#                with GLMUX_GLX_REMOTE_SHM=0), withegl (libEGL used in the same process),
-#                glxinfo -B (a >= 3.3 core profile from llvmpipe), glxgears for a few frames,
-#                the GLX demo
+#                with GLMUX_GLX_REMOTE_SHM=0), withegl shared (glmux's libEGL used in the same
+#                process), glxinfo -B (a >= 3.3 core profile from llvmpipe), glxgears for a few
+#                frames, the GLX demo; no variable set
 #   noglx-noshm  the same server without MIT-SHM: frames go out with XPutImage
-#   tcp          a server with GLX, reached over TCP as 127.0.0.1:N: the pixels vendor serves it
-#                (not the server's vendor); the server attaches no shared memory for a TCP
-#                client, so frames go out with XPutImage
+#   tcp          a server with GLX, reached over TCP as 127.0.0.1:N, and no GPU here: the
+#                server's vendor (Mesa, which renders with llvmpipe) comes first and the pixels
+#                vendor is only its fallback; GLMUX_GLX_REMOTE=pixels gives the pixels vendor
+#                (XPutImage: the server attaches no shared memory for a TCP client);
+#                LIBGL_ALWAYS_INDIRECT and GLMUX_GLX_REMOTE=off keep it away
+#   libglvnd     Debian's own libglvnd (libGLX, libGLdispatch, libEGL) with
+#                __GLX_VENDOR_LIBRARY_NAME=glmux-pixels on a TCP display: glxinfo and glxgears
+#                render through our vendor, which loads Mesa's EGL itself (libglvnd's libEGL
+#                offers no vendors); withegl after (GLX first) and before (libEGL first)
+#   localglx     a local server with GLX: a GLX program never maps the pixels vendor
+#                (LD_DEBUG=libs)
 #   noegl        no EGL vendor installed (__EGL_VENDOR_LIBRARY_DIRS=<empty directory>)
 #   iodeath      the server is killed mid-frame: the application's I/O error handler runs
 #   configs      server without GLX: PROGRAM is test_glx_pixels_configs (choose, render, visuals,
@@ -19,8 +28,8 @@
 #   depth        (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30 and 15,
 #                and pixmaps of every depth: each FBConfig shows frames or raises BadMatch, with
 #                MIT-SHM and with GLMUX_GLX_REMOTE_SHM=0
-# Our libraries: the test program is linked to the build tree (it checks the loaded path); for
-# glxinfo and glxgears, the glmux log their run writes proves that our libGLX served them.
+# Our libraries: the test program is linked to the build tree (it checks the loaded paths); for
+# glxinfo and glxgears, the glmux log their run writes, or LD_DEBUG, proves which served them.
 set -u
 mode=$1
 prog=$2
@@ -52,8 +61,10 @@ start_xvfb() {
     num=$(head -n 1 "$work/fd")
 }
 
-# src/egl too: libGLX finds libEGL through its RUNPATH, which ASan's dlopen interceptor hides.
-export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/src/opengl:$build/src/egl"
+# src/egl and the vendor's directory too: libGLX finds the pixels vendor, and the vendor libEGL,
+# through their RUNPATH, which ASan's dlopen interceptor hides.
+export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/src/opengl:$build/src/egl:$build/src/glx/pixels"
+pixels_lib="$build/src/glx/pixels/libGLX_glmux-pixels.so.0"
 export GLMUX_DEBUG=vendor,info GLMUX_DEBUG_FILE="$work/glmux.log"
 export LSAN_OPTIONS=detect_leaks=0
 
@@ -93,7 +104,7 @@ explain() {
     [ -x "$build/src/cli/glmux" ] || return 0
     "$build/src/cli/glmux" explain >"$work/explain" 2>&1 || fail "glmux explain exited $?"
     grep "GLX pixels:" "$work/explain"
-    grep -q "GLX pixels:  libGLX renders here.*$1" "$work/explain" ||
+    grep -q "GLX pixels:  $1" "$work/explain" ||
         { cat "$work/explain"; fail "glmux explain does not say: $1"; }
     GLMUX_GLX_REMOTE=off "$build/src/cli/glmux" explain | grep -q "GLX pixels:  not used" ||
         fail "glmux explain ignores GLMUX_GLX_REMOTE=off"
@@ -105,12 +116,12 @@ noglx)
     export PIXELS_DISPLAY=":$num" DISPLAY=":$num"
     run_prog render shm
     grep -q "the X server has no GLX extension" "$work/glmux.log" || fail "no reason logged"
-    # It renders with the vendors our libEGL loaded (libGLX dlopened it: not linked here).
+    # It renders with the vendors our libEGL loaded (the vendor dlopened it: not linked here).
     grep -q "EGL vendors from glmux's libEGL $build/src/egl/libEGL.so.1" "$work/glmux.log" ||
         fail "not our libEGL's vendors"
     # The application's libEGL and the pixels vendor share one load of Mesa's EGL vendor.
-    PIXELS_LIBEGL="$build/src/egl/libEGL.so.1" run_prog withegl
-    explain "the X server has no GLX extension"
+    PIXELS_LIBEGL="$build/src/egl/libEGL.so.1" run_prog withegl shared
+    explain 'vendor "glmux-pixels" renders here.*the X server has no GLX extension'
     GLMUX_GLX_REMOTE_SHM=0 run_prog render put
     tools
     if [ -n "$demo" ]; then
@@ -131,15 +142,85 @@ noglx-noshm)
 tcp)
     start_xvfb -listen tcp
     export PIXELS_DISPLAY="127.0.0.1:$num" DISPLAY="127.0.0.1:$num"
-    # The server does not attach shared memory for a TCP client: XPutImage.
-    run_prog render put
-    grep -q "the X connection is not local" "$work/glmux.log" || fail "no reason logged"
-    explain "the X connection is not local"
-    tools
-    # GLMUX_GLX_REMOTE=off: the server's vendor (Mesa) again, never the pixels vendor.
+    # No GPU renders here (LIBGL_ALWAYS_SOFTWARE makes that so on any machine): Mesa's own GLX
+    # renders with llvmpipe on this display, so its vendor comes first.
     rm -f "$work/glmux.log"
-    GLMUX_GLX_REMOTE=off glxinfo -B >/dev/null 2>&1
-    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" && fail "GLMUX_GLX_REMOTE=off ignored"
+    LIBGL_ALWAYS_SOFTWARE=1 glxinfo -B >"$work/glxinfo" 2>&1 || fail "glxinfo exited $?"
+    grep -q 'the pixels vendor is the fallback (the X connection is not local' "$work/glmux.log" ||
+        fail "no reason logged"
+    grep -q 'screen 0 of 127.0.0.1:[0-9]*: vendor "mesa"' "$work/glmux.log" ||
+        fail "not the server's vendor"
+    grep -q 'vendor "glmux-pixels"' "$work/glmux.log" && fail "the pixels vendor replaced Mesa"
+    export LIBGL_ALWAYS_SOFTWARE=1
+    explain 'vendor "glmux-pixels" only if the X server.s vendors fail.*no GPU renders here'
+    unset LIBGL_ALWAYS_SOFTWARE
+    # Asked for: the pixels vendor. The server does not attach shared memory for a TCP client.
+    export GLMUX_GLX_REMOTE=pixels
+    run_prog render put
+    grep -q "GLMUX_GLX_REMOTE=pixels" "$work/glmux.log" || fail "no reason logged"
+    tools
+    # LIBGL_ALWAYS_INDIRECT (the server renders) wins, and so does GLMUX_GLX_REMOTE=off.
+    for v in LIBGL_ALWAYS_INDIRECT=1 GLMUX_GLX_REMOTE=off; do
+        rm -f "$work/glmux.log"
+        env "$v" glxinfo -B >/dev/null 2>&1
+        grep -q 'vendor "glmux-pixels"' "$work/glmux.log" && fail "$v ignored"
+        grep -q 'the pixels vendor is not tried' "$work/glmux.log" || fail "$v: nothing logged"
+    done
+    ;;
+libglvnd)
+    # Debian's libGLX.so.0 (libglvnd), as glxinfo finds it without our libraries.
+    sysglx=$(env -u LD_LIBRARY_PATH ldd "$(command -v glxinfo)" 2>/dev/null |
+             awk '$1 == "libGLX.so.0" { print $3 }')
+    [ -n "$sysglx" ] && [ "${sysglx#"$build"}" = "$sysglx" ] ||
+        { echo "skipped: no libglvnd libGLX.so.0 (Debian's libglx0)"; exit 77; }
+    sysdir=$(dirname "$sysglx")
+    start_xvfb -listen tcp
+    export PIXELS_DISPLAY="127.0.0.1:$num" DISPLAY="127.0.0.1:$num"
+    # Only the vendor's directory, then the system's: libglvnd's libGLX, libGLdispatch and
+    # libEGL come first (the vendor's build RUNPATH names our libEGL, after these).
+    export LD_LIBRARY_PATH="$build/src/glx/pixels:$sysdir" __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
+    if [ -n "${PIXELS_SANITIZED:-}" ]; then
+        # Debian's programs cannot load a sanitized vendor; the test program can.
+        export PIXELS_LIBGLX="$sysglx" PIXELS_LIBEGL="$sysdir/libEGL.so.1"
+        run_prog withegl after
+        run_prog withegl before
+        echo "ok: libglvnd (glxinfo and glxgears skipped: sanitized build)"
+        exit 0
+    fi
+    rm -f "$work/glmux.log"
+    LD_DEBUG=libs glxinfo -B >"$work/glxinfo" 2>"$work/ld.log" || fail "glxinfo exited $?"
+    cat "$work/glxinfo"
+    grep -q "calling init: $sysglx" "$work/ld.log" || fail "not libglvnd's libGLX"
+    grep -q "calling init: $pixels_lib" "$work/ld.log" || fail "the pixels vendor was not loaded"
+    grep -q "calling init: $build/src/glx/libGLX" "$work/ld.log" && fail "our libGLX was loaded"
+    grep -q "OpenGL renderer string: llvmpipe" "$work/glxinfo" || fail "glxinfo: no llvmpipe"
+    grep -q "is not glmux's (no __glmux_egl_vendors_1); loading EGL vendors here" \
+        "$work/glmux.log" || fail "not the public path"
+    grep -q 'renders with EGL vendor "mesa"' "$work/glmux.log" || fail "no EGL vendor"
+    if command -v glxgears >/dev/null 2>&1; then
+        rm -f "$work/glmux.log"
+        timeout 3 glxgears >"$work/gears" 2>&1
+        rc=$?
+        [ $rc -eq 124 ] || { cat "$work/gears"; fail "glxgears exited $rc before it was stopped"; }
+        grep -q "frames go out with XPutImage" "$work/glmux.log" || fail "glxgears sent no frame"
+    fi
+    if [ -e "$sysdir/libEGL.so.1" ]; then
+        export PIXELS_LIBGLX="$sysglx" PIXELS_LIBEGL="$sysdir/libEGL.so.1"
+        run_prog withegl after
+        run_prog withegl before
+    fi
+    ;;
+localglx)
+    [ -z "${PIXELS_SANITIZED:-}" ] ||
+        { echo "skipped: glxinfo cannot load this sanitized build's libraries"; exit 77; }
+    start_xvfb -nolisten tcp
+    export DISPLAY=":$num"
+    rm -f "$work/glmux.log"
+    LD_DEBUG=libs glxinfo -B >"$work/glxinfo" 2>"$work/ld.log" || fail "glxinfo exited $?"
+    grep -q "calling init: $build/src/glx/libGLX.so" "$work/ld.log" || fail "not our libGLX"
+    grep -q "calling init: .*libGLX_mesa.so" "$work/ld.log" || fail "Mesa's GLX was not loaded"
+    grep -q "libGLX_glmux-pixels" "$work/ld.log" && fail "the pixels vendor was mapped"
+    grep -q 'the pixels vendor is the fallback' "$work/glmux.log" || fail "no decision logged"
     ;;
 noegl)
     start_xvfb -nolisten tcp -extension GLX
@@ -177,7 +258,8 @@ glmark2)
     command -v glmark2 >/dev/null 2>&1 ||
         { echo "skipped: glmark2 (Debian: glmark2-x11) is not installed"; exit 77; }
     start_xvfb -listen tcp
-    export DISPLAY="127.0.0.1:$num"
+    # No GPU here: the pixels vendor would only be the fallback on a TCP display; ask for it.
+    export DISPLAY="127.0.0.1:$num" GLMUX_GLX_REMOTE=pixels
     rm -f "$work/glmux.log"
     # glmark2 dlopens libGL.so.1: ours, through LD_LIBRARY_PATH (the log proves it).
     timeout 300 glmark2 -s 160x120 -b build:duration=0.5 -b texture:duration=0.5 \

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: the built-in pixels GLX vendor (src/glx/pixels) on an Xvfb the wrapper
- * (run_glx_pixels.sh) started for this test alone: a GL 3.3 core context from the local EGL
- * vendor on a display that cannot render GL itself, and the window's pixels read back from the
- * X server (XGetImage) as drawn: after a swap, after a resize, in two windows, from two threads,
- * in a pixmap (glFinish), in a pbuffer, and with a window destroyed while current.
- * usage: glx_pixels render shm|put | withegl | noegl | iodeath
+ * glmux tests: the pixels GLX vendor (libGLX_glmux-pixels.so.0, src/glx/pixels) on an Xvfb the
+ * wrapper (run_glx_pixels.sh) started for this test alone: a GL 3.3 core context from the local
+ * EGL vendor on a display that cannot render GL itself, and the window's pixels read back from
+ * the X server (XGetImage) as drawn: after a swap, after a resize, in two windows, from two
+ * threads, in a pixmap (glFinish), in a pbuffer, and with a window destroyed while current.
+ * The libGLX is ours, or the one PIXELS_LIBGLX names (Debian's libglvnd); the vendor is always
+ * the build tree's.
+ * usage: glx_pixels render shm|put | withegl shared|before|after | noegl | iodeath
  *   render  PIXELS_DISPLAY names the server; "shm"/"put" is how frames must have gone out
  *           (read from the GLMUX_DEBUG_FILE log).
- *   withegl the application uses libEGL (PIXELS_LIBEGL, dlopened) before and after the pixels
- *           vendor renders with the same Mesa: both use libEGL's one load of the vendor, so
- *           Mesa's EGL extension dispatch (eglDestroyImageKHR through eglGetProcAddress) still
- *           reaches Mesa through libEGL's services afterwards.
+ *   withegl the application uses libEGL (PIXELS_LIBEGL, dlopened) and the pixels vendor renders
+ *           with the same Mesa; afterwards Mesa's EGL extension dispatch (eglDestroyImageKHR
+ *           through eglGetProcAddress) must still reach Mesa through libEGL's services, so
+ *           Mesa's __egl_Main ran once, or last for libEGL. shared: glmux's libEGL, used
+ *           first: the vendor renders with libEGL's load of Mesa. before: another libEGL (Debian's
+ *           libglvnd) loads Mesa first: the vendor leaves it alone and cannot render (the log
+ *           says why). after: the vendor loads Mesa first (GLX before EGL), then another libEGL
+ *           takes Mesa over; both keep working.
  *   noegl   no EGL vendor installed: glXChooseFBConfig finds nothing and the log says why.
  *   iodeath the server is killed (PIXELS_XVFB_PID) while frames are sent: the application's
  *           XSetIOErrorHandler runs (exit 42), nothing crashes.
@@ -66,6 +72,25 @@ static GLXContext core_context(void)
     return ctx;
 }
 
+/* The libGLX under test: ours, or the one PIXELS_LIBGLX names; the vendor is the build's. */
+static void check_libraries(void)
+{
+    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
+    char a[4096], b[4096];
+
+    if (want == NULL) {
+        glmux_test_require_ours("libGLX.so.0");
+    } else {
+        got = glmux_test_loaded_path("libGLX.so.0");
+        CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
+                  strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded",
+                  want);
+    }
+    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/glx/pixels/") != NULL,
+              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
+}
+
 static void setup(void)
 {
     static const int attribs[] = {
@@ -79,13 +104,13 @@ static void setup(void)
 
     CHECK(glXQueryExtension(dpy, NULL, NULL));
     CHECK(glXQueryVersion(dpy, &major, &minor) && major == 1 && minor >= 3);
-    glmux_test_require_ours("libGLX.so.0");
     vendor = glXGetClientString(dpy, GLX_VENDOR);
     CHECK_MSG(vendor != NULL && strstr(vendor, "glmux pixels") != NULL, "GLX vendor \"%s\"",
               vendor ? vendor : "(null)");
     CHECK(strstr(glXQueryExtensionsString(dpy, DefaultScreen(dpy)),
                  "GLX_ARB_create_context_profile") != NULL);
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+    check_libraries();
     CHECK_MSG(configs != NULL && n > 0, "no FBConfig");
     config = configs[0];
     XFree(configs);
@@ -258,64 +283,109 @@ static void *egl_sym(void *lib, const char *name)
     return fn;
 }
 
-static int withegl(void)
-{
-    const char *path = getenv("PIXELS_LIBEGL");
-    void *lib;
-    PFNEGLGETPLATFORMDISPLAYPROC get_display;
-    PFNEGLINITIALIZEPROC initialize;
+/* libEGL (PIXELS_LIBEGL): its surfaceless display and its eglDestroyImageKHR stub. */
+struct app_egl {
     PFNEGLTERMINATEPROC terminate;
     PFNEGLGETERRORPROC get_error;
-    PFNEGLGETPROCADDRESSPROC get_proc;
     PFNEGLDESTROYIMAGEKHRPROC destroy_image;
-    EGLDisplay edpy;
+    EGLDisplay dpy;
+};
+
+static void app_egl_start(struct app_egl *e)
+{
+    const char *path = getenv("PIXELS_LIBEGL");
+    PFNEGLGETPLATFORMDISPLAYPROC get_display;
+    PFNEGLINITIALIZEPROC initialize;
+    PFNEGLGETPROCADDRESSPROC get_proc;
     EGLint major, minor;
-    GLXContext ctx;
-    Window win;
+    void *lib;
 
     CHECK_MSG(path != NULL, "PIXELS_LIBEGL is not set (run through run_glx_pixels.sh)");
     lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     CHECK_MSG(lib != NULL, "%s: %s", path, dlerror());
     get_display = (PFNEGLGETPLATFORMDISPLAYPROC)egl_sym(lib, "eglGetPlatformDisplay");
     initialize = (PFNEGLINITIALIZEPROC)egl_sym(lib, "eglInitialize");
-    terminate = (PFNEGLTERMINATEPROC)egl_sym(lib, "eglTerminate");
-    get_error = (PFNEGLGETERRORPROC)egl_sym(lib, "eglGetError");
+    e->terminate = (PFNEGLTERMINATEPROC)egl_sym(lib, "eglTerminate");
+    e->get_error = (PFNEGLGETERRORPROC)egl_sym(lib, "eglGetError");
     get_proc = (PFNEGLGETPROCADDRESSPROC)egl_sym(lib, "eglGetProcAddress");
-    /* libEGL loads Mesa first; the pixels vendor comes second. */
-    edpy = get_display(0x31DD /* EGL_PLATFORM_SURFACELESS_MESA */, EGL_DEFAULT_DISPLAY, NULL);
-    CHECK_MSG(edpy != EGL_NO_DISPLAY, "no surfaceless EGL display (0x%x)", get_error());
-    CHECK(initialize(edpy, &major, &minor));
-    destroy_image = (PFNEGLDESTROYIMAGEKHRPROC)get_proc("eglDestroyImageKHR");
-    CHECK_MSG(destroy_image != NULL, "no eglDestroyImageKHR from libEGL");
+    e->dpy = get_display(0x31DD /* EGL_PLATFORM_SURFACELESS_MESA */, EGL_DEFAULT_DISPLAY, NULL);
+    CHECK_MSG(e->dpy != EGL_NO_DISPLAY, "no surfaceless EGL display (0x%x)", e->get_error());
+    CHECK(initialize(e->dpy, &major, &minor));
+    e->destroy_image = (PFNEGLDESTROYIMAGEKHRPROC)get_proc("eglDestroyImageKHR");
+    CHECK_MSG(e->destroy_image != NULL, "no eglDestroyImageKHR from libEGL");
+}
 
+/*
+ * Mesa's dispatch stub asks libEGL for the display through the services its __egl_Main was
+ * given. After a second __egl_Main with other services the call finds no vendor: EGL_FALSE and
+ * no error. With libEGL's services, Mesa's own check answers: EGL_BAD_PARAMETER for an image
+ * that does not exist.
+ */
+static void app_egl_check(struct app_egl *e)
+{
+    EGLint err;
+
+    CHECK(e->destroy_image(e->dpy, (EGLImageKHR)(uintptr_t)0x1234) == EGL_FALSE);
+    err = e->get_error();
+    CHECK_MSG(err == EGL_BAD_PARAMETER, "eglDestroyImageKHR(bad image): error 0x%x, not "
+              "EGL_BAD_PARAMETER: Mesa's EGL dispatch lost libEGL's services", err);
+}
+
+/* One frame on a window of its own, read back. */
+static void frame(GLXContext ctx, unsigned long rgb)
+{
+    Window win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+
+    CHECK(glXMakeCurrent(dpy, win, ctx));
+    pixels_clear(rgb);
+    glXSwapBuffers(dpy, win);
+    glFinish();
+    CHECK_PIXEL(dpy, win, 32, 32, rgb);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+}
+
+static int withegl(const char *order)
+{
+    struct app_egl e;
+    GLXContext ctx;
+    Window win;
+    int n = 5;
+
+    if (strcmp(order, "after") != 0)
+        app_egl_start(&e);   /* libEGL loads Mesa first */
+    if (strcmp(order, "before") == 0) {
+        /* Another libEGL owns Mesa: the pixels vendor leaves it alone and renders nothing. */
+        dpy = pixels_open_display();
+        CHECK(glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n) == NULL && n == 0);
+        check_libraries();
+        pixels_check_log("was loaded before by a libEGL.so.1 that is not glmux's");
+        app_egl_check(&e);
+        CHECK(e.terminate(e.dpy));
+        XCloseDisplay(dpy);
+        printf("ok: another libEGL loaded Mesa first; the pixels vendor left it alone\n");
+        return 0;
+    }
     win = start(64, 64, &ctx);
     pixels_clear(BLUE);
     glXSwapBuffers(dpy, win);
     glFinish();
     CHECK_PIXEL(dpy, win, 32, 32, BLUE);
     CHECK(glXMakeCurrent(dpy, None, NULL));
-    glmux_test_require_ours("libEGL.so.1");
-    pixels_check_log("pixels GLX vendor: EGL vendors from glmux's libEGL");
-
-    /*
-     * Mesa's dispatch stub asks the vendor for the display through the services its
-     * __egl_Main was given. A second __egl_Main with other services (the pixels vendor's own,
-     * before) left the call without a vendor: EGL_FALSE and no error. Now Mesa's own check
-     * answers: EGL_BAD_PARAMETER for an image that does not exist.
-     */
-    CHECK(destroy_image(edpy, (EGLImageKHR)(uintptr_t)0x1234) == EGL_FALSE);
-    {
-        EGLint err = get_error();
-
-        CHECK_MSG(err == EGL_BAD_PARAMETER, "eglDestroyImageKHR(bad image): error 0x%x, not "
-                  "EGL_BAD_PARAMETER: Mesa's EGL dispatch lost libEGL's services", err);
+    if (strcmp(order, "shared") == 0) {
+        glmux_test_require_ours("libEGL.so.1");
+        pixels_check_log("pixels GLX vendor: EGL vendors from glmux's libEGL");
+    } else {
+        pixels_check_log("is not glmux's");
+        app_egl_start(&e);   /* libEGL takes Mesa over, after the pixels vendor loaded it */
     }
-    CHECK(terminate(edpy));
+    app_egl_check(&e);
+    frame(ctx, GREEN);      /* and the pixels vendor keeps rendering */
+    CHECK(e.terminate(e.dpy));
     CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
     glXDestroyContext(dpy, ctx);
     XFree(vis);
     XCloseDisplay(dpy);
-    printf("ok: libEGL and the pixels vendor share one load of the EGL vendor\n");
+    printf("ok: libEGL and the pixels vendor share Mesa (%s)\n", order);
     return 0;
 }
 
@@ -325,8 +395,8 @@ static int noegl(void)
     GLXFBConfig *configs;
 
     dpy = pixels_open_display();
-    glmux_test_require_ours("libGLX.so.0");
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n);
+    check_libraries();
     CHECK_MSG(configs == NULL && n == 0, "%d FBConfigs without an EGL vendor", n);
     pixels_check_log("cannot render it locally either: no EGL vendor is installed");
     XCloseDisplay(dpy);
@@ -366,11 +436,12 @@ static int iodeath(void)
 
 int main(int argc, char **argv)
 {
-    CHECK_MSG(argc >= 2, "usage: %s render shm|put | withegl | noegl | iodeath", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s render shm|put | withegl shared|before|after | noegl | "
+              "iodeath", argv[0]);
     if (strcmp(argv[1], "render") == 0 && argc >= 3)
         return render(argv[2]);
-    if (strcmp(argv[1], "withegl") == 0)
-        return withegl();
+    if (strcmp(argv[1], "withegl") == 0 && argc >= 3)
+        return withegl(argv[2]);
     if (strcmp(argv[1], "noegl") == 0)
         return noegl();
     if (strcmp(argv[1], "iodeath") == 0)

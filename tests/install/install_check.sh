@@ -73,6 +73,18 @@ while read -r name soname pc version; do
     fi
 done <<< "$GLMUX_APIS"
 
+# The pixels GLX vendor: a vendor library (no dev link, no .pc) of its own install component.
+if enabled glx; then
+    [ -e "$libdir/libGLX_glmux-pixels.so.0" ] || glmux_fail "libGLX_glmux-pixels.so.0 not installed"
+    [ ! -e "$libdir/libGLX_glmux-pixels.so" ] || glmux_fail "libGLX_glmux-pixels.so: a vendor has no dev link"
+    cmake --install "$build" --prefix "$work/pixels" --component pixels > "$work/pixels.log" 2>&1 ||
+        glmux_fail "cmake --install --component pixels failed"
+    got=$(cd "$work/pixels" && find . ! -type d | sed 's|^\./[^/]*/||' | sort | tr '\n' ' ')
+    [ "$got" = "libGLX_glmux-pixels.so.0 libGLX_glmux-pixels.so.0.0.0 " ] ||
+        glmux_fail "install component pixels holds: $got"
+    echo "ok: libGLX_glmux-pixels.so.0, alone in install component \"pixels\""
+fi
+
 # Every .pc validates and names no other prefix (an absolute sysconfdir only when configured so,
 # as debhelper does with -DCMAKE_INSTALL_SYSCONFDIR=/etc).
 conf_sysconfdir=$(sed -n 's/^set(GLMUX_SYSCONFDIR "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")

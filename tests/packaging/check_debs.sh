@@ -26,8 +26,9 @@ cd "$work/debs"
 M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 [ ! -s glmux-left-out ] || fail "build-deb.sh left parts out: $(cat glmux-left-out | tr '\n' ' ')"
-want="libglvnd0 libgl1 libglx0 libopengl0 libegl1 libgles1 libgles2 libglvnd-core-dev libglvnd-dev
-      libgl-dev libglx-dev libopengl-dev libegl-dev libgles-dev glmux-tools"
+want="libglvnd0 libgl1 libglx0 libglx-glmux-pixels0 libopengl0 libegl1 libgles1 libgles2
+      libglvnd-core-dev libglvnd-dev libgl-dev libglx-dev libopengl-dev libegl-dev libgles-dev
+      glmux-tools"
 got=$(ls *.deb | grep -v -- '-dbgsym_' | sed 's/_.*//' | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
     fail "package set is '$got', expected '$want'"
@@ -79,6 +80,16 @@ if has libglx0; then
     expect libglx-dev "usr/include/GL/glx(ext)?\.h" "$M/libGLX\.so" "$M/pkgconfig/glx\.pc"
     field libglx0 Depends | grep -q 'libglx-mesa0 | libglx-vendor' ||
         fail "libglx0 must depend on libglx-mesa0 | libglx-vendor"
+    # The pixels vendor is a package of its own (docs/remote.md): libglx0 recommends it, and it
+    # recommends what it renders with; it needs nothing of glmux's, so libglvnd's libglx0
+    # loads it too.
+    expect libglx-glmux-pixels0 "$M/libGLX_glmux-pixels\.so\.0(\.0\.0)?"
+    field libglx0 Recommends | grep -q 'libglx-glmux-pixels0' ||
+        fail "libglx0 must recommend libglx-glmux-pixels0"
+    field libglx-glmux-pixels0 Recommends | grep -q 'libegl1.*libegl-mesa0 | libegl-vendor' ||
+        fail "libglx-glmux-pixels0 must recommend libegl1 and libegl-mesa0 | libegl-vendor"
+    ! field libglx-glmux-pixels0 Depends | grep -Eq 'libglx0|libglvnd0|libegl1' ||
+        fail "libglx-glmux-pixels0 depends on glmux: $(field libglx-glmux-pixels0 Depends)"
 fi
 has libgl1 && expect libgl1 "$M/libGL\.so\.1(\.[0-9.]+)?"
 expect glmux-tools "usr/bin/glmux" "usr/share/man/man1/glmux\.1\.gz"

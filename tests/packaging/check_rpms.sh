@@ -29,7 +29,7 @@ L=/usr/lib64
 
 want="libglvnd libglvnd-opengl libglvnd-gles libglvnd-core-devel libglvnd-devel glmux-rpm-macros"
 case $left in *" egl "*) ;; *) want="$want libglvnd-egl" ;; esac
-case $left in *" glx "*) ;; *) want="$want libglvnd-glx" ;; esac
+case $left in *" glx "*) ;; *) want="$want libglvnd-glx glmux-glx-pixels" ;; esac
 case $left in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
 got=$(for f in *.rpm; do q --qf '%{NAME}\n' "$f"; done | grep -v -- '-debug\(info\|source\)$' | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] || fail "subpackages '$got', expected '$want'"
@@ -80,6 +80,13 @@ case $left in *" glx "*) ;; *)
     need libglvnd-devel /usr/include/GL/glx.h
     need libglvnd-devel $L/pkgconfig/glx.pc
     case $left in *" gl "*) ;; *) need libglvnd-glx $L/libGL.so.1; need libglvnd-devel $L/pkgconfig/gl.pc ;; esac
+    # The pixels vendor: a subpackage of its own that libglvnd-glx recommends; it needs
+    # nothing of glmux's, so libglvnd's libGLX loads it too.
+    need glmux-glx-pixels $L/libGLX_glmux-pixels.so.0
+    q --recommends "$(rpmof libglvnd-glx)" | grep -q '^glmux-glx-pixels(x86-64) = ' ||
+        fail "libglvnd-glx does not recommend glmux-glx-pixels"
+    ! q --requires "$(rpmof glmux-glx-pixels)" | grep -q '^libglvnd' ||
+        fail "glmux-glx-pixels requires glmux: $(q --requires "$(rpmof glmux-glx-pixels)" | tr '\n' ' ')"
     ;;
 esac
 need glmux-tools /usr/bin/glmux
@@ -101,7 +108,7 @@ got_dir=$(rpm --load x/usr/lib/rpm/macros.d/macros.glmux --eval '%{glmux_vendord
 [ "$got_dir" = "$(rpm --eval '%{_libdir}')/glvnd/vendors" ] || fail "%glmux_vendordir is $got_dir"
 echo "ok: %glmux_vendordir = $got_dir, %glvnd_egl_vendordir = $(rpm --load x/usr/lib/rpm/macros.d/macros.glmux --eval '%{glvnd_egl_vendordir}')"
 # The library subpackages run ldconfig (Fedora's %ldconfig_scriptlets; EL/SUSE-style here).
-for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx; do
+for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx glmux-glx-pixels; do
     q --scripts "$(rpmof $p)" | grep -q 'postinstall program: /sbin/ldconfig' ||
         fail "$p has no ldconfig scriptlet"
 done

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the built-in "pixels" GLX vendor of libGLX (docs/remote.md). It serves a screen on
- * which no installed vendor can render directly (no GLX extension, a vendor the server names
- * is missing or refuses the screen, a connection that is not local), or when
- * GLMUX_GLX_REMOTE=pixels asks for it. It renders with an EGL vendor on the local machine
- * (surfaceless platform, into EGL pbuffers) and, at glXSwapBuffers (glFinish/glFlush for
- * single-buffered drawables, glXWaitGL for pixmaps), reads the frame back and sends it with
- * XShmPutImage, or XPutImage in pieces that fit the request size. This header is shared by its
- * files: pixels_egl.c (the EGL vendor), pixels_config.c (FBConfigs and visuals),
- * pixels_choose.c (glXChooseFBConfig and the other config functions), pixels_vendor.c (the GLX
- * vendor ABI), pixels_present.c (read back and put), pixels_frame.c (what a drawable and a
- * frame may be: the checks of what the server answers), pixels_texture.c
- * (GLX_EXT_texture_from_pixmap) and pixels_policy.c (when libGLX uses it).
+ * glmux: the pixels GLX vendor, libGLX_glmux-pixels.so.0 (docs/remote.md). libGLX chooses it for
+ * a screen on which no installed vendor can render directly (src/select/pixels_rule.c), or a
+ * user names it (__GLX_VENDOR_LIBRARY_NAME=glmux-pixels, also under libglvnd). It renders with
+ * an EGL vendor on the local machine (surfaceless platform, into EGL pbuffers) and, at
+ * glXSwapBuffers (glFinish/glFlush for single-buffered drawables, glXWaitGL for pixmaps), reads
+ * the frame back and sends it with XShmPutImage, or XPutImage in pieces that fit the request
+ * size. This header is shared by its files: pixels_egl.c (the EGL vendor), pixels_config.c
+ * (FBConfigs and visuals), pixels_choose.c (glXChooseFBConfig and the other config functions),
+ * pixels_vendor.c (the GLX vendor ABI), pixels_present.c (read back and put), pixels_frame.c
+ * (what a drawable and a frame may be: the checks of what the server answers), pixels_resolve.c
+ * (multisample resolve) and pixels_texture.c (GLX_EXT_texture_from_pixmap). It uses public GLX
+ * vendor ABI, EGL, GL and X11 calls only, and src/util (logging, the environment) and
+ * src/select (the EGL vendor directory) linked statically: nothing of libGLX's.
  */
 #ifndef GLMUX_GLX_PIXELS_H
 #define GLMUX_GLX_PIXELS_H
@@ -55,9 +56,6 @@
 #define GLX_TEXTURE_RECTANGLE_EXT 0x20DD
 #define GLX_FRONT_LEFT_EXT 0x20DE
 #endif
-
-/* The vendor name libGLX knows the built-in vendor by (never a library on disk). */
-#define GLMUX_GLX_PIXELS_NAME "glmux-pixels"
 
 /* ---- the EGL vendor (pixels_egl.c) ---- */
 
@@ -248,17 +246,12 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
 void glmux_pixels_present_display_closed(Display *dpy);
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 
-/* ---- the vendor (pixels_vendor.c) ---- */
+/* ---- what pixels_vendor.c's fork handler and destructor call ---- */
 
-Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
-                           __GLXvendorInfo *vendor, __GLXapiImports *imports);
-
-/* In a forked child: every lock of the pixels vendor made anew (glx_init.c's after_fork). */
-void glmux_glx_pixels_after_fork(void);
-/* libGLX unloads: the Xlib hooks on every display removed (no callback into unloaded code). */
-void glmux_glx_pixels_fini(void);
-void glmux_pixels_present_after_fork(void);
+/* libGLX_glmux-pixels.so.0 unloads: the Xlib hooks on every display removed. */
 void glmux_pixels_present_fini(void);
+/* In a forked child: the locks made anew. */
+void glmux_pixels_present_after_fork(void);
 void glmux_pixels_config_after_fork(void);
 
 /* ---- multisample resolve before read-back (pixels_resolve.c) ---- */
@@ -300,14 +293,5 @@ void glmux_pixels_ReleaseTexImageEXT(Display *dpy, GLXDrawable drawable, int buf
 void glmux_pixels_texture_init(const __GLXapiExports *exports);
 void *glmux_pixels_texture_dispatch(const GLubyte *name);
 void glmux_pixels_texture_set_index(const GLubyte *name, int index);
-
-/* ---- when libGLX uses it (pixels_policy.c) ---- */
-
-enum glmux_pixels_mode { GLMUX_PIXELS_AUTO, GLMUX_PIXELS_FORCE, GLMUX_PIXELS_OFF };
-
-/* GLMUX_GLX_REMOTE: auto (unset), pixels (force), off (never). Bad values warn once: auto. */
-enum glmux_pixels_mode glmux_glx_pixels_mode(void);
-/* True when dpy's connection is not a local (Unix-domain) socket; *how says what it is. */
-bool glmux_glx_pixels_remote_connection(Display *dpy, const char **how);
 
 #endif /* GLMUX_GLX_PIXELS_H */

@@ -1,33 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the EGL vendor the built-in pixels GLX vendor renders with. It is one of the vendors
- * glmux's libEGL.so.1 loaded (libEGL's vendor directory, GPU selector order and variables;
- * each vendor's __egl_Main runs once per process, with libEGL's exports): libGLX dlopens
- * libEGL.so.1 and asks it through the interface libEGL leaves with libGLdispatch
- * (src/egl/egl_shared.h). The first vendor that offers a surfaceless display
- * (EGL_MESA_platform_surfaceless) that initialises and supports desktop GL is used. libGLX
- * calls that vendor's functions directly, not libEGL's entry points: libGLdispatch holds one
- * current API per thread, and the GLX context this vendor makes current must be a GLX one
- * (docs/remote.md says more). Nothing here runs unless a screen uses the pixels vendor.
+ * glmux: the EGL vendor the pixels GLX vendor renders with, found once per process (a
+ * pthread_once, outside every lock of the vendor) on the first use of a pixels screen.
+ *
+ * libGLdispatch holds one current API per thread, and the context this GLX vendor makes current
+ * must stay a GLX one: libGLX (glmux's and libglvnd's alike) installs its GLX state before it
+ * calls the vendor's glXMakeContextCurrent, and libEGL's eglMakeCurrent refuses to run while
+ * another API is current (EGL_BAD_ACCESS). So the vendor never calls libEGL's entry points: it
+ * calls an EGL vendor's own functions (what the vendor's __egl_Main put in its imports), and its
+ * GL functions come from that vendor's getProcAddress (libEGL's eglGetProcAddress would hand
+ * out libGLdispatch stubs, which lead back here). Two ways to an EGL vendor, tried in order:
+ *
+ *  1. glmux's libEGL.so.1 (from this library's directory first, else by soname) answers
+ *     eglGetProcAddress(GLMUX_EGL_VENDORS_PROC) with its loaded vendors (src/egl/egl_shared.h):
+ *     each vendor's __egl_Main runs once per process, with libEGL's exports, whether the
+ *     application also uses libEGL or not. libEGL stays loaded for the life of the process.
+ *  2. Any other libEGL.so.1 (libglvnd's), or none: the vendor directory is read as libEGL reads
+ *     it (src/select: __EGL_VENDOR_LIBRARY_FILENAMES / _DIRS, the default directories, the GPU
+ *     selector's order) and the vendor library is loaded here, its __egl_Main called with a
+ *     table of our own. An EGL vendor keeps the last table it was given, so a library that is
+ *     already loaded (libEGL.so.1 loaded it first) is left alone: its __egl_Main runs once, and
+ *     the pixels vendor says why it cannot render. A libEGL that loads the vendor afterwards
+ *     calls __egl_Main again and takes it over, which is harmless here: the pixels vendor uses
+ *     none of the services it handed over (they only serve the vendor's EGL extension stubs).
+ *
+ * The first vendor that offers a surfaceless display (EGL_MESA_platform_surfaceless) that
+ * initialises and supports desktop GL is used. docs/remote.md and docs/architecture.md say more.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "egl/egl_shared.h"
+#include "glvnd/libeglabi.h"
 #include "glx/pixels/pixels.h"
+#include "select/select.h"
 #include "util/log.h"
-#include "winsys/winsys.h"
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
 #endif
 
-/* libEGL's vendors asked at most (as many as libEGL asks for one display). */
+/* Vendors asked at most (as many as libEGL asks for one display). */
 #define PIXELS_EGL_VENDORS_MAX 64
 
 static pthread_once_t egl_once = PTHREAD_ONCE_INIT;
@@ -36,6 +55,60 @@ static struct glmux_pixels_gl gl;
 static bool egl_ok;
 static char egl_why[512];
 static const __EGLapiImports *imports;
+
+/* ---- the services our own __egl_Main call hands over (path 2) ---- */
+
+/* Opaque to the EGL vendor: it only hands the pointer back. */
+static struct { int unused; } vendor_token;
+static __EGLapiImports own_imports;
+
+static void ex_thread_init(void) {}
+static EGLenum ex_current_api(void) { return EGL_OPENGL_API; }
+static __EGLvendorInfo *ex_current_vendor(void) { return (__EGLvendorInfo *)&vendor_token; }
+static EGLContext ex_current_context(void) { return EGL_NO_CONTEXT; }
+static EGLDisplay ex_current_display(void) { return EGL_NO_DISPLAY; }
+static EGLSurface ex_current_surface(EGLint rd) { (void)rd; return EGL_NO_SURFACE; }
+static __eglMustCastToProperFunctionPointerType ex_fetch(__EGLvendorInfo *v, int index)
+{
+    (void)v;
+    (void)index;
+    return NULL;
+}
+static void ex_set_error(EGLint e) { (void)e; }
+static EGLBoolean ex_set_last_vendor(__EGLvendorInfo *v) { (void)v; return EGL_TRUE; }
+static __EGLvendorInfo *ex_vendor_from_display(EGLDisplay d)
+{
+    (void)d;
+    return (__EGLvendorInfo *)&vendor_token;
+}
+static __EGLvendorInfo *ex_vendor_from_device(EGLDeviceEXT d)
+{
+    (void)d;
+    return (__EGLvendorInfo *)&vendor_token;
+}
+static EGLBoolean ex_set_vendor_for_device(EGLDeviceEXT d, __EGLvendorInfo *v)
+{
+    (void)d;
+    (void)v;
+    return EGL_TRUE;
+}
+
+static const __EGLapiExports own_exports = {
+    .threadInit = ex_thread_init,
+    .getCurrentApi = ex_current_api,
+    .getCurrentVendor = ex_current_vendor,
+    .getCurrentContext = ex_current_context,
+    .getCurrentDisplay = ex_current_display,
+    .getCurrentSurface = ex_current_surface,
+    .fetchDispatchEntry = ex_fetch,
+    .setEGLError = ex_set_error,
+    .setLastVendor = ex_set_last_vendor,
+    .getVendorFromDisplay = ex_vendor_from_display,
+    .getVendorFromDevice = ex_vendor_from_device,
+    .setVendorForDevice = ex_set_vendor_for_device,
+};
+
+/* ---- one EGL vendor ---- */
 
 static bool load_functions(void)
 {
@@ -67,36 +140,37 @@ static bool load_functions(void)
     return true;
 }
 
-/* Opens one of libEGL's vendors' surfaceless display; false with egl_why set. */
-static bool try_vendor(const struct glmux_egl_shared_vendor *v)
+/* Opens an EGL vendor's surfaceless display (imports set); false with egl_why set. */
+static bool try_vendor(const char *name, const char *library)
 {
-    snprintf(egl.vendor_name, sizeof(egl.vendor_name), "%s", v->name);
-    snprintf(egl.library, sizeof(egl.library), "%s", v->library);
-    imports = v->imports;
+    snprintf(egl.vendor_name, sizeof(egl.vendor_name), "%s", name);
+    snprintf(egl.library, sizeof(egl.library), "%s", library);
     if (!load_functions())
         return false;
     egl.display = imports->getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
                                               NULL);
     if (egl.display == EGL_NO_DISPLAY) {
         snprintf(egl_why, sizeof(egl_why), "EGL vendor \"%s\" offers no surfaceless display "
-                 "(EGL_MESA_platform_surfaceless)", v->name);
+                 "(EGL_MESA_platform_surfaceless)", name);
         return false;
     }
     if (!egl.Initialize(egl.display, &egl.major, &egl.minor)) {
         snprintf(egl_why, sizeof(egl_why), "EGL vendor \"%s\": eglInitialize on the "
-                 "surfaceless display failed (EGL error 0x%x)", v->name, egl.GetError());
+                 "surfaceless display failed (EGL error 0x%x)", name, egl.GetError());
         return false;
     }
     if (!egl.BindAPI(EGL_OPENGL_API)) {
         snprintf(egl_why, sizeof(egl_why), "EGL vendor \"%s\" does not offer desktop OpenGL",
-                 v->name);
+                 name);
         egl.Terminate(egl.display);
         return false;
     }
     return true;
 }
 
-/* libEGL.so.1 next to this libGLX, else wherever the dynamic linker finds it. */
+/* ---- path 1: glmux's libEGL ---- */
+
+/* libEGL.so.1 next to this library, else wherever the dynamic linker finds it. */
 static void *open_libegl(char *path, size_t size)
 {
     Dl_info self;
@@ -116,58 +190,147 @@ static void *open_libegl(char *path, size_t size)
 }
 
 /*
- * glmux's libEGL, loaded and kept loaded for the life of the process: what this vendor makes
- * current belongs to libEGL's vendors, which may still be current on a thread when libGLX is
- * unloaded. NULL with egl_why set when there is no glmux libEGL.
+ * The vendors of glmux's libEGL, which stays loaded for the life of the process (what this
+ * vendor makes current belongs to libEGL's vendors). False when libEGL.so.1 is not glmux's or
+ * cannot be loaded: path 2 then. *n is how many vendors libEGL offered.
  */
-static const struct glmux_egl_shared *libegl(void)
+static bool from_libegl(struct glmux_egl_shared_vendor *out, size_t *n)
 {
-    const struct glmux_egl_shared *shared;
     char path[PATH_MAX];
     void *handle = open_libegl(path, sizeof(path));
+    __eglMustCastToProperFunctionPointerType (*gpa)(const char *);
+    glmux_egl_vendors_fn vendors = NULL;
     Dl_info where;
-    void *pin;
 
     if (handle == NULL) {
         const char *err = dlerror();
 
-        snprintf(egl_why, sizeof(egl_why), "libEGL.so.1 cannot be loaded (%s)",
-                 err ? err : "dlopen failed");
-        return NULL;
+        glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: libEGL.so.1 cannot be loaded (%s); "
+                  "loading EGL vendors here", err ? err : "dlopen failed");
+        return false;
     }
-    shared = glmux_winsys_peer(GLDISPATCH_API_EGL);
-    if (shared == NULL || shared->version != GLMUX_EGL_SHARED_VERSION) {
-        snprintf(egl_why, sizeof(egl_why), "the libEGL.so.1 loaded (%.400s) is not glmux's, "
-                 "or not of this glmux release", path);
+    gpa = (__eglMustCastToProperFunctionPointerType (*)(const char *))dlsym(handle,
+                                                                          "eglGetProcAddress");
+    if (gpa != NULL)
+        vendors = (glmux_egl_vendors_fn)gpa(GLMUX_EGL_VENDORS_PROC);
+    if (vendors == NULL) {
+        if (dladdr((void *)gpa, &where) != 0 && where.dli_fname != NULL)
+            snprintf(path, sizeof(path), "%s", where.dli_fname);
+        glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: the libEGL.so.1 loaded (%s) is not "
+                  "glmux's (no %s); loading EGL vendors here", path, GLMUX_EGL_VENDORS_PROC);
         dlclose(handle);
-        return NULL;
+        return false;
     }
-    /* Keep loaded the very libEGL whose interface this is (normally the one just opened). */
-    if (dladdr(shared, &where) != 0 && where.dli_fname != NULL &&
-        (pin = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) != NULL) {
-        dlclose(handle);
+    if (dladdr((void *)vendors, &where) != 0 && where.dli_fname != NULL)
         snprintf(path, sizeof(path), "%s", where.dli_fname);
-    }
     glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: EGL vendors from glmux's libEGL %s", path);
-    return shared;
+    snprintf(egl_why, sizeof(egl_why), "no EGL vendor is installed (searched the vendor "
+             "directory; __EGL_VENDOR_LIBRARY_DIRS and GLMUX_VENDOR_DIRS change where)");
+    *n = vendors(EGL_PLATFORM_SURFACELESS_MESA, out, PIXELS_EGL_VENDORS_MAX);
+    return true;
+}
+
+/* ---- path 2: EGL vendors loaded here ---- */
+
+/* Loads one EGL vendor library and opens its surfaceless display; false with egl_why set. */
+static bool load_vendor(const struct glmux_vendor *v)
+{
+    void *handle;
+    __PFNEGLMAINPROC main_fn;
+    const char *err;
+
+    /* Loaded already (by another libEGL.so.1): its __egl_Main must not run a second time. */
+    handle = dlopen(v->egl_library, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (handle != NULL) {
+        dlclose(handle);
+        snprintf(egl_why, sizeof(egl_why), "EGL vendor \"%s\" (%s) was loaded before by a "
+                 "libEGL.so.1 that is not glmux's, and an EGL vendor serves one libEGL per "
+                 "process (install glmux's libEGL, or use GLX before EGL)", v->name,
+                 v->egl_library);
+        return false;
+    }
+    handle = dlopen(v->egl_library, RTLD_LAZY | RTLD_LOCAL);
+    if (handle == NULL) {
+        err = dlerror();
+        snprintf(egl_why, sizeof(egl_why), "%s: %s", v->egl_library, err ? err : "dlopen failed");
+        return false;
+    }
+    main_fn = (__PFNEGLMAINPROC)dlsym(handle, __EGL_MAIN_PROTO_NAME);
+    memset(&own_imports, 0, sizeof(own_imports));
+    if (main_fn == NULL ||
+        !main_fn(EGL_VENDOR_ABI_VERSION, &own_exports, (__EGLvendorInfo *)&vendor_token,
+                 &own_imports) ||
+        own_imports.getPlatformDisplay == NULL || own_imports.getProcAddress == NULL) {
+        snprintf(egl_why, sizeof(egl_why), "%s is not an EGL vendor library (EGL vendor ABI "
+                 "%d.%d)", v->egl_library, EGL_VENDOR_ABI_MAJOR_VERSION,
+                 EGL_VENDOR_ABI_MINOR_VERSION);
+        return false; /* stays loaded: a vendor may not survive dlclose after __egl_Main */
+    }
+    imports = &own_imports;
+    /* Stays loaded for the life of the process, as under libEGL. */
+    return try_vendor(v->name, v->egl_library);
+}
+
+static void from_vendor_dir(void)
+{
+    struct glmux_vendor_list list;
+    struct glmux_select *sel;
+    struct glmux_select_candidate *cands;
+    size_t *order, n = 0;
+
+    snprintf(egl_why, sizeof(egl_why), "no EGL vendor is installed (searched the vendor "
+             "directory; __EGL_VENDOR_LIBRARY_DIRS and GLMUX_VENDOR_DIRS change where)");
+    if (!glmux_vendor_list_discover(&list)) {
+        snprintf(egl_why, sizeof(egl_why), "out of memory reading the vendor directory");
+        return;
+    }
+    cands = calloc(list.count + 1, sizeof(*cands));
+    order = calloc(list.count + 1, sizeof(*order));
+    sel = glmux_select_new(NULL);
+    if (cands != NULL && order != NULL) {
+        for (size_t i = 0; i < list.count; i++) {
+            if (list.vendors[i].egl_library != NULL)
+                cands[n++] = glmux_select_candidate_of(&list.vendors[i]);
+        }
+        if (sel != NULL)
+            n = glmux_select_egl_vendor_order(sel, cands, n, order);
+        else
+            for (size_t i = 0; i < n; i++)
+                order[i] = i;
+        for (size_t i = 0; i < n && !egl_ok; i++) {
+            const struct glmux_vendor *v = glmux_vendor_list_find(&list, cands[order[i]].name);
+
+            if (v == NULL || v->egl_library == NULL)
+                continue;
+            egl_ok = load_vendor(v);
+            if (!egl_ok)
+                glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
+        }
+    }
+    glmux_select_free(sel);
+    free(cands);
+    free(order);
+    glmux_vendor_list_clear(&list);
 }
 
 static void egl_init(void)
 {
-    const struct glmux_egl_shared *shared = libegl();
-    struct glmux_egl_shared_vendor vendors[PIXELS_EGL_VENDORS_MAX];
+    struct glmux_egl_shared_vendor *vendors = calloc(PIXELS_EGL_VENDORS_MAX, sizeof(*vendors));
     size_t n = 0;
 
-    if (shared != NULL) {
-        snprintf(egl_why, sizeof(egl_why), "no EGL vendor is installed (searched the vendor "
-                 "directory; __EGL_VENDOR_LIBRARY_DIRS and GLMUX_VENDOR_DIRS change where)");
-        n = shared->vendors(EGL_PLATFORM_SURFACELESS_MESA, vendors, PIXELS_EGL_VENDORS_MAX);
+    if (vendors == NULL) {
+        snprintf(egl_why, sizeof(egl_why), "out of memory");
+    } else if (from_libegl(vendors, &n)) {
+        for (size_t i = 0; i < n && !egl_ok; i++) {
+            imports = vendors[i].imports;
+            egl_ok = try_vendor(vendors[i].name, vendors[i].library);
+            if (!egl_ok)
+                glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
+        }
+    } else {
+        from_vendor_dir();
     }
-    for (size_t i = 0; i < n && !egl_ok; i++) {
-        egl_ok = try_vendor(&vendors[i]);
-        if (!egl_ok)
-            glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
-    }
+    free(vendors);
     if (egl_ok)
         glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: renders with EGL vendor \"%s\" (%s), "
                   "EGL %d.%d, surfaceless platform", egl.vendor_name, egl.library, egl.major,

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the GLX vendor ABI of the built-in pixels vendor: its entry point
- * (glmux_glx_pixels_main, which libGLX calls as it calls a library's __glx_Main) and the GLX
- * 1.4 functions libGLX dispatches to it, plus GLX_ARB_create_context(_profile). A context is an
- * EGL context of the EGL vendor (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer
- * (pixels_present.c) made current with it. glXSwapBuffers presents the calling thread's current
- * draw drawable; glFinish and glFlush (this vendor's own, in the GL dispatch table) present a
- * single-buffered window or a pixmap, and so does glXWaitGL. Contexts and drawables destroyed
- * while current are freed when the last thread releases them. One mutex guards the lists; the
- * current context and drawables of a thread are thread-local.
+ * glmux: the GLX vendor ABI of the pixels vendor, libGLX_glmux-pixels.so.0: its __glx_Main
+ * (the only exported name) and the GLX 1.4 functions libGLX dispatches to it, plus
+ * GLX_ARB_create_context(_profile). It is a vendor library like any other: it uses the public
+ * GLX vendor ABI (glvnd/libglxabi.h) and public EGL, GL and X11 calls only, so glmux's libGLX
+ * and libglvnd's both load it (docs/remote.md). A context is an EGL context of the EGL vendor
+ * (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer (pixels_present.c) made current
+ * with it. glXSwapBuffers presents the calling thread's current draw drawable; glFinish and
+ * glFlush (this vendor's own, in the GL dispatch table) present a single-buffered window or a
+ * pixmap, and so does glXWaitGL. Contexts and drawables destroyed while current are freed when
+ * the last thread releases them. One mutex guards the lists; the current context and drawables
+ * of a thread are thread-local. Its own pthread_atfork handler makes its locks anew in a forked
+ * child, and its destructor removes its Xlib hooks before the library is unmapped.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -798,20 +801,30 @@ static void pixels_set_dispatch_index(const GLubyte *name, int index)
     glmux_pixels_texture_set_index(name, index);
 }
 
-void glmux_glx_pixels_after_fork(void)
+/* In a forked child: every lock made anew (the parent's holders do not exist there). */
+static void after_fork_child(void)
 {
     pthread_mutex_init(&lock, NULL);
     glmux_pixels_config_after_fork();
     glmux_pixels_present_after_fork();
 }
 
-void glmux_glx_pixels_fini(void)
+__attribute__((constructor)) static void pixels_load(void)
+{
+    /* Registered against this library: glibc drops the handler when it is unloaded. */
+    pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+/* Unload: the Xlib hooks on every display removed, so no callback reaches unmapped code. */
+__attribute__((destructor)) static void pixels_unload(void)
 {
     glmux_pixels_present_fini();
 }
 
-Bool glmux_glx_pixels_main(uint32_t version, const __GLXapiExports *exports,
-                           __GLXvendorInfo *vendor, __GLXapiImports *imports)
+__attribute__((visibility("default"))) Bool __glx_Main(uint32_t version,
+                                                       const __GLXapiExports *exports,
+                                                       __GLXvendorInfo *vendor,
+                                                       __GLXapiImports *imports)
 {
     (void)vendor;
     if (GLX_VENDOR_ABI_GET_MAJOR_VERSION(version) != GLX_VENDOR_ABI_MAJOR_VERSION)
