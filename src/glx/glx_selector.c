@@ -14,8 +14,9 @@
  * the screen's own, and that GPU's vendor renders there by its own variables. The plan runs with
  * libGLX's lock released: it may ask the X server (DRI3, over the application's connection) for
  * the screen's GPU when that can change the vendor. Nothing is ever set in the environment. GPUs
- * are enumerated only when a variable asks for one: an ordinary process reads a few variables
- * and the vendor directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every
+ * are enumerated only when a variable asks for one, or when the pixels vendor's rule asks whether
+ * a local GPU renders for a TCP display (glmux_glx_selector_pixels): an ordinary process on a
+ * local display reads a few variables and the vendor directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every
  * step.
  */
 #define _GNU_SOURCE

@@ -331,6 +331,7 @@ static struct screen_configs *screen_of(Display *dpy, int screen)
 
     if (dpy == NULL || screen < 0 || screen >= ScreenCount(dpy))
         return NULL;
+    glmux_pixels_egl_get(NULL); /* its first call loads libEGL and vendors: not under our lock */
     pthread_mutex_lock(&configs_lock);
     d = display_find(dpy);
     if (d != NULL && d->made[screen])
