@@ -79,9 +79,10 @@ if enabled glx; then
     [ ! -e "$libdir/libGLX_glmux-pixels.so" ] || glmux_fail "libGLX_glmux-pixels.so: a vendor has no dev link"
     cmake --install "$build" --prefix "$work/pixels" --component pixels > "$work/pixels.log" 2>&1 ||
         glmux_fail "cmake --install --component pixels failed"
-    got=$(cd "$work/pixels" && find . ! -type d | sed 's|^\./[^/]*/||' | sort | tr '\n' ' ')
-    [ "$got" = "libGLX_glmux-pixels.so.0 libGLX_glmux-pixels.so.0.0.0 " ] ||
-        glmux_fail "install component pixels holds: $got"
+    rel=${libdir#"$prefix"/}
+    got=$(cd "$work/pixels" && find . ! -type d | sort | tr '\n' ' ')
+    [ "$got" = "./$rel/libGLX_glmux-pixels.so.0 ./$rel/libGLX_glmux-pixels.so.0.0.0 " ] ||
+        glmux_fail "install component pixels holds: $got (libdir $rel)"
     echo "ok: libGLX_glmux-pixels.so.0, alone in install component \"pixels\""
 fi
 
