@@ -34,7 +34,7 @@ static enum glmux_pixels_when rule(bool has_glx, int fd, char *why, size_t size)
     enum glmux_pixels_when w;
 
     CHECK(sel != NULL);
-    n = glmux_select_glx_plan(sel, 0, NULL, plan);
+    n = glmux_select_glx_plan(sel, NULL, 0, NULL, plan);
     w = glmux_select_pixels_rule(sel, plan, n, has_glx, fd, why, size);
     glmux_select_free(sel);
     printf("  has_glx %d, %s: %s (%s)\n", has_glx, fd == tcp_fd ? "TCP" : "Unix socket",
