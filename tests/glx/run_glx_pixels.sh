@@ -280,6 +280,9 @@ glmark2)
     grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glmark2: not the pixels vendor"
     grep -q "loaded GLX vendor \"glmux-pixels\"" "$work/glmux.log" ||
         fail "glmark2: our libGLX did not load the pixels vendor"
+    # The vendor library's own message (libGLX_glmux-pixels.so.0 exists only in this build).
+    grep -Eq "pixels GLX vendor: screen 0 of .*: [0-9]+ FBConfigs" "$work/glmux.log" ||
+        fail "glmark2: the pixels vendor made no FBConfigs"
     grep -Eq "closed; [1-9][0-9]* frame\(s\) sent" "$work/glmux.log" ||
         fail "glmark2: no frame reached the server"
     ;;
