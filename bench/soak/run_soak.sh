@@ -6,7 +6,8 @@
 # ctest (it runs for minutes). Exit status: 0 pass, 1 a failed check, 3 a hang, 2 setup,
 # anything else the soak's signal (a crash).
 #   bench/soak/run_soak.sh [BUILD_DIR] [MINUTES] [THREADS] [--egl-unloads]   defaults: build 10 8
-# MINUTES may be given in seconds with an "s" suffix (30s) for a quick try.
+# MINUTES may be given in seconds with an "s" suffix (30s) for a quick try. SOAK_LIBS=libglvnd
+# runs the same soak through Debian's libglvnd instead (for the figures side by side).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -23,12 +24,19 @@ command -v Xvfb >/dev/null || { echo "Xvfb is needed (apt-get install xvfb)"; ex
 [ -x "$prog" ] || { echo "build first: $prog is missing"; exit 2; }
 [ -e "$mesa_json" ] || { echo "Debian's Mesa is needed (apt-get install libegl-mesa0 libglx-mesa0)"; exit 2; }
 
-# Our libraries, all in one directory the soak checks they were loaded from.
+# Our libraries (or Debian's libglvnd), all in one directory the soak checks they were loaded
+# from.
 work=$(mktemp -d)
 mkdir "$work/lib"
+system=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 for lib in src/egl/libEGL.so.1 src/glx/libGLX.so.0 src/gl/libGL.so.1 \
            src/dispatch/libGLdispatch.so.0 src/opengl/libOpenGL.so.0; do
-    ln -s "$build/$lib" "$work/lib/$(basename "$lib")"
+    if [ "${SOAK_LIBS:-glmux}" = libglvnd ]; then
+        [ -e "$system/$(basename "$lib")" ] || { echo "no $system/$(basename "$lib") (apt-get install libglvnd0 libegl1 libglx0 libgl1 libopengl0)"; exit 2; }
+        ln -s "$system/$(basename "$lib")" "$work/lib/$(basename "$lib")"
+    else
+        ln -s "$build/$lib" "$work/lib/$(basename "$lib")"
+    fi
 done
 Xvfb -displayfd 3 -nolisten tcp -screen 0 64x64x24 3>"$work/fd" >"$work/xvfb.log" 2>&1 </dev/null &
 xvfb=$!
