@@ -390,8 +390,9 @@ static bool discover(struct glmux_vendor_list *out, bool for_glx)
     bool ok = discover_into(out, for_glx, &r);
 
     if (r.bad_files > BAD_FILES_NAMED)
-        glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR, "%u more vendor manifests skipped (GLMUX_DEBUG="
-                  "vendor names them; glmux check checks them all)", r.bad_files - BAD_FILES_NAMED);
+        glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR, "%u more vendor manifests skipped "
+                  "(GLMUX_DEBUG=vendor names them; glmux check checks them all)",
+                  r.bad_files - BAD_FILES_NAMED);
     return ok;
 }
 

@@ -18,20 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def clean_env(extra):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("GLMUX_", "__EGL_", "__GLX_", "DRI_PRIME", "__NV_"))}
-    env.update(extra)
-    return env
+from clitest import check, clean_env, failures
 
 
 def no_controls(data):

@@ -16,25 +16,10 @@
 import json
 import os
 import shutil
-import subprocess
 import sys
 
+from clitest import check, failures, run
 from elfstub import library_stub
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(args, env=None):
-    e = {k: v for k, v in os.environ.items()
-         if not k.startswith(("GLMUX_", "__EGL_", "__GLX_"))}
-    e.update(env or {})
-    return subprocess.run(args, capture_output=True, text=True, env=e, timeout=60)
 
 
 def main():

@@ -21,26 +21,10 @@ Exit 0 pass, 1 fail.
 """
 import os
 import shutil
-import subprocess
 import sys
 
+from clitest import check, failures, run
 from elfstub import elf_header, program_ident
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(args, env=None):
-    e = {k: v for k, v in os.environ.items()
-         if not k.startswith(("GLMUX_", "__EGL_", "__GLX_"))}
-    e.update(env or {})
-    return subprocess.run(args, capture_output=True, text=True, errors="replace", env=e,
-                          timeout=120)
 
 
 def manifest(path, library):

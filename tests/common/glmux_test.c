@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "glmux_test.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
@@ -60,4 +61,17 @@ void glmux_test_require_ours(const char *soname)
     CHECK_MSG(strncmp(path, dir, strlen(dir)) == 0,
               "%s was loaded from %s, not from glmux (%s)", soname, path, dir);
     printf("loaded %s from %s\n", soname, path);
+}
+
+int glmux_test_open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *e;
+    int n = 0;
+
+    CHECK(d != NULL);
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* the directory's own descriptor */
 }

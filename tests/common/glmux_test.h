@@ -48,4 +48,7 @@ void glmux_test_require_ours(const char *soname);
 /* The path of the loaded object whose file name starts with soname, or NULL. */
 const char *glmux_test_loaded_path(const char *soname);
 
+/* The number of file descriptors open in this process (from /proc/self/fd). */
+int glmux_test_open_fds(void);
+
 #endif

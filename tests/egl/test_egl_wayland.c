@@ -110,20 +110,6 @@ static bool umockdev_loaded(void)
     return found;
 }
 
-/* The number of file descriptors open in this process. */
-static int open_fds(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    struct dirent *e;
-    int n = 0;
-
-    CHECK(d != NULL);
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
-}
-
 static const struct wl_registry_listener app_listener = { registry_global, registry_remove };
 
 /* The test's XDG_RUNTIME_DIR and its compositor: stopped and removed at exit on every path (a
@@ -251,12 +237,12 @@ int main(int argc, char **argv)
     /* The default display under WAYLAND_DISPLAY: a short connection of glmux's own, closed
      * again, with the format table's fd (no descriptor left behind). */
     setenv("WAYLAND_DISPLAY", socket_name, 1);
-    fds = open_fds();
+    fds = glmux_test_open_fds();
     got = vendor_of(eglGetDisplay(EGL_DEFAULT_DISPLAY));
     CHECK_MSG(strcmp(got, expect) == 0, "%s: default display under WAYLAND_DISPLAY from %s, "
               "expected %s", mode, got, expect);
-    CHECK_MSG(open_fds() == fds, "%s: %d descriptors open before, %d after", mode, fds,
-              open_fds());
+    CHECK_MSG(glmux_test_open_fds() == fds, "%s: %d descriptors open before, %d after", mode, fds,
+              glmux_test_open_fds());
     if (argc > 2)
         check_explain(argv[2], mode, strcmp(expect, "nvidia") == 0);
     /* DISPLAY set too: X11 is Mesa's default platform, so Wayland is not asked (and no X server

@@ -9,7 +9,6 @@
  *   test_log_unload LIBRARY...   (GLMUX_DEBUG=all and GLMUX_DEBUG_FILE set by ctest)
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,19 +17,6 @@
 #include "glmux_test.h"
 
 #define ROUNDS 50
-
-static int open_fds(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    struct dirent *e;
-    int n = 0;
-
-    CHECK(d != NULL);
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n - 1; /* the directory's own descriptor */
-}
 
 static long file_size(const char *path)
 {
@@ -71,12 +57,12 @@ int main(int argc, char **argv)
     CHECK(log != NULL && argc > 1);
     remove(log);
     for (int i = 1; i < argc; i++) {
-        int before = open_fds(), after;
+        int before = glmux_test_open_fds(), after;
         long size = file_size(log);
 
         for (int round = 0; round < ROUNDS; round++)
             round_trip(argv[i], round);
-        after = open_fds();
+        after = glmux_test_open_fds();
         printf("%s: %d rounds, open descriptors %d -> %d, debug file %ld -> %ld bytes\n",
                argv[i], ROUNDS, before, after, size, file_size(log));
         CHECK_MSG(file_size(log) > size, "%s wrote nothing to GLMUX_DEBUG_FILE", argv[i]);
