@@ -16,6 +16,7 @@
 
 #include "dispatch_internal.h"
 #include "entry/entry.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 static char *dynamic_names[GLMUX_DYNAMIC_SLOTS];
@@ -156,8 +157,10 @@ int glmux_slot_find(const char *name)
 {
     size_t len = strlen(name);
     uint64_t hash = slot_hash(name, len);
-    int slot = static_find(name, len, hash);
+    int slot;
 
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    slot = static_find(name, len, hash);
     if (slot < 0)
         slot = static_find_short(name, len);
     return slot >= 0 ? slot : dynamic_find(name, hash, NULL);

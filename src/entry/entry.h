@@ -24,7 +24,7 @@ extern const unsigned glmux_entry_names_offsets[];
 /* The patch callbacks of the region (entry_patch.c), registered with libGLdispatch. */
 extern const __GLdispatchStubPatchCallbacks glmux_entry_patch_callbacks;
 
-/* libGLdispatch only: the slot of a name, its dynamic stubs included (slots.c). */
+/* libGLdispatch only: the slot of a name, its dynamic stubs included (slots.c); lock held. */
 int glmux_slot_find(const char *name);
 
 /*

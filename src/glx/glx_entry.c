@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "glx/glx_internal.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #if GLMUX_HAVE_GLX_STUBS
@@ -49,6 +50,7 @@ __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {
     int i = entry_used;
 
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     if (i == GLMUX_GLX_ENTRY_COUNT) {
         if (!reported_full)
             glmux_log(GLMUX_LOG_WARN, "all %d generated GLX entry stubs are in use; "
@@ -97,6 +99,7 @@ void glmux_glx_entry_fini(void)
 
 __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     glmux_log(GLMUX_LOG_DISPATCH, "no generated GLX entry stubs in this build: "
               "glXGetProcAddress(\"%s\") returns NULL until a vendor that knows it is loaded",
               name);

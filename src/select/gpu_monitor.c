@@ -3,7 +3,8 @@
  * glmux: udev's events on the "drm" subsystem (a GPU's nodes added or removed when a device is
  * plugged in or out or its driver bound or unbound, "change" when its properties change), for
  * `glmux gpus --watch`. libudev's monitor, loaded on demand like the rest of the enumeration
- * (device_libs.c); only the tool links this file, libEGL and libGLX never listen.
+ * (device_libs.c). Built as glmux_select_monitor, which only the tool links: libEGL and libGLX
+ * never listen (test abi_tool_only_code).
  */
 #define _GNU_SOURCE
 #include "select.h"

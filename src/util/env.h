@@ -14,11 +14,15 @@ const char *glmux_env_get(const char *name);
 
 /*
  * A variable read as a decimal integer. Unset, empty or secure mode gives def; a malformed
- * value warns once and gives def.
+ * value gives def and a warning, once per variable and process (tests/util/test_util.c).
  */
 long glmux_env_get_int(const char *name, long def);
 
-/* True when the variable reads as an integer other than 0 (libglvnd's atoi() rule). */
+/*
+ * True when the variable reads as an integer other than 0 by libglvnd's atoi() rule: leading
+ * blanks and a sign, then the digits up to the first other character ("1abc" is 1, "yes" 0).
+ * A value that is not wholly a number is read that way and warned about, once per variable.
+ */
 bool glmux_env_get_flag(const char *name);
 
 /* True when this process runs with AT_SECURE set. */
