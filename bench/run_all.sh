@@ -98,13 +98,17 @@ startup_relocs() {
 }
 
 status=0
-# row LABEL DIVISOR TARGET GLVND OURS: TARGET is glmux's limit per DIVISOR, or "libglvnd"
+# row LABEL DIVISOR TARGET GLVND OURS: TARGET is glmux's limit per DIVISOR, "libglvnd", or
+# "F x libglvnd" (a fraction of libglvnd's figure in the same run, whatever the machine counts)
 row() {
     awk -v l="$1" -v d="$2" -v t="$3" -v g="$4" -v o="$5" 'BEGIN {
         if (o == 0 || g == 0) { printf "| %s | %s | %s | (failed) | %s | FAIL |\n", l, g, o, t; exit 1 }
         fmt = (d == 1) ? "%.0f" : "%.1f"
         gv = sprintf(fmt, g / d); ov = sprintf(fmt, o / d)
-        if (t == "libglvnd") { ok = (o <= g); t = "libglvnd" } else ok = (o / d <= t)
+        if (t == "libglvnd") { ok = (o <= g); t = "libglvnd" }
+        else if (t ~ / x libglvnd$/) { split(t, f, " "); ok = (o <= f[1] * g)
+            t = sprintf("%s (%s)", t, sprintf(fmt, f[1] * g / d)) }
+        else ok = (o / d <= t)
         printf "| %s | %s | %s | %.2f | <= %s | %s |\n", l, gv, ov, o / g, t, ok ? "ok" : "MISSED"
         exit ok ? 0 : 1 }' || status=1
 }
@@ -152,10 +156,12 @@ row "glvnd's own Ir, GLX start-up to first context (glx_startup)" 1 120000 \
 row "glXMakeCurrent, same context again (Ir/call)" "$calls" 200 \
     "$(cg glvnd all -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" again "$calls")" \
     "$(cg ours all -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" again "$calls")"
-row "eglMakeCurrent, switch between two Mesa contexts, own Ir (per call)" $((calls * 2)) 215 \
+# The switches' targets are 0.4 x libglvnd's own instructions in the same run (issue 24: 215
+# and 278 where libglvnd counts 537 and 694; this machine counts fewer for both).
+row "eglMakeCurrent, switch between two Mesa contexts, own Ir (per call)" $((calls * 2)) "0.4 x libglvnd" \
     "$(cg glvnd own -- --toggle-collect=switch_loop -- "$build/bench/egl/bench_egl" switch "$calls" mesa)" \
     "$(cg ours own -- --toggle-collect=switch_loop -- "$build/bench/egl/bench_egl" switch "$calls" mesa)"
-row "glXMakeCurrent, switch between two Mesa contexts, own Ir (per call)" "$calls" 278 \
+row "glXMakeCurrent, switch between two Mesa contexts, own Ir (per call)" "$calls" "0.4 x libglvnd" \
     "$(cg glvnd own -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" same "$calls")" \
     "$(cg ours own -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" same "$calls")"
 row "symbol relocations ld.so processes at EGL start-up (LD_DEBUG=statistics)" 1 103 \

@@ -85,6 +85,12 @@ static EGLBoolean make_current_new(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurfa
     return EGL_TRUE;
 }
 
+/*
+ * The hot path of a context switch (docs/performance.md): the thread record is looked up once,
+ * when the vendor is told it answers (vendor_make_current), instead of being cleared by the
+ * prologue and set again; and the current display's vendor comes from the current record, not
+ * the display map (a display keeps its vendor until libEGL is unloaded).
+ */
 GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw,
                                                        EGLSurface read, EGLContext ctx)
 {
@@ -92,8 +98,13 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurfac
     struct glmux_egl_current *cur = NULL;
     glmux_egl_vendor *v, *old_vendor = NULL, *new_vendor;
 
-    glmux_egl_entry();
-    v = glmux_egl_display_vendor(dpy);
+    /* glmux_egl_thread_init, inlined; every way out below sets the thread's error or last
+     * vendor, or resets them (the rest of glmux_egl_entry). */
+    __glDispatchCheckMultithreaded();
+    state = __glDispatchGetCurrentThreadState();
+    if (state != NULL && state->tag == GLDISPATCH_API_EGL)
+        cur = (struct glmux_egl_current *)state;
+    v = cur != NULL && cur->display == dpy ? cur->vendor : glmux_egl_display_vendor(dpy);
     if (v == NULL) {
         glmux_egl_error(EGL_BAD_DISPLAY, "eglMakeCurrent", "invalid display %p", dpy);
         return EGL_FALSE;
@@ -102,19 +113,20 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurfac
         glmux_egl_error(EGL_BAD_MATCH, "eglMakeCurrent", "a surface without a context");
         return EGL_FALSE;
     }
-    state = __glDispatchGetCurrentThreadState();
-    if (state != NULL) {
-        if (state->tag != GLDISPATCH_API_EGL) {
-            glmux_egl_error(EGL_BAD_ACCESS, "eglMakeCurrent", "this thread has a current "
-                            "context of another window-system API (GLX); release it first");
-            return EGL_FALSE;
-        }
-        cur = (struct glmux_egl_current *)state;
+    if (state != NULL && cur == NULL) {
+        glmux_egl_error(EGL_BAD_ACCESS, "eglMakeCurrent", "this thread has a current "
+                        "context of another window-system API (GLX); release it first");
+        return EGL_FALSE;
+    }
+    if (cur != NULL) {
         old_vendor = cur->vendor;
         if (cur->display == dpy && cur->context == ctx && cur->draw == draw &&
-            cur->read == read)
+            cur->read == read) {
+            glmux_egl_tls_reset();
             return EGL_TRUE;
+        }
     } else if (ctx == EGL_NO_CONTEXT) {
+        glmux_egl_tls_reset();
         return EGL_TRUE;
     }
     new_vendor = ctx != EGL_NO_CONTEXT ? v : NULL;

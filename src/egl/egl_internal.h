@@ -144,8 +144,11 @@ void glmux_egl_tls_clear(struct glmux_egl_tls *t);
 void glmux_egl_tls_free(void);
 /* Every exported function starts here: fork check, patch thread hook, error := SUCCESS. */
 void glmux_egl_entry(void);
-/* The prologue without clearing the error (eglGetError). */
+/* The prologue without clearing the error (eglGetError; eglMakeCurrent, whose every way out
+ * sets the error or the last vendor, or calls glmux_egl_tls_reset). */
 void glmux_egl_thread_init(void);
+/* The rest of the prologue: error := SUCCESS, last vendor := NULL, if the record holds either. */
+void glmux_egl_tls_reset(void);
 void glmux_egl_set_error(EGLint error);
 bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor);
 /* The calling thread's current EGL context record, or NULL. */

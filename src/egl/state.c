@@ -13,6 +13,7 @@
 
 #include "egl_internal.h"
 #include "select/select.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 /*
@@ -48,6 +49,7 @@ static struct tls_record *tls_records;
 
 static void tls_unlink_locked(struct tls_record *r)
 {
+    GLMUX_ASSERT_LOCKED(&tls_lock);
     if (r->prev != NULL)
         r->prev->next = r->next;
     else
@@ -105,16 +107,30 @@ struct glmux_egl_tls *glmux_egl_tls_peek(void)
     return pthread_getspecific(tls_key);
 }
 
-struct glmux_egl_tls *glmux_egl_tls(void)
+/* The thread's record, made on first use (glmux_egl_tls); inlined in the make-current path. */
+static struct tls_record *tls_record_new(void);
+
+static inline struct glmux_egl_tls *tls_get(void)
 {
     struct tls_record *r;
 
     if (!glmux_winsys_usable() || !tls_key_ok)
         return NULL;
     r = pthread_getspecific(tls_key);
-    if (r != NULL)
-        return &r->state;
-    r = malloc(sizeof(*r));
+    if (__builtin_expect(r == NULL, 0))
+        r = tls_record_new();
+    return r != NULL ? &r->state : NULL;
+}
+
+struct glmux_egl_tls *glmux_egl_tls(void)
+{
+    return tls_get();
+}
+
+static struct tls_record *tls_record_new(void)
+{
+    struct tls_record *r = malloc(sizeof(*r));
+
     if (r == NULL)
         return NULL;
     r->state = fresh_state;
@@ -130,7 +146,7 @@ struct glmux_egl_tls *glmux_egl_tls(void)
         r->next->prev = r;
     tls_records = r;
     pthread_mutex_unlock(&tls_lock);
-    return &r->state;
+    return r;
 }
 
 /* Counts the record in or out of dirty_records after its error or last vendor changed. */
@@ -176,16 +192,21 @@ void glmux_egl_thread_init(void)
     __glDispatchCheckMultithreaded();
 }
 
-void glmux_egl_entry(void)
+void glmux_egl_tls_reset(void)
 {
     struct glmux_egl_tls *t;
 
-    __glDispatchCheckMultithreaded();
     if (__atomic_load_n(&dirty_records, __ATOMIC_RELAXED) == 0)
         return;     /* this thread's record, if any, holds nothing to reset */
     t = glmux_egl_tls_peek();
     if (t != NULL)
         glmux_egl_tls_clear(t);
+}
+
+void glmux_egl_entry(void)
+{
+    __glDispatchCheckMultithreaded();
+    glmux_egl_tls_reset();
 }
 
 void glmux_egl_set_error(EGLint error)
@@ -201,7 +222,7 @@ void glmux_egl_set_error(EGLint error)
 
 bool glmux_egl_set_last_vendor(glmux_egl_vendor *vendor)
 {
-    struct glmux_egl_tls *t = glmux_egl_tls();
+    struct glmux_egl_tls *t = tls_get();
 
     if (t == NULL)
         return false;

@@ -98,24 +98,40 @@ static void restore(struct glmux_glx_thread *old)
     free(old);
 }
 
+/* Remembers in t the context it leaves, left (its record, alive at generation gen). */
+static void remember_prev(struct glmux_glx_thread *t, struct glmux_glx_context *left,
+                          unsigned long gen)
+{
+    t->prev_handle = left != NULL ? left->handle : NULL;
+    t->prev_info = left;
+    t->prev_gen = gen;
+}
+
 /* Makes ctx current in place of old (NULL or another context): the general case. */
 static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawable draw,
                                                           GLXDrawable read, GLXContext ctx,
                                                           bool mcc,
                                                           struct glmux_glx_thread *old)
 {
-    unsigned char minor = mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent;
     struct glmux_glx_thread *t;
     struct glmux_glx_context *info;
     glmux_glx_vendor *v;
+    unsigned long gen;
 
     glmux_glx_lock_acquire();
-    info = glmux_glx_context_find(ctx);
+    gen = glmux_glx_context_generation();
+    /* Back to the context this thread left last: its record needs no lookup if no record was
+     * freed since (a switch between two contexts, the common case). */
+    if (old != NULL && old->prev_handle == ctx && old->prev_gen == gen)
+        info = old->prev_info;
+    else
+        info = glmux_glx_context_find(ctx);
     if (info != NULL)
         info->current_count++;      /* held while we switch */
     glmux_glx_lock_release();
     if (info == NULL) {
-        report(dpy, old, GLXBadContext, 0, minor, false);
+        report(dpy, old, GLXBadContext, 0, mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent,
+               false);
         return False;
     }
     v = info->vendor;
@@ -125,6 +141,7 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
             unref(info);
             return False;
         }
+        remember_prev(old, old->ctx, gen);  /* before the unref, which may free it */
         unref(old->ctx);
         old->ctx = info;
         old->dpy = dpy;
@@ -147,6 +164,7 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
         t->dpy = dpy;
         t->draw = draw;
         t->read = mcc ? read : draw;
+        remember_prev(t, old != NULL ? old->ctx : NULL, gen);
         if (dispatch_make_current(t)) {
             if (vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
                 if (old != NULL) {
@@ -172,7 +190,6 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
 static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
                          bool mcc)
 {
-    unsigned char minor = mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent;
     __GLdispatchThreadState *s;
     struct glmux_glx_thread *old;
 
@@ -180,13 +197,15 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     s = __glDispatchGetCurrentThreadState();
     if (s != NULL && s->tag != GLDISPATCH_API_GLX) {
         glmux_log(GLMUX_LOG_WARN, "glXMakeCurrent while an EGL context is current: BadAccess");
-        glmux_glx_x_error(dpy, BadAccess, 0, minor, true);
+        glmux_glx_x_error(dpy, BadAccess, 0, mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent,
+                          true);
         return False;
     }
     old = (struct glmux_glx_thread *)s;
     if (ctx == NULL) {
         if (draw != None || read != None) {
-            report(dpy, old, BadMatch, draw, minor, true);
+            report(dpy, old, BadMatch, draw, mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent,
+                   true);
             return False;
         }
         return old == NULL ? True : release(old);

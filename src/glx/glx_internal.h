@@ -226,6 +226,12 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx);
 glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx);
 /* The record of ctx (lock held), or NULL. */
 struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx);
+/*
+ * How many context records were freed so far (lock held): a record pointer taken while this
+ * count had the same value is still alive, which lets a thread reuse the record of the context
+ * it left last without looking it up (glx_current.c).
+ */
+unsigned long glmux_glx_context_generation(void);
 /* Drops a current reference; frees a deleted context at zero. Lock held. */
 void glmux_glx_context_unref_locked(struct glmux_glx_context *info);
 int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *vendor);
@@ -247,6 +253,12 @@ struct glmux_glx_thread {
     struct glmux_glx_context *ctx;
     Display *dpy;
     GLXDrawable draw, read;
+    /* The context this thread made current before ctx, its record (no reference held) and
+     * glmux_glx_context_generation() when it was known alive: a switch back to it needs no
+     * lookup while no record was freed since. */
+    GLXContext prev_handle;
+    struct glmux_glx_context *prev_info;
+    unsigned long prev_gen;
 };
 
 /* The calling thread's GLX state, or NULL when no GLX context is current. */

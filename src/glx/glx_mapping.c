@@ -12,6 +12,7 @@
 #include "util/log.h"
 
 static struct glmux_ptrmap contexts;   /* GLXContext -> struct glmux_glx_context */
+static unsigned long contexts_freed;   /* glmux_glx_context_generation */
 static struct glmux_ptrmap fbconfigs;  /* GLXFBConfig -> vendor */
 
 int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor)
@@ -56,6 +57,7 @@ void glmux_glx_context_unref_locked(struct glmux_glx_context *info)
     if (info->deleted && info->current_count == 0) {
         glmux_ptrmap_remove(&contexts, (uintptr_t)info->handle);
         free(info);
+        contexts_freed++;
     }
 }
 
@@ -71,6 +73,7 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
         if (info->current_count == 0) {
             glmux_ptrmap_remove(&contexts, (uintptr_t)ctx);
             free(info);
+            contexts_freed++;
         }
     }
     glmux_glx_lock_release();
@@ -80,6 +83,12 @@ struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx)
 {
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     return glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
+}
+
+unsigned long glmux_glx_context_generation(void)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    return contexts_freed;
 }
 
 glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
@@ -235,5 +244,6 @@ void glmux_glx_mapping_fini(void)
 {
     glmux_ptrmap_each(&contexts, free_context, NULL);
     glmux_ptrmap_clear(&contexts);
+    contexts_freed++;
     glmux_ptrmap_clear(&fbconfigs);
 }
