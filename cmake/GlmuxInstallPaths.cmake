@@ -53,6 +53,11 @@ endif()
 if(GLMUX_VENDOR_DIR STREQUAL vendordir_fs)
   set(GLMUX_PC_VENDORDIR "\${libdir}/glvnd/vendors")
 else()
+  # `--prefix` at install time moves the files, not the paths compiled into the libraries.
+  message(WARNING "glmux is installed into ${prefix} but was configured for another prefix: "
+    "its libraries search the vendor directory ${GLMUX_VENDOR_DIR}, not "
+    "${vendordir_fs}. Configure with -DCMAKE_INSTALL_PREFIX=${prefix} for them to search "
+    "the installed one, or set GLMUX_VENDOR_DIRS (docs/prefix.md).")
   set(vendordir_fs "${GLMUX_VENDOR_DIR}")
   set(GLMUX_PC_VENDORDIR "${GLMUX_VENDOR_DIR}")
 endif()

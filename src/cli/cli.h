@@ -58,6 +58,10 @@ enum glmux_pixels_when glmux_cli_explain_remote(struct glmux_select *sel,
 int glmux_cli_check(int argc, char **argv);
 int glmux_cli_manifest(int argc, char **argv);
 
+/* libmix.c: reports which GL libraries a program started here would load, glmux's or not;
+ * returns 1 (and says so on stderr) when they would be a mix of both, else 0. */
+int glmux_cli_check_libraries(void);
+
 /* help.c: prints the help of command name (NULL: the list of commands) on stdout; false when
  * there is no such command. */
 bool glmux_cli_help(const char *name);

@@ -70,12 +70,14 @@ static const struct glmux_cli_help {
       "Validates vendor manifests: each problem as FILE:LINE: error: MESSAGE (or warning) on\n"
       "standard error, one \"ok\" line on standard output for each valid file. Without FILE,\n"
       "every *.json file of the vendor directories this system searches (GLMUX_VENDOR_DIRS or\n"
-      "the built-in list), then whether this process mixes glmux's libraries with libglvnd's.\n"
+      "the built-in list), then which GL libraries a program started here would load:\n"
+      "glmux's, libglvnd's, or a mix of both, which is an error (docs/prefix.md).\n"
       "\n"
       "Options:\n"
       "  --help   print this help\n"
       "\n"
-      "Exit status: 0 every manifest is valid, 1 a manifest has errors, 2 usage error.\n" },
+      "Exit status: 0 every manifest is valid, 1 a manifest has errors or the GL libraries\n"
+      "would be a mix, 2 usage error.\n" },
     { "manifest",
       "Usage: glmux manifest --vendor NAME [--egl LIB] [--glx LIB] [--drivers DRV,...]\n"
       "                      [--priority N] [--description TEXT]\n"

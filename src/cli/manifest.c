@@ -202,6 +202,7 @@ int glmux_cli_check(int argc, char **argv)
         rc = check_installed(&st);
         if (rc != GLMUX_EXIT_OK)
             return rc;
+        st.errors += glmux_cli_check_libraries();   /* libmix.c */
     }
     return st.errors > 0 ? GLMUX_EXIT_FAIL : GLMUX_EXIT_OK;
 }

@@ -7,7 +7,12 @@
  * patch-callback set-up both libraries do for a vendor.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "winsys/winsys.h"
@@ -25,6 +30,45 @@ static void fallback_after_fork(void)
     fallback_client->after_fork();
     if (state != NULL && state->threadDestroyedCallback == fallback_client->record_destroyed)
         fallback_client->record_destroyed(state);
+}
+
+/* The file an address of the process is in ("?" when the loader does not know). */
+static const char *object_of(const void *addr)
+{
+    Dl_info info;
+
+    return dladdr(addr, &info) != 0 && info.dli_fname != NULL ? info.dli_fname : "?";
+}
+
+/*
+ * This library runs with a libGLdispatch.so.0 that is not glmux's: a program built against a
+ * glmux prefix whose RUNPATH (not inherited by our dependencies) found our library and the
+ * system's libGLdispatch, or an LD_LIBRARY_PATH that names only part of the prefix. It works
+ * (the private ABI is libglvnd's), but not as installed; said once per load, by default.
+ */
+static void warn_mixed(const struct glmux_dispatch_client *client)
+{
+    const char *ours = object_of((const void *)warn_mixed);
+    char *real = realpath(ours, NULL), *slash = real != NULL ? strrchr(real, '/') : NULL;
+    char fix[4096] = "";
+
+    /* Where glmux's libGLdispatch.so.0 should be: next to this library's real file. */
+    if (slash != NULL) {
+        *slash = '\0';
+        snprintf(fix, sizeof(fix), "%s/libGLdispatch.so.0", real);
+        if (access(fix, F_OK) == 0)
+            snprintf(fix, sizeof(fix), "LD_LIBRARY_PATH=%s", real);
+        else
+            fix[0] = '\0';
+    }
+    glmux_log(GLMUX_LOG_WARN, "%s (%s) runs with a libGLdispatch.so.0 that is not glmux's "
+              "(%s): this process mixes glmux with another GL dispatch library, libglvnd's; "
+              "start it with %s, or install glmux as the system's GL libraries "
+              "(docs/prefix.md in the glmux sources)", client->name, ours,
+              object_of((const void *)__glDispatchGetABIVersion),
+              fix[0] != '\0' ? fix : "LD_LIBRARY_PATH naming the directory of all of glmux's "
+              "libraries");
+    free(real);
 }
 
 static bool client_init(const struct glmux_dispatch_client *client)
@@ -46,8 +90,7 @@ static bool client_init(const struct glmux_dispatch_client *client)
         dispatch_winsys = w;
         return true;
     }
-    glmux_log(GLMUX_LOG_DISPATCH, "%s: the loaded libGLdispatch.so.0 is not glmux's; fork and "
-              "unload get libglvnd's handling", client->name);
+    warn_mixed(client);
     fallback_client = client;
     if (pthread_atfork(NULL, NULL, fallback_after_fork) != 0)
         glmux_log(GLMUX_LOG_WARN, "%s cannot register a fork handler; a forked child may "
