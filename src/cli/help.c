@@ -13,8 +13,16 @@
 
 #define SPEC_TEXT                                                                              \
     "SPEC is what GLMUX_GPU accepts: default, integrated, discrete, N (the N-th GPU that is\n"  \
-    "not the default one, in PCI order), pci-0000_01_00_0 or 0000:01:00.0 (a PCI address),\n"  \
-    "vvvv:dddd (PCI vendor:device in hex); a trailing '!' keeps only that GPU's vendors.\n"
+    "not the display's, in PCI order), pci-0000_01_00_0 or 0000:01:00.0 (a PCI address) or\n" \
+    "another tag 'glmux gpus' shows, vvvv:dddd (PCI vendor:device in hex); a trailing '!'\n"  \
+    "keeps only that GPU's vendors. See glmux(1), GPU SPECIFICATIONS.\n"
+
+/* The options and SPEC of env and run. */
+#define GPU_OPTIONS_TEXT                                                                       \
+    "Options:\n"                                                                               \
+    "  --gpu SPEC   the GPU (default: discrete)\n"                                             \
+    "  --help       print this help\n"                                                         \
+    "\n" SPEC_TEXT "\n"
 
 #define DEBUG_TEXT                                                                             \
     "Debugging: GLMUX_DEBUG=warn,select,vendor logs every decision (keep 'warn': the list\n"    \
@@ -102,28 +110,21 @@ static const struct glmux_cli_help {
     { "env",
       "Usage: glmux env [--gpu SPEC]\n"
       "\n"
-      "Prints shell lines (export, unset) that put a program on a GPU: for glmux (GLMUX_GPU),\n"
-      "for Mesa (DRI_PRIME) and for NVIDIA's driver (its offload variables).\n"
+      "Prints shell lines (export, unset) that put a new program on a GPU: GLMUX_GPU and the\n"
+      "variables the GPU's vendor reads (DRI_PRIME for Mesa, the offload variables for\n"
+      "NVIDIA's driver). When no GPU matches SPEC, a warning and nothing else.\n"
       "Use as: eval \"$(glmux env --gpu discrete)\"\n"
       "\n"
-      "Options:\n"
-      "  --gpu SPEC   the GPU (default: discrete)\n"
-      "  --help       print this help\n"
-      "\n" SPEC_TEXT
-      "\n"
-      "Exit status: 0 success, 1 no GPU matches SPEC, 2 usage error.\n" },
+      GPU_OPTIONS_TEXT
+      "Exit status: 0 success (no GPU matching SPEC is a warning), 2 usage error.\n" },
     { "run",
       "Usage: glmux run [--gpu SPEC] [--] COMMAND [ARG...]\n"
       "\n"
-      "Runs COMMAND with the variables 'glmux env' prints set. Options after COMMAND are\n"
-      "COMMAND's.\n"
+      "Runs COMMAND with the variables 'glmux env' prints set; when no GPU matches SPEC, with\n"
+      "a warning and its environment unchanged. Options after COMMAND are COMMAND's.\n"
       "\n"
-      "Options:\n"
-      "  --gpu SPEC   the GPU (default: discrete)\n"
-      "  --help       print this help\n"
-      "\n" SPEC_TEXT
-      "\n"
-      "Exit status: COMMAND's; 1 no GPU matches SPEC or COMMAND cannot be run, 2 usage error.\n" },
+      GPU_OPTIONS_TEXT
+      "Exit status: COMMAND's; 1 COMMAND cannot be run, 2 usage error.\n" },
     { "port-check",
       "Usage: glmux port-check [--json] [--] PATH...\n"
       "\n"

@@ -46,20 +46,36 @@ static bool first_warning(const char *name)
     return false;
 }
 
+/*
+ * Reads the variable as a decimal number: false when it is unset or empty; else *value gets
+ * what strtol reads (as atoi() would, glibc's atoi() being (int)strtol(value, NULL, 10)) and
+ * *whole whether that is the whole value, in range.
+ */
+static bool read_number(const char *name, const char **text, long *value, bool *whole)
+{
+    char *end;
+
+    *text = glmux_env_get(name);
+    if (*text == NULL || **text == '\0')
+        return false;
+    errno = 0;
+    *value = strtol(*text, &end, 10);
+    *whole = errno == 0 && *end == '\0' && end != *text;
+    return true;
+}
+
 long glmux_env_get_int(const char *name, long def)
 {
-    const char *value = glmux_env_get(name);
-    char *end;
+    const char *text;
     long result;
+    bool whole;
 
-    if (value == NULL || *value == '\0')
+    if (!read_number(name, &text, &result, &whole))
         return def;
-    errno = 0;
-    result = strtol(value, &end, 10);
-    if (errno != 0 || *end != '\0' || end == value) {
+    if (!whole) {
         if (first_warning(name))
             glmux_log(GLMUX_LOG_WARN, "ignoring %s=\"%s\": not a decimal number; using %ld",
-                      name, value, def);
+                      name, text, def);
         return def;
     }
     return result;
@@ -67,16 +83,14 @@ long glmux_env_get_int(const char *name, long def)
 
 bool glmux_env_get_flag(const char *name)
 {
-    const char *value = glmux_env_get(name);
-    char *end;
+    const char *text;
     long result;
+    bool whole;
 
-    if (value == NULL || *value == '\0')
+    if (!read_number(name, &text, &result, &whole))
         return false;
-    errno = 0;
-    result = strtol(value, &end, 10);   /* glibc's atoi() is (int)strtol(value, NULL, 10) */
-    if ((errno != 0 || *end != '\0' || end == value) && first_warning(name))
+    if (!whole && first_warning(name))
         glmux_log(GLMUX_LOG_WARN, "%s=\"%s\" is not a number; read as %d, as libglvnd reads it",
-                  name, value, (int)result);
+                  name, text, (int)result);
     return (int)result != 0;
 }

@@ -16,7 +16,8 @@ Rules, over every .c and .h file of src/:
 import os
 import re
 import sys
-import tempfile
+
+import checker
 
 DECL = re.compile(r"^\s*(?:(?:const|static|volatile|unsigned|signed|struct|enum|union)\s+)*"
                   r"[A-Za-z_]\w*(?:\s+|\s*\*+\s*)(?:const\s+)?\**\s*[A-Za-z_]\w*"
@@ -102,7 +103,8 @@ def check(top, doc):
             if not (name.endswith("_locked") or name in held):
                 continue
             if not first_statement(body).startswith("GLMUX_ASSERT_LOCKED("):
-                why = "ends in _locked" if name.endswith("_locked") else "is documented \"lock held\""
+                why = ("ends in _locked" if name.endswith("_locked")
+                       else "is documented \"lock held\"")
                 errors.append("%s:%d: %s %s but does not start with GLMUX_ASSERT_LOCKED"
                               % (rel, lineno, name, why))
     text = read(doc)
@@ -123,53 +125,28 @@ def check(top, doc):
     return errors
 
 
-def self_test():
-    files = {
-        "src/a.h": "/* The thing. Lock held. */\nvoid a_thing(int x);\n"
-                   "/* Called with no lock held. */\nvoid a_free(void);\n",
-        "src/a.c": "static pthread_mutex_t a_lock;\nstatic pthread_mutex_t b_lock;\n"
-                   "struct s {\n    pthread_rwlock_t lock;\n    pthread_mutex_t other;\n};\n"
-                   "void a_thing(int x)\n{\n    int y = x;\n\n    GLMUX_ASSERT_LOCKED(&a_lock);\n}\n"
-                   "static void b_locked(void)\n{\n    /* why */\n    do_it();\n"
-                   "    GLMUX_ASSERT_LOCKED(&b_lock);\n}\n"
-                   "void a_free(void)\n{\n    do_it();\n}\n",
-        "docs/architecture.md": "## Locking\n| l | `a_lock`, `map.lock` |\n## Next\n",
-    }
-    want = [
-        "src/a.c:2: the lock b_lock is not in the lock table of docs/architecture.md",
-        "src/a.c:5: the lock other is not in the lock table of docs/architecture.md",
-        "src/a.c:13: b_locked ends in _locked but does not start with GLMUX_ASSERT_LOCKED",
-    ]
-    with tempfile.TemporaryDirectory() as top:
-        for name, text in files.items():
-            os.makedirs(os.path.join(top, os.path.dirname(name)), exist_ok=True)
-            with open(os.path.join(top, name), "w", encoding="utf-8") as f:
-                f.write(text)
-        got = check(top, os.path.join(top, "docs", "architecture.md"))
-    if sorted(got) != sorted(want):
-        print("self-test: found\n  %s\nexpected\n  %s" % ("\n  ".join(got), "\n  ".join(want)))
-        return 1
-    print("self-test: %d broken rules found, as expected" % len(want))
-    return 0
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        raise SystemExit(__doc__)
-    top = os.path.realpath(sys.argv[1])
-    errors = check(top, os.path.join(top, "docs", "architecture.md"))
-    for e in errors:
-        print(e)
-    if errors:
-        print("%d broken rules of the locking contract (docs/architecture.md, \"Locking\")"
-              % len(errors))
-        return 1
-    print("the locking contract holds: every _locked or \"lock held\" function asserts its "
-          "lock, every lock is in the table")
-    return 0
-
+SELF_TEST_FILES = {
+    "src/a.h": "/* The thing. Lock held. */\nvoid a_thing(int x);\n"
+               "/* Called with no lock held. */\nvoid a_free(void);\n",
+    "src/a.c": "static pthread_mutex_t a_lock;\nstatic pthread_mutex_t b_lock;\n"
+               "struct s {\n    pthread_rwlock_t lock;\n    pthread_mutex_t other;\n};\n"
+               "void a_thing(int x)\n{\n    int y = x;\n\n    GLMUX_ASSERT_LOCKED(&a_lock);\n}\n"
+               "static void b_locked(void)\n{\n    /* why */\n    do_it();\n"
+               "    GLMUX_ASSERT_LOCKED(&b_lock);\n}\n"
+               "void a_free(void)\n{\n    do_it();\n}\n",
+    "docs/architecture.md": "## Locking\n| l | `a_lock`, `map.lock` |\n## Next\n",
+}
+SELF_TEST_WANT = [
+    "src/a.c:2: the lock b_lock is not in the lock table of docs/architecture.md",
+    "src/a.c:5: the lock other is not in the lock table of docs/architecture.md",
+    "src/a.c:13: b_locked ends in _locked but does not start with GLMUX_ASSERT_LOCKED",
+]
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(checker.main(__doc__,
+                          lambda top: check(top, os.path.join(top, "docs", "architecture.md")),
+                          SELF_TEST_FILES, SELF_TEST_WANT,
+                          "broken rules of the locking contract "
+                          "(docs/architecture.md, \"Locking\")",
+                          "the locking contract holds: every _locked or \"lock held\" function "
+                          "asserts its lock, every lock is in the table"))

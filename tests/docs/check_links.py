@@ -22,7 +22,8 @@ What is checked, in every Markdown file, man page and text file of the tree (the
 import os
 import re
 import sys
-import tempfile
+
+import checker
 
 SKIP_DIRS = {".git", "fixtures", "golden", "__pycache__"}
 TEXT_EXT = (".md", ".1", ".c", ".h", ".py", ".sh", ".txt", ".symbols", ".cmake", ".in", ".tsv",
@@ -42,8 +43,10 @@ NOT_READ = ("tests/",)
 MD_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 NAMED_DOC = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)(?!\w|\.\w)")
 NUMBERED = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md) ?§ ?([0-9]+(?:\.[0-9]+)*[a-z]?)")
-TITLED = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\)?, \\?[\"“]([^\"”\\]{3,80})\\?[\"”]")
-TREE_PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w./+{},*<>-]*)" % "|".join(re.escape(d) for d in TOP_DIRS))
+TITLED = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\)?, "
+                    r"\\?[\"“]([^\"”\\]{3,80})\\?[\"”]")
+TREE_PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w./+{},*<>-]*)"
+                       % "|".join(re.escape(d) for d in TOP_DIRS))
 
 
 def headings(path):
@@ -182,56 +185,26 @@ def check_tree(top):
     return errors
 
 
-def self_test():
-    """The checker finds each kind of broken reference and accepts the good ones."""
-    docs = {
-        "README.md": "See [guide](docs/guide.md#2-step-two) and [x](docs/guide.md#nope).\n"
-                     "Also `docs/guide.md` §2 and docs/guide.md §9, ABI.md and\n"
-                     'docs/guide.md, "Step two" and docs/guide.md, "Missing part".\n'
-                     "Code: `src/a.c`, `src/b.c`, `demo/glmux-demo-egl`, `tests/cross/ARCH`.\n"
-                     "```\ncat docs/nothing.md\n```\n",
-        "docs/guide.md": "# Guide\n## 1. Step one\n## 2. Step `two`\n[up](../README.md#nothing)\n",
-        "src/a.c": "/* see docs/guide.md §1 and DESIGN.md */\n",
-    }
-    want = [
-        "README.md:1: link to docs/guide.md#nope: no such section",
-        "README.md:2: docs/guide.md §9: no such section",
-        "README.md:2: ABI.md: no such file in the repository",
-        'README.md:3: docs/guide.md, "Missing part": no such section',
-        "README.md:4: src/b.c: no such file or directory in the repository",
-        "docs/guide.md:4: link to ../README.md#nothing: no such section",
-        "src/a.c:1: DESIGN.md: no such file in the repository",
-    ]
-    with tempfile.TemporaryDirectory() as top:
-        for name, text in docs.items():
-            os.makedirs(os.path.join(top, os.path.dirname(name)), exist_ok=True)
-            with open(os.path.join(top, name), "w", encoding="utf-8") as f:
-                f.write(text)
-        got = check_tree(os.path.realpath(top))
-    if sorted(got) != sorted(want):
-        print("self-test: the checker found\n  " + "\n  ".join(got) +
-              "\nexpected\n  " + "\n  ".join(want))
-        return 1
-    print("self-test: %d broken references found, as expected" % len(want))
-    return 0
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        raise SystemExit(__doc__)
-    top = os.path.realpath(sys.argv[1])
-    errors = check_tree(top)
-    for e in errors:
-        print(e)
-    if errors:
-        print("%d broken references: every file, section and path a document names must be "
-              "in the repository" % len(errors))
-        return 1
-    print("every reference resolves")
-    return 0
-
+SELF_TEST_FILES = {
+    "README.md": "See [guide](docs/guide.md#2-step-two) and [x](docs/guide.md#nope).\n"
+                 "Also `docs/guide.md` §2 and docs/guide.md §9, ABI.md and\n"
+                 'docs/guide.md, "Step two" and docs/guide.md, "Missing part".\n'
+                 "Code: `src/a.c`, `src/b.c`, `demo/glmux-demo-egl`, `tests/cross/ARCH`.\n"
+                 "```\ncat docs/nothing.md\n```\n",
+    "docs/guide.md": "# Guide\n## 1. Step one\n## 2. Step `two`\n[up](../README.md#nothing)\n",
+    "src/a.c": "/* see docs/guide.md §1 and DESIGN.md */\n",
+}
+SELF_TEST_WANT = [
+    "README.md:1: link to docs/guide.md#nope: no such section",
+    "README.md:2: docs/guide.md §9: no such section",
+    "README.md:2: ABI.md: no such file in the repository",
+    'README.md:3: docs/guide.md, "Missing part": no such section',
+    "README.md:4: src/b.c: no such file or directory in the repository",
+    "docs/guide.md:4: link to ../README.md#nothing: no such section",
+    "src/a.c:1: DESIGN.md: no such file in the repository",
+]
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(checker.main(__doc__, check_tree, SELF_TEST_FILES, SELF_TEST_WANT,
+                          "broken references: every file, section and path a document names "
+                          "must be in the repository", "every reference resolves"))

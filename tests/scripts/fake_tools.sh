@@ -4,6 +4,13 @@
 # line to DIR/calls. Their behaviour comes from files in DIR:
 #   installed      packages dpkg-query reports as installed, one a line
 #   lock-failures  how many times apt-get update fails with apt's lock message (counted down)
+# fake_work WORK_DIR: WORK_DIR made afresh; FAKE_DIR, where fake_tools puts the programs, in it.
+fake_work() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    FAKE_DIR=$1/bin
+}
+
 fake_tools() {
     d=$1
     mkdir -p "$d"

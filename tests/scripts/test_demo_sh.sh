@@ -8,10 +8,8 @@
 set -u
 src=$1
 work=$2
-rm -rf "$work"
-mkdir -p "$work"
 . "$src/tests/scripts/fake_tools.sh"
-FAKE_DIR=$work/bin
+fake_work "$work"
 build=$work/build
 
 setup() {   # a fresh fake machine with every demonstration package installed

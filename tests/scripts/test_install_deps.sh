@@ -9,10 +9,8 @@
 set -u
 src=$1
 work=$2
-rm -rf "$work"
-mkdir -p "$work"
 . "$src/tests/scripts/fake_tools.sh"
-FAKE_DIR=$work/bin
+fake_work "$work"
 script=$src/scripts/install-deps.sh
 printf 'gcc\n# a comment\ncmake  # another\n' >"$work/list"
 run() {   # expected exit status, then the environment; output in $work/out
