@@ -11,11 +11,12 @@
 #     libglvnd's (exit 0, glmux not in use), and the mix (exit 1, every library named).
 # Skips (77) without the install, without EGL in the build, or when the system's
 # libGLdispatch.so.0 is missing or glmux's own.
-# Usage: run_mix.sh PREFIX GLMUX CC WORK_DIR
+# CFLAGS: what a sanitized build's programs are compiled with (-fsanitize=...), or nothing.
+# Usage: run_mix.sh PREFIX GLMUX CC WORK_DIR [CFLAGS]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/install_lib.sh"
-prefix=$1 glmux=$2 cc=$3 work=$4
+prefix=$1 glmux=$2 cc=$3 work=$4 cflags=${5:-}
 [ -d "$prefix/include" ] ||
     glmux_skip "no checked install at $prefix (the install_prefix test sets it up, or skipped)"
 prefix=$(cd "$prefix" && pwd -P)
@@ -36,7 +37,8 @@ export GLMUX_VENDOR_DIRS="$work/no-vendors"   # check: no manifests to look at
 
 printf '#include <EGL/egl.h>\nint main(void) { return eglGetError() == EGL_SUCCESS ? 0 : 1; }\n' \
     > "$work/prog.c"
-$cc -I"$prefix/include" "$work/prog.c" -L"$libdir" -lEGL -o "$work/prog" ||
+# shellcheck disable=SC2086
+$cc $cflags -I"$prefix/include" "$work/prog.c" -L"$libdir" -lEGL -o "$work/prog" ||
     glmux_fail "cannot build the test program against $prefix"
 readelf -d "$work/prog" | grep -Eq 'RUNPATH|RPATH' && glmux_fail "the test program has a RUNPATH"
 
