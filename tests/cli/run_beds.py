@@ -192,6 +192,84 @@ def run(glmux, bed, env, args):
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
 
 
+# The text of `glmux explain` on every bed, on a machine without /sys (an empty testbed) and
+# with one vendor installed (no GPU looked at), under a few variables: it must not contradict
+# itself (issue 28 item 13, issue 24 item 6).
+TEXT_VARIABLES = [{}, {"DRI_PRIME": "1"}, dict(NVR, GLMUX_GPU="integrated")]
+
+
+def contradictions(text):
+    """What in one `glmux explain` text says two incompatible things."""
+    problems = []
+    lines = text.splitlines()
+    head = {l.split(":", 1)[0]: l for l in lines if not l.startswith((" ", "why"))}
+    why = [l[4:] for l in lines if l.startswith("  - ")]
+    looked = not head.get("GPU", "").startswith("GPU:         not looked at")
+    listed = [r for r in why if r.startswith(("GPU ", "default GPU:", "no GPU found",
+                                              "cannot enumerate GPUs", "chosen GPU:"))]
+    said_not = [r for r in why if "does not look at the GPUs" in r or "no GPU enumeration" in r]
+    for r in set(why):
+        if why.count(r) > 1:
+            problems.append("reason given %d times: %s" % (why.count(r), r))
+    screens = [r.split(":", 1)[0] for r in why if r.startswith("GLX screen ")]
+    for s in set(screens):
+        if screens.count(s) > 1:
+            problems.append("%d '%s:' lines" % (screens.count(s), s))
+    if (not looked or said_not) and listed:
+        problems.append("%s, yet the reasons list GPUs: %s" % (
+            said_not[0] if said_not else "GPUs not looked at", listed))
+    gpu = head.get("GPU", "")
+    if "none found" in gpu and any(r.startswith("GPU 0:") for r in why):
+        problems.append("'GPU: none found' but a GPU is listed")
+    if looked and gpu.startswith("GPU:         pci-") or gpu.startswith("GPU:         platform-"):
+        tag = gpu.split()[1]
+        if not any(r.startswith("GPU ") and (" %s " % tag) in r for r in why):
+            problems.append("GPU %s is not among the GPUs listed" % tag)
+    asked = head.get("asked for", "")
+    nothing = [r for r in why if r.startswith("no variable asks for a GPU")]
+    if ("nothing" in asked) != bool(nothing):
+        problems.append("'%s' against the reasons %s" % (asked, nothing))
+    order = [r for r in why if r.startswith("EGL vendor order: ")]
+    egl = head.get("EGL vendors", "").split()[2:]
+    if order and egl and order[0][len("EGL vendor order: "):].split(" (")[0].split(", ") != egl:
+        problems.append("'%s' against '%s'" % (head.get("EGL vendors"), order[0]))
+    for l in lines:
+        if l.startswith("X screen ") and "vendor \"" not in l:
+            problems.append("a screen without a named vendor: %s" % l)
+    return problems
+
+
+def check_text(glmux, beds, vendors):
+    failures = 0
+    runs = [(os.path.join(beds, b), vendors) for b in sorted(os.listdir(beds))
+            if b.endswith(".umockdev")]
+    empty = tempfile.NamedTemporaryFile("w", suffix=".umockdev", delete=False)
+    empty.close()
+    one = os.path.join(vendors, "..", "..", "select", "manifests", "one-vendor")
+    runs += [(empty.name, vendors), (os.path.join(beds, "no-gpu.umockdev"), one),
+             (os.path.join(beds, "intel-nvidia.umockdev"), one)]
+    try:
+        for bed, dirs in runs:
+            for variables in TEXT_VARIABLES:
+                env = base_env(dirs)
+                env.update(variables)
+                r = run(glmux, bed, env, ["explain"])
+                label = "explain text: %s [%s] %s" % (
+                    os.path.basename(bed) if bed != empty.name else "(no /sys)",
+                    os.path.basename(os.path.normpath(dirs)),
+                    " ".join("%s=%s" % kv for kv in variables.items()) or "(none)")
+                problems = contradictions(r.stdout) if r.returncode == 0 else \
+                    ["exit status %d: %s" % (r.returncode, r.stderr)]
+                if problems:
+                    failures += 1
+                    print("FAIL %s: %s\n%s" % (label, "; ".join(problems), r.stdout))
+                else:
+                    print("ok   %s" % label)
+    finally:
+        os.unlink(empty.name)
+    return failures
+
+
 def main():
     glmux, beds, vendors = sys.argv[1], sys.argv[2], sys.argv[3]
     if shutil.which("umockdev-run") is None:
@@ -259,6 +337,7 @@ def main():
         else:
             print("ok   %s -> %s %s glx=%s" % (label, got_gpu, out["egl_vendors"], glx))
     print("%d case(s), %d failure(s)" % (len(CASES), failures))
+    failures += check_text(glmux, beds, vendors)
     return 1 if failures else 0
 
 

@@ -342,6 +342,12 @@ def test_x_screens(glmux, tests):
         check([s["vendor"] for s in screens] == ["mesa"] * 2 and
               all("named by the X server" in s["from"] for s in screens),
               "two X screens, the vendor the server names: %s" % screens)
+        r = run([glmux, "explain"], env=env, bed=bed)
+        check(r.stdout.count("GLX screen 0:") == 1 and r.stdout.count("GLX screen 1:") == 1
+              and 'X screen 0:  vendor "mesa" (named by the X server' in r.stdout
+              and "the X server's choice" not in r.stdout,
+              "explain text: each GLX screen's reason once, the server's vendor named (%r)"
+              % r.stdout)
         env.update(__NV_PRIME_RENDER_OFFLOAD="1", __GLX_FORCE_VENDOR_LIBRARY_1="mesa")
         r = run([glmux, "explain", "--json"], env=env, bed=bed)
         screens = json.loads(r.stdout)["glx"]["screens"]
