@@ -182,10 +182,11 @@ void glmux_egl_debug_teardown(void);
 /* Loads every vendor once (thread-safe) and returns the first; NULL when there are none. */
 glmux_egl_vendor *glmux_egl_vendors(void);
 /*
- * The loaded vendors in the order to ask them for one display: the vendors of the GPU behind
- * the display first (X11: the X server's DRI3 device; GBM: the device's fd), as
- * glmux_select_display_order decides; the load order when the display's GPU is unknown, when a
- * variable decided, or with fewer than two vendors. out holds max entries; returns the count.
+ * The loaded vendors in the order to ask them for one display, as
+ * glmux_select_egl_display_order decides (the display's GPU, asked of an X11 or Wayland server
+ * when that can change the order, is the reference); the load order when the display's GPU is
+ * unknown or cannot matter, or with fewer than two vendors. out holds max entries; returns the
+ * count.
  */
 size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendor **out,
                                  size_t max);

@@ -239,9 +239,9 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
     asked = out->asked = pick(r, l, reference, why, sizeof(why));
     /* A value whose reading the note explained was warned about already. */
     if (record && why[0] != '\0')
-        glmux_select_note(sel, asked != NULL || r->note[0] ? GLMUX_LOG_SELECT : warn, "%s=%s: %s%s",
-                          r->variable, r->value, why, asked != NULL ? "" : "; using the GPU of "
-                          "the display (or the default GPU)");
+        glmux_select_note(sel, asked != NULL || r->note[0] ? GLMUX_LOG_SELECT : warn,
+                          "%s=%s: %s%s", r->variable, r->value, why, asked != NULL ? ""
+                          : "; using the GPU of the display (or the default GPU)");
     if (asked == NULL) {
         out->unmet = r->kind > GLMUX_REQUEST_DEFAULT;
         snprintf(out->why, sizeof(out->why), "%.199s", why);

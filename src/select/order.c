@@ -135,19 +135,46 @@ size_t glmux_select_egl_plan(struct glmux_select *sel, const struct glmux_vendor
 }
 
 /*
- * Whether the display's GPU can change the result: two render GPUs, each taken as the
- * reference, give different EGL orders (cands) or, for GLX, different first vendors.
+ * Whether the display's GPU can change the EGL order: two render GPUs, each taken as the
+ * reference, give different orders of cands.
  */
-static bool display_matters(struct glmux_select *sel, const struct glmux_select_vendors *v,
-                            bool glx)
+static bool display_matters(struct glmux_select *sel, const struct glmux_select_vendors *v)
 {
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
     size_t first[MAX_CANDS], now[MAX_CANDS], served;
-    const char *first_vendor = NULL;
     bool have = false;
 
-    if (!glx && (v->cands == NULL || v->n > MAX_CANDS))
+    if (v->cands == NULL || v->n > MAX_CANDS)
         return false;
+    for (size_t i = 0; i < l->count; i++) {
+        struct glmux_select_choice c;
+
+        if (!glmux_gpu_renders(&l->gpus[i]))
+            continue;
+        glmux_select_decide(sel, &l->gpus[i], v, false, &c);
+        order_for(&c, v->cands, v->n, false, have ? now : first, &served);
+        if (have && memcmp(now, first, v->n * sizeof(now[0])) != 0)
+            return true;
+        have = true;
+    }
+    return false;
+}
+
+/*
+ * The vendor that serves an X screen whichever render GPU the screen is on, when that is one
+ * vendor: the selector's vendor where the request reaches a GPU other than the screen's, the
+ * vendor of the screen's own GPU (what its X server names) elsewhere. NULL when the answers
+ * differ (the X server must be asked which GPU the screen is on). *step: whether, for some
+ * screen GPU, the answer is a vendor the X server would not name (a step of the selector).
+ */
+static const char *glx_whatever_gpu(struct glmux_select *sel,
+                                    const struct glmux_select_vendors *v, bool *step)
+{
+    const struct glmux_gpu_list *l = glmux_select_gpus(sel);
+    const char *agreed = NULL;
+    bool have = false;
+
+    *step = false;
     for (size_t i = 0; i < l->count; i++) {
         const struct glmux_gpu *r = &l->gpus[i];
         struct glmux_select_choice c;
@@ -156,22 +183,14 @@ static bool display_matters(struct glmux_select *sel, const struct glmux_select_
         if (!glmux_gpu_renders(r))
             continue;
         glmux_select_decide(sel, r, v, false, &c);
-        if (glx) {
-            /* What serves the screen: the selector's vendor, or the server's for its own GPU. */
-            vendor = glmux_select_vendor_of(v, c.gpu != NULL ? c.gpu : r);
-            if (have && (vendor == NULL) != (first_vendor == NULL))
-                return true;
-            if (have && vendor != NULL && strcmp(vendor, first_vendor) != 0)
-                return true;
-            first_vendor = vendor;
-        } else {
-            order_for(&c, v->cands, v->n, false, have ? now : first, &served);
-            if (have && memcmp(now, first, v->n * sizeof(now[0])) != 0)
-                return true;
-        }
+        vendor = glmux_select_vendor_of(v, c.gpu != NULL ? c.gpu : r);
+        *step |= c.gpu != NULL && c.gpu != r;
+        if (vendor == NULL || (have && strcmp(vendor, agreed) != 0))
+            return NULL;
+        agreed = vendor;
         have = true;
     }
-    return false;
+    return agreed;
 }
 
 /* How a display of platform with native handle native is asked, or NULL (why says why not). */
@@ -239,7 +258,7 @@ bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platf
     info->how = how_to_ask(sel, platform, native, &server, info->why, sizeof(info->why));
     if (info->how == NULL)
         return false;
-    if (!display_matters(sel, &v, false)) {
+    if (!display_matters(sel, &v)) {
         info->how = NULL;
         snprintf(info->why, sizeof(info->why), "the display is not asked: whichever GPU it is "
                  "on, the vendor order is the same");
@@ -303,8 +322,9 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     const struct glmux_gpu_list *l;
     const struct glmux_gpu *ref = NULL;
     struct glmux_select_choice c;
-    const char *name = NULL;
+    const char *name = NULL, *agreed;
     char tag[80], why[256];
+    bool step;
 
     if (sel->request.kind == GLMUX_REQUEST_NONE) {
         glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (no "
@@ -319,9 +339,21 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
         v.n = vendors->count;
     }
     l = glmux_select_gpus(sel);
-    /* The screen's own GPU is the reference, when it can change the vendor (asked over the
-     * application's connection: no connection of glmux's own). */
-    if (dpy != NULL && display_matters(sel, &v, true)) {
+    /* One vendor whichever GPU the screen is on: named outright, for the screen's GPU may be
+     * another than the default one (the X server then names another vendor). */
+    agreed = glx_whatever_gpu(sel, &v, &step);
+    if (agreed != NULL && step) {
+        /* The reasons (and the one warning) as for the default GPU, like libEGL's. */
+        glmux_select_decide(sel, NULL, &v, true, &c);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (whichever GPU "
+                          "the screen is on, under %s=%s this vendor renders for it)", screen,
+                          agreed, sel->request.variable, sel->request.value);
+        free(cands);
+        return agreed;
+    }
+    /* Otherwise the screen's own GPU is the reference when it can change the vendor (asked over
+     * the application's connection: no connection of glmux's own); else the default GPU. */
+    if (dpy != NULL && agreed == NULL) {
         if (glmux_display_x11_gpu(l, dpy, screen, tag, sizeof(tag), why, sizeof(why)))
             ref = glmux_gpu_list_find(l, tag);
         if (!glmux_gpu_renders(ref)) {

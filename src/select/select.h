@@ -508,8 +508,11 @@ struct glmux_glx_step {
  * says so) serves it. __GLX_FORCE_VENDOR_LIBRARY_<screen>, then __GLX_VENDOR_LIBRARY_NAME
  * (libglvnd's variables; when either is set the GPU selector has no say), else, when a variable
  * asks for a GPU, the vendor of glmux_select_choose's GPU if it is not the screen's own GPU (the
- * reference: asked of the X server over dpy, the application's connection, only when its answer
- * can change the vendor; else the default GPU); then the X server's list, then "indirect" and
+ * reference). When every render GPU, taken as the screen's, gives one vendor and at least one
+ * of them a selector step, that vendor is the step without asking the X server; when they give
+ * different vendors the screen's GPU is asked of the X server over dpy (the application's
+ * connection, never one of glmux's own); else, or when that fails, the default GPU is the
+ * reference. Then the X server's list, then "indirect" and
  * Fedora's "system". vendors (glmux_vendor_list_discover_glx) gives driver lists; NULL or empty:
  * the built-in driver table. sel may be NULL (out of memory): no selector step. dpy may be NULL
  * (the default GPU is the reference). Returns the number of steps.

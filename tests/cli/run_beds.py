@@ -47,21 +47,23 @@ def prime(tag):
 # renders on a GPU other than the default only when its own variable says so: DRI_PRIME for
 # Mesa (which reads it itself), __NV_PRIME_RENDER_OFFLOAD for NVIDIA; a library writes no
 # environment, so anything else is unmet (one warning; `glmux run` gives the variables).
+# GLX vendor None: the X server's; a name where that vendor serves the screen whichever GPU it
+# is on (DRI_PRIME=1 with X on the NVIDIA GPU takes Mesa to the Intel one, so Mesa either way).
 CASES = [
     # Intel + NVIDIA laptop.
     ("intel-nvidia", {}, I, MESA, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"DRI_PRIME": "1"}, I, MESA, "mesa", OFFLOAD, False),
     ("intel-nvidia", {"DRI_PRIME": N1}, I, MESA, None, OFFLOAD, False),
     ("intel-nvidia", {"DRI_PRIME": "10de:25a2"}, I, MESA, None, OFFLOAD, False),
     ("intel-nvidia", {"GLMUX_GPU": "discrete"}, I, MESA, None, OFFLOAD, False),
     ("intel-nvidia", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
     ("intel-nvidia", NVR, N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"DRI_PRIME": "1!"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"DRI_PRIME": "1!"}, I, MESA, "mesa", OFFLOAD, False),
     # Precedence: a program's own request (NVIDIA's variable, DRI_PRIME) over the session's
     # GLMUX_GPU (issue 28 item 12).
     ("intel-nvidia", dict(NVR, GLMUX_GPU="integrated"), N1, NV, "nvidia", OFFLOAD, True),
-    ("intel-nvidia", {"GLMUX_GPU": "discrete", "DRI_PRIME": I}, I, MESA, None, {}, True),
-    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"GLMUX_GPU": "discrete", "DRI_PRIME": I}, I, MESA, "mesa", {}, True),
+    ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, "mesa", OFFLOAD, False),
     # libglvnd's explicit variables win: neither library needs to look at the GPUs.
     ("intel-nvidia", dict(NVR, __EGL_VENDOR_LIBRARY_FILENAMES="@VENDORS@/50_mesa.json",
                           __GLX_VENDOR_LIBRARY_NAME="mesa"), None, ["mesa"], "mesa", {}, None),
@@ -73,7 +75,7 @@ CASES = [
     ("intel-nvidia", {"DRI_PRIME": "pci-0000_09_00_0"}, I, MESA, None, {}, False),
     ("intel-nvidia", {"DRI_PRIME": "ffff:0001"}, I, MESA, None, {}, False),
     ("intel-nvidia", {"GLMUX_GPU": "fastest"}, I, MESA, None, {}, None),
-    ("intel-nvidia", {"DRI_PRIME": "7"}, I, MESA, None, OFFLOAD, False),
+    ("intel-nvidia", {"DRI_PRIME": "7"}, I, MESA, "mesa", OFFLOAD, False),
     # A GPU with no vendor installed (only Mesa here): one warning, the default order.
     ("intel-nvidia", dict(NVR, GLMUX_VENDOR_DIRS=VENDOR_DIRS), I, ["mesa"], None, {}, False),
     # AMD APU + AMD dGPU: one vendor (Mesa) for both, which reads DRI_PRIME itself.
@@ -95,7 +97,7 @@ CASES = [
     ("intel-amd", NVR, I, MESA, None, {}, False),
     # dGPU at a lower PCI address than the iGPU: the default is still the iGPU.
     ("dgpu-first", {}, A64, MESA, None, {}, None),
-    ("dgpu-first", {"DRI_PRIME": "1"}, A64, MESA, None, OFFLOAD, False),
+    ("dgpu-first", {"DRI_PRIME": "1"}, A64, MESA, "mesa", OFFLOAD, False),
     ("dgpu-first", {"DRI_PRIME": N1}, A64, MESA, None, OFFLOAD, False),
     ("dgpu-first", {"DRI_PRIME": "10de:2860"}, A64, MESA, None, OFFLOAD, False),
     ("dgpu-first", {"GLMUX_GPU": "discrete"}, A64, MESA, None, OFFLOAD, False),
@@ -111,7 +113,7 @@ CASES = [
     ("nvidia-desktop", {"GLMUX_GPU": "integrated"}, N1, NV, None, {}, False),
     # boot_vga absent on the APU, boot_display present: the APU is the default.
     ("boot-display", {}, SC4, MESA, None, {}, None),
-    ("boot-display", {"DRI_PRIME": "1"}, SC4, MESA, None, OFFLOAD, False),
+    ("boot-display", {"DRI_PRIME": "1"}, SC4, MESA, "mesa", OFFLOAD, False),
     ("boot-display", {"DRI_PRIME": N1}, SC4, MESA, None, OFFLOAD, False),
     ("boot-display", {"DRI_PRIME": "10de:28a0"}, SC4, MESA, None, OFFLOAD, False),
     ("boot-display", {"GLMUX_GPU": "discrete"}, SC4, MESA, None, OFFLOAD, False),
@@ -137,7 +139,7 @@ CASES = [
     # An Intel laptop with an NVIDIA eGPU in a Thunderbolt enclosure (the state after it was
     # plugged in; run_watch.py plugs it in under `glmux gpus --watch`): Intel stays the default.
     ("egpu", {}, I, MESA, None, {}, None),
-    ("egpu", {"DRI_PRIME": "1"}, I, MESA, None, OFFLOAD, False),
+    ("egpu", {"DRI_PRIME": "1"}, I, MESA, "mesa", OFFLOAD, False),
     ("egpu", {"DRI_PRIME": E2E}, I, MESA, None, OFFLOAD, False),
     ("egpu", {"DRI_PRIME": "10de:2206"}, I, MESA, None, OFFLOAD, False),
     ("egpu", {"GLMUX_GPU": "discrete"}, I, MESA, None, OFFLOAD, False),
