@@ -5,8 +5,10 @@
  * each resolves a GLX screen, the process's EGL order, or an EGL display on one of two GPUs; all
  * that ask the same question must get the same answer, and the right one. Repeated on fresh
  * selectors so that the race on the first enumeration happens again and again. The ThreadSanitizer
- * configuration of scripts/test.sh runs it (label "threads"); umockdev builds the bed (Intel
- * boot VGA and an AMD GPU, each served by its own vendor).
+ * configuration of scripts/test.sh runs it (label "threads"); umockdev builds two beds: Intel
+ * boot VGA and an AMD GPU, each served by its own Mesa-like vendor (each display's GPU gives
+ * another answer), then Intel and NVIDIA (served by "nvidia", which DRI_PRIME does not move: one
+ * answer for every screen, named without asking the display).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -31,7 +33,11 @@ static const struct bed_gpu intel = { "0000:00:02.0", "0x8086\n", "0x9a49\n", "0
 static const struct bed_gpu amd = { "0000:03:00.0", "0x1002\n", "0x73ef\n", "0x030000\n",
                                      "amdgpu", 0, -1, "renderD129", "active\n", "8589934592\n" };
 
+static const struct bed_gpu nvidia = { "0000:01:00.0", "0x10de\n", "0x25a2\n", "0x030000\n",
+                                        "nvidia", 0, -1, "renderD130", "active\n", NULL };
+
 static char *alpha_drivers[] = { "i915" }, *beta_drivers[] = { "amdgpu" };
+static char *nvidia_drivers[] = { "nvidia" };
 static char *manifest_none[] = { NULL };
 static struct glmux_vendor vendors[2] = {
     { .name = "alpha", .drivers = alpha_drivers, .n_drivers = 1, .has_drivers = true,
@@ -79,17 +85,11 @@ static void *run(void *arg)
     return NULL;
 }
 
-int main(void)
+/* Rounds of THREADS threads on fresh selectors: each kind of job must get expected[kind]. */
+static void rounds(const char *const expected[4])
 {
-    /* DRI_PRIME=1 from the Intel GPU (the default, and display A's) is the AMD GPU: "beta";
-     * from the AMD GPU (display B's, as in reverse PRIME) it is the Intel GPU: "alpha". */
-    static const char *const expected[4] = { "beta", "beta", "beta", "alpha" };
     struct glmux_select_config cfg = { fake_getenv, NULL, true, true };
 
-    bed_require();
-    bed_new();
-    bed_add_gpu(&intel);
-    bed_add_gpu(&amd);
     for (int round = 0; round < ROUNDS; round++) {
         pthread_t t[THREADS];
         struct job jobs[THREADS];
@@ -115,6 +115,30 @@ int main(void)
                 CHECK(strcmp(glmux_select_reason(sel, a), glmux_select_reason(sel, b)) != 0);
         glmux_select_free(sel);
     }
+}
+
+int main(void)
+{
+    /* DRI_PRIME=1 from the Intel GPU (the default, and display A's) is the AMD GPU: "beta";
+     * from the AMD GPU (display B's, as in reverse PRIME) it is the Intel GPU: "alpha". */
+    static const char *const intel_amd[4] = { "beta", "beta", "beta", "alpha" };
+    /* Intel + NVIDIA: DRI_PRIME=1 from the Intel GPU names the NVIDIA one, which "nvidia" does
+     * not render on by DRI_PRIME (unmet: Intel's vendor stays); from the NVIDIA GPU (reverse
+     * PRIME) it is the Intel GPU, where "alpha" goes by DRI_PRIME. So "alpha" everywhere, and a
+     * GLX screen gets it whichever GPU it is on. */
+    static const char *const intel_nvidia[4] = { "alpha", "alpha", "alpha", "alpha" };
+
+    bed_require();
+    bed_new();
+    bed_add_gpu(&intel);
+    bed_add_gpu(&amd);
+    rounds(intel_amd);
+    /* The same testbed (a second one in a process upsets umockdev's worker thread under TSan). */
+    bed_remove("/sys/devices/pci0000:00/0000:03:00.0");
+    bed_add_gpu(&nvidia);
+    vendors[1].name = "nvidia";
+    vendors[1].drivers = nvidia_drivers;
+    rounds(intel_nvidia);
     bed_free();
     return 0;
 }
