@@ -83,6 +83,13 @@ for config in default pure-c sanitize clang tsan minimal; do
         # what the X server answers, with MIT-SHM and with XPutImage (docs/remote.md).
         run_ctest "sanitize: pixels vendor" -j "$jobs" -R '^glx_pixels_' "$@"
     fi
+    # The pixels vendor's frame transport under ThreadSanitizer (Xvfb, Mesa's llvmpipe; Mesa's
+    # own threads are suppressed by tests/glx/tsan_mesa.supp): threads, swaps across threads,
+    # displays closed while others show frames (~3 min).
+    if [ "$config" = tsan ]; then
+        run_ctest "tsan: pixels vendor" -j "$jobs" \
+            -R '^glx_pixels_(noglx|nopresent|count|swap|interval|threads|iodeath)$' "$@"
+    fi
     # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
         run_ctest "default: packaging" -L packaging

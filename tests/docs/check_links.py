@@ -34,7 +34,7 @@ TOP_DIRS = ("docs", "src", "tests", "bench", "scripts", "demo", "include", "pack
             "cmake", "filesystem-layout", "pkgconfig", ".ci")
 # What the build makes (named in documents, never in the source tree).
 BUILD_OUTPUTS = re.compile(
-    r"^(bench/(egl/bench_egl|glx/bench_glx|dispatch/bench_gl_call|remote/bench_pixels|"
+    r"^(bench/(egl/bench_egl|glx/bench_glx|dispatch/bench_gl_call|remote/bench_frames|"
     r"soak/glmux_soak)|demo/glmux-demo[a-z0-9-]*|tests/cross/[a-z0-9]+)$")
 PLACEHOLDER = re.compile(r"[<>*{}$%]|\.\.\.|\b[A-Z][A-Z_]{2,}\b")
 # Test programs write documents of their own; their non-document files are not read.

@@ -125,28 +125,32 @@ XVFB_FORMATS = ((1, 1, 32), (4, 8, 32), (8, 8, 32), (15, 16, 32), (16, 16, 32), 
                 (30, 32, 32), (32, 32, 32))
 
 
-def pixels_seed(depth, width, height, config_depth, same_root=True, formats=XVFB_FORMATS):
-    """One fuzz_pixels_present input: GetGeometry reply, config depth, same root, setup image
-    fields, pixmap formats (see fuzz_pixels_present.c)."""
+def pixels_seed(depth, width, height, config_depth, same_root=True, formats=XVFB_FORMATS,
+                max_words=4194303):
+    """One fuzz_pixels_present input: GetGeometry reply, config depth, same root, maximum
+    request length, pixmap formats (see fuzz_pixels_present.c)."""
     rep = struct.pack("=BBHIIhhHHH10x", X_REPLY, depth, 1, 0, 0x1000, 0, 0, width, height, 0)
-    head = bytes([config_depth, 1 if same_root else 0, 0, 32, 32, 0])
+    head = struct.pack("=BBI", config_depth, 1 if same_root else 0, max_words)
     return rep + head + b"".join(struct.pack("=BBB5x", d, b, p) for d, b, p in formats)
 
 
 def pixels_seeds(top):
     """The drawables the depth test uses (tests/glx/test_glx_pixels_present.c), the sizes the
-    pixels tests and the bench use, and a few formats a server should not announce."""
+    pixels tests and the bench use, and a few formats and request sizes a server should not
+    announce."""
     seeds = []
     for depth in (0, 1, 4, 8, 15, 16, 24, 30, 32):
         for config_depth in (24, 32):
             seeds.append(pixels_seed(depth, 16, 16, config_depth))
     for width, height in ((1, 1), (300, 300), (1920, 1080), (16384, 16384), (65535, 1)):
-        seeds.append(pixels_seed(24, width, height, 24))
+        for max_words in (4194303, 65535, 4096):
+            seeds.append(pixels_seed(24, width, height, 24, max_words=max_words))
     seeds.append(pixels_seed(24, 64, 64, 24, same_root=False))
     seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 24, 32),)))
     seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 32, 0),)))
     seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 32, 32), (24, 16, 32))))
     seeds.append(pixels_seed(24, 64, 64, 24, formats=()))
+    seeds.append(pixels_seed(24, 64, 64, 24, max_words=6))
     return seeds
 
 

@@ -24,11 +24,29 @@ Display *pixels_open_display(void)
 int pixels_count_errors(Display *dpy, XErrorEvent *ev)
 {
     (void)dpy;
+    fprintf(stderr, "X error %d (request %d.%d, resource 0x%lx) reached the application\n",
+            ev->error_code, ev->request_code, ev->minor_code, (unsigned long)ev->resourceid);
+    __atomic_store_n(&pixels_last_error, ev->error_code, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&pixels_last_minor, ev->minor_code, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&pixels_last_resource, ev->resourceid, __ATOMIC_SEQ_CST);
     __atomic_add_fetch(&pixels_app_errors, 1, __ATOMIC_SEQ_CST);
-    pixels_last_error = ev->error_code;
-    pixels_last_minor = ev->minor_code;
-    pixels_last_resource = ev->resourceid;
     return 0;
+}
+
+GLXFBConfig pixels_pick_config(Display *dpy, XVisualInfo **vis)
+{
+    static const int attribs[] = { GLX_DOUBLEBUFFER, True, GLX_RED_SIZE, 8, GLX_DRAWABLE_TYPE,
+                                   GLX_WINDOW_BIT | GLX_PIXMAP_BIT, None };
+    GLXFBConfig *cfgs, cfg;
+    int n = 0;
+
+    cfgs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+    CHECK_MSG(cfgs != NULL && n > 0, "no double-buffered FBConfig for windows and pixmaps");
+    cfg = cfgs[0];
+    XFree(cfgs);
+    *vis = glXGetVisualFromFBConfig(dpy, cfg);
+    CHECK(*vis != NULL);
+    return cfg;
 }
 
 Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, int w, int h)
@@ -63,7 +81,7 @@ unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y)
     return p;
 }
 
-static char *read_log(void)
+const char *pixels_log_text(void)
 {
     const char *path = getenv("GLMUX_DEBUG_FILE");
     static char buf[1 << 20];
@@ -81,7 +99,7 @@ static char *read_log(void)
 
 bool pixels_log_has(const char *needle)
 {
-    return strstr(read_log(), needle) != NULL;
+    return strstr(pixels_log_text(), needle) != NULL;
 }
 
 void pixels_check_log(const char *needle)

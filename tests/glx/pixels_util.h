@@ -33,6 +33,9 @@ extern XID pixels_last_resource;
 Display *pixels_open_display(void);
 /* An X error handler that counts and records the errors (pixels_app_errors...). */
 int pixels_count_errors(Display *dpy, XErrorEvent *ev);
+/* A double-buffered config of dpy's default screen for windows and pixmaps, and its visual
+ * (*vis, XFree it). */
+GLXFBConfig pixels_pick_config(Display *dpy, XVisualInfo **vis);
 /* A mapped window of vis on its screen. */
 Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, int w, int h);
 /* glClear of the whole draw buffer to rgb (0xRRGGBB), scissor off. */
@@ -41,6 +44,8 @@ void pixels_clear(unsigned long rgb);
 unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y);
 /* Fails the test unless the glmux log says needle. */
 void pixels_check_log(const char *needle);
+/* The glmux log as it is now (a static buffer, up to 1 MiB). */
+const char *pixels_log_text(void);
 /* Whether the glmux log says needle. */
 bool pixels_log_has(const char *needle);
 

@@ -28,6 +28,16 @@
 #   depth        (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30 and 15,
 #                and pixmaps of every depth: each FBConfig shows frames or raises BadMatch, with
 #                MIT-SHM and with GLMUX_GLX_REMOTE_SHM=0
+#   nopresent    (test_glx_pixels) GLMUX_GLX_REMOTE_PRESENT=0 (Xvfb always has Present): window
+#                sizes from GetGeometry replies read a frame later; MIT-SHM and XPutImage; and
+#                Mesa without GL_MESA_pack_invert (MESA_EXTENSION_OVERRIDE): a flipping blit
+#   count        (test_glx_pixels_present) the requests frames cost, counted by the server
+#                (RECORD), with and without Present (GLMUX_GLX_REMOTE_PRESENT=0), with MIT-SHM
+#                and XPutImage
+#   swap, interval (test_glx_pixels_present) swaps of drawables current nowhere or elsewhere,
+#                a pixmap's X contents; swap intervals paced by Present
+#   threads      (test_glx_pixels_threads) 4 threads x 4 windows, 130 windows, displays closed
+#                while others show frames
 # Our libraries: the test program is linked to the build tree (it checks the loaded paths); for
 # glxinfo and glxgears, the glmux log their run writes, or LD_DEBUG, proves which served them.
 set -u
@@ -67,6 +77,8 @@ export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/
 pixels_lib="$build/src/glx/pixels/libGLX_glmux-pixels.so.0"
 export GLMUX_DEBUG=vendor,info GLMUX_DEBUG_FILE="$work/glmux.log"
 export LSAN_OPTIONS=detect_leaks=0
+# In a ThreadSanitizer build: Mesa's own threads are not ours to judge (tsan_mesa.supp).
+export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$(dirname "$0")/tsan_mesa.supp"
 
 run_prog() {
     rm -f "$work/glmux.log"
@@ -285,6 +297,37 @@ glmark2)
         fail "glmark2: the pixels vendor made no FBConfigs"
     grep -Eq "closed; [1-9][0-9]* frame\(s\) sent" "$work/glmux.log" ||
         fail "glmark2: no frame reached the server"
+    ;;
+nopresent)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num" GLMUX_GLX_REMOTE_PRESENT=0
+    run_prog render shm
+    grep -q "no Present: window sizes asked after each frame" "$work/glmux.log" ||
+        fail "Present was used"
+    GLMUX_GLX_REMOTE_SHM=0 run_prog render put
+    # A GL without GL_MESA_pack_invert: frames are turned by a flipping blit.
+    MESA_EXTENSION_OVERRIDE=-GL_MESA_pack_invert run_prog render shm
+    grep -q "top row first through a flipping blit" "$work/glmux.log" ||
+        fail "GL_MESA_pack_invert was used"
+    ;;
+count)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    run_prog count present shm
+    GLMUX_GLX_REMOTE_SHM=0 run_prog count present put
+    GLMUX_GLX_REMOTE_PRESENT=0 run_prog count nopresent shm
+    GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog count nopresent put
+    ;;
+swap|interval|threads)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    if [ "$mode" = threads ]; then
+        for what in threads many race; do
+            run_prog "$what"
+        done
+    else
+        run_prog "$mode"
+    fi
     ;;
 depth)
     # One screen (with Composite's 32-bit visual, so 32-bit configs), then five screens (the

@@ -5,12 +5,15 @@
  * user names it (__GLX_VENDOR_LIBRARY_NAME=glmux-pixels, also under libglvnd). It renders with
  * an EGL vendor on the local machine (surfaceless platform, into EGL pbuffers) and, at
  * glXSwapBuffers (glFinish/glFlush for single-buffered drawables, glXWaitGL for pixmaps), reads
- * the frame back and sends it with XShmPutImage, or XPutImage in pieces that fit the request
+ * the frame back and sends it with ShmPutImage, or PutImage in pieces that fit the request
  * size. This header is shared by its files: pixels_egl.c (the EGL vendor), pixels_config.c
  * (FBConfigs and visuals), pixels_choose.c (glXChooseFBConfig and the other config functions),
- * pixels_vendor.c (the GLX vendor ABI), pixels_present.c (read back and put), pixels_frame.c
- * (what a drawable and a frame may be: the checks of what the server answers), pixels_resolve.c
- * (multisample resolve) and pixels_texture.c (GLX_EXT_texture_from_pixmap). It uses public GLX
+ * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_swap.c
+ * (glXSwapBuffers, glFinish and glFlush, swap intervals), pixels_present.c (a drawable's frame
+ * transport), pixels_resolve.c (the GL side: read-back, resolve, pixmap upload), pixels_frame.c
+ * (what a drawable and a frame may be: the checks of what the server answers), pixels_xlibs.c
+ * (libX11-xcb, libxcb-shm and libxcb-present, dlopened) and pixels_texture.c
+ * (GLX_EXT_texture_from_pixmap). It uses public GLX
  * vendor ABI, EGL, GL and X11 calls only, and src/util (logging, the environment) and
  * src/select (the EGL vendor directory) linked statically: nothing of libGLX's.
  */
@@ -22,6 +25,11 @@
 #include <stdint.h>
 
 #include <X11/Xlib.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/present.h>
+#include <xcb/shm.h>
+#include <xcb/xcb.h>
+#include <xcb/xcbext.h>
 #include <GL/glx.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -124,6 +132,8 @@ struct glmux_pixels_config {
     EGLConfig egl_config;
 };
 
+/* Whether name is one of the space-separated words of list (an extension string). */
+bool glmux_pixels_has_word(const char *list, const char *name);
 /* The configs of (dpy, screen), made on first use; NULL with *n = 0 when there are none. */
 struct glmux_pixels_config *glmux_pixels_configs(Display *dpy, int screen, int *n);
 /* Whether config is one of ours. */
@@ -186,18 +196,18 @@ int glmux_pixels_format_bpp(Display *dpy, int depth);
  * of config c, whose screen's root window is config_root. */
 enum glmux_pixels_fit glmux_pixels_fit(Display *dpy, const struct glmux_pixels_config *c,
                                        Window config_root, Window root, int depth);
-/* Whether img is laid out exactly as l (ZPixmap, 32 bits a pixel, l's stride). */
-bool glmux_pixels_image_ok(const XImage *img, const struct glmux_pixels_layout *l);
-/* An XImage (no data) laid out as l for a drawable of depth; NULL when Xlib would lay it out
- * otherwise (a server whose formats say so). */
-XImage *glmux_pixels_image_create(Display *dpy, Visual *visual, int depth,
-                                  const struct glmux_pixels_layout *l);
-/* LSBFirst or MSBFirst: the byte order of the read-back's 32-bit pixels. */
+/* The rows of one PutImage request for frames of layout l when a request may have
+ * max_request_words 4-byte words (the server's maximum, BIG-REQUESTS included); 0 when not
+ * even one row fits. */
+int glmux_pixels_band_rows(uint32_t max_request_words, const struct glmux_pixels_layout *l);
+/* LSBFirst or MSBFirst: the byte order of this machine's 32-bit words. */
 int glmux_pixels_host_order(void);
 
 /* ---- drawables and presentation (pixels_present.c) ---- */
 
 enum glmux_pixels_kind { GLMUX_PIXELS_WINDOW, GLMUX_PIXELS_PIXMAP, GLMUX_PIXELS_PBUFFER };
+
+struct glmux_pixels_xfer;
 
 struct glmux_pixels_drawable {
     struct glmux_pixels_drawable *next;
@@ -208,36 +218,53 @@ struct glmux_pixels_drawable {
     struct glmux_pixels_config *config;
     EGLSurface surface;
     const struct glmux_pixels_config *surface_config; /* the config surface was made for */
-    int depth;              /* the X drawable's depth, checked against the config's */
-    int width, height;
-    int current;            /* threads that have it current (draw or read) */
+    int width, height;      /* the surface's */
+    int current;            /* threads that have it current (draw or read), or present it */
     bool destroyed;         /* glXDestroy* ran while current: freed at release */
-    bool gone;              /* the X window or pixmap no longer exists */
-    GC gc;
-    struct glmux_pixels_shm *shm; /* XShmPutImage buffer of the drawable's size */
+    bool presenting;        /* a thread that does not have it current presents it */
+    bool swap_pending;      /* glXSwapBuffers from another thread: the owner presents it */
+    bool filled;            /* a pixmap's surface holds the X pixmap's contents */
+    int swap_interval;      /* GLX_EXT_swap_control (0: frames are not paced) */
+    struct glmux_pixels_xfer *xfer; /* its frame transport (windows and pixmaps) */
     unsigned long event_mask;
     int tex_format, tex_target;   /* GLX_EXT_texture_from_pixmap: pixmaps only (0: none) */
 };
 
-/* Bytes and frames sent so far (GLMUX_DEBUG=info prints them at exit; the bench reads them). */
+/* Frames sent so far (GLMUX_DEBUG=info prints them at XCloseDisplay; the bench reads them). */
 struct glmux_pixels_stats {
-    unsigned long long frames, bytes, shm_frames;
+    unsigned long long frames, bytes, shm_frames, paced_frames;
 };
 
 /* Makes sure drawable has an EGL surface of its current size for config (its EGL config and
  * colour space); false on error. */
 bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
                                  const struct glmux_pixels_config *config);
-/* Reads the current draw surface back and puts it into d's X drawable. */
-void glmux_pixels_present(struct glmux_pixels_drawable *d);
-/* Frees the X resources of a drawable (GC, shm segment). */
-void glmux_pixels_present_release(struct glmux_pixels_drawable *d);
-/* The window or pixmap's size; false when it is gone (the error is swallowed). */
+/*
+ * The transport of an X window or pixmap (target) for frames of config: asks the server once
+ * (GetGeometry) whether it fits (glmux_pixels_fit) and selects Present's events of a window.
+ * NULL with *fit saying why (GLMUX_PIXELS_GONE also when out of memory).
+ */
+struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
+                                                const struct glmux_pixels_config *config,
+                                                XID target, bool window,
+                                                enum glmux_pixels_fit *fit);
+/* Frees a transport: its buffers, GC, Present selection and the replies still awaited. */
+void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x);
+/* The drawable's size as last heard (events and replies taken in without waiting). */
+void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height);
+/* Whether the X drawable is gone (an error named it). */
+bool glmux_pixels_xfer_gone(const struct glmux_pixels_xfer *x);
+/* Whether frames of this drawable can be paced (a window on a server with Present). */
+bool glmux_pixels_xfer_paced(const struct glmux_pixels_xfer *x);
+/* Reads the current draw surface (d's) back and puts it into d's X drawable, paced to every
+ * interval-th retrace when interval > 0 and Present can; false when nothing was sent. */
+bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval);
+/* The window or pixmap's size (one round trip); false when it is gone (the error is ours). */
 bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth);
-/* Asks the server about target (one round trip) and checks it can show config's frames:
- * *depth is its depth when it fits. */
-enum glmux_pixels_fit glmux_pixels_probe(Display *dpy, const struct glmux_pixels_config *config,
-                                         XID target, int *depth);
+/* The X pixmap's w x h contents (its depth must be 24 or 32, in 32 bits a pixel) as an XImage of
+ * 32-bit B, G, R, A bytes, opaque where it has no alpha (XDestroyImage it); NULL when it cannot
+ * be read (the error is ours). One round trip. */
+XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h);
 /* Reports an X error to the application's error handler, as the server would for a GLX request:
  * the GLX error glx_code (>= 0) when the server has the GLX extension, else the core error code;
  * major code: the server's GLX extension (0 without one), minor code glx_minor. */
@@ -246,28 +273,133 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
 void glmux_pixels_present_display_closed(Display *dpy);
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 
+/* ---- the X libraries beyond libX11 (pixels_xlibs.c) ---- */
+
+/* Each group is usable when its flag is set (every function found). */
+struct glmux_pixels_xlibs {
+    bool xcb;               /* libX11-xcb and libxcb */
+    __typeof__(&XGetXCBConnection) GetXCBConnection;
+    __typeof__(&xcb_generate_id) generate_id;
+    __typeof__(&xcb_flush) flush;
+    __typeof__(&xcb_connection_has_error) connection_has_error;
+    __typeof__(&xcb_get_file_descriptor) get_file_descriptor;
+    __typeof__(&xcb_get_maximum_request_length) get_maximum_request_length;
+    __typeof__(&xcb_poll_for_reply) poll_for_reply;
+    __typeof__(&xcb_wait_for_reply) wait_for_reply;
+    __typeof__(&xcb_discard_reply) discard_reply;
+    __typeof__(&xcb_request_check) request_check;
+    __typeof__(&xcb_get_extension_data) get_extension_data;
+    __typeof__(&xcb_register_for_special_xge) register_for_special_xge;
+    __typeof__(&xcb_unregister_for_special_event) unregister_for_special_event;
+    __typeof__(&xcb_poll_for_special_event) poll_for_special_event;
+    __typeof__(&xcb_get_geometry) get_geometry;
+    __typeof__(&xcb_get_image) get_image;
+    __typeof__(&xcb_create_gc_checked) create_gc_checked;
+    __typeof__(&xcb_free_gc_checked) free_gc_checked;
+    __typeof__(&xcb_put_image_checked) put_image_checked;
+    bool shm;               /* libxcb-shm (and xcb) */
+    xcb_extension_t *shm_id;
+    __typeof__(&xcb_shm_query_version) shm_query_version;
+    __typeof__(&xcb_shm_attach_checked) shm_attach_checked;
+    __typeof__(&xcb_shm_detach_checked) shm_detach_checked;
+    __typeof__(&xcb_shm_put_image_checked) shm_put_image_checked;
+    bool present;           /* libxcb-present (and xcb) */
+    xcb_extension_t *present_id;
+    __typeof__(&xcb_present_query_version) present_query_version;
+    __typeof__(&xcb_present_select_input_checked) present_select_input_checked;
+    __typeof__(&xcb_present_notify_msc_checked) present_notify_msc_checked;
+};
+
+/* Loaded on first use (dlopen, pthread_once); never NULL. */
+const struct glmux_pixels_xlibs *glmux_pixels_xlibs(void);
+
+/* ---- the vendor (pixels_vendor.c) ---- */
+
+struct glmux_pixels_context {
+    struct glmux_pixels_context *next;
+    Display *dpy;
+    EGLContext egl;
+    struct glmux_pixels_config *config;
+    int current;            /* threads that have it current */
+    bool destroyed;
+};
+
+/* A thread's current context and drawables (NULL: none). */
+struct glmux_pixels_current {
+    struct glmux_pixels_context *ctx;
+    struct glmux_pixels_drawable *draw, *read;
+};
+
+/* The lock over the vendor's context and drawable lists and their counts; never held across
+ * an X, EGL or GL call. */
+void glmux_pixels_lock(void);
+void glmux_pixels_unlock(void);
+/* The drawable of dpy with GLX XID xid (lock held), or NULL. */
+struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid);
+/* Drops a reference (d->current) taken under the lock; a drawable destroyed meanwhile and now
+ * unused is set aside (lock held), to be freed by glmux_pixels_free_released (no lock held). */
+void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d);
+void glmux_pixels_free_released(void);
+/* The calling thread's current context and drawables. */
+void glmux_pixels_current_get(struct glmux_pixels_current *out);
+
+/* ---- swaps and swap intervals (pixels_swap.c) ---- */
+
+/* glXSwapBuffers, glXWaitGL, glXWaitX, glFinish, glFlush and the swap-control functions by
+ * name, NULL for the others. */
+void *glmux_pixels_swap_proc(const char *name);
+/* The dispatch stubs of the swap-control functions (the vendor ABI's getDispatchAddress and
+ * setDispatchIndex). */
+void *glmux_pixels_swap_dispatch(const GLubyte *name);
+void glmux_pixels_swap_set_index(const GLubyte *name, int index);
+/* glXQueryDrawable's GLX_SWAP_INTERVAL_EXT and GLX_MAX_SWAP_INTERVAL_EXT; false for others. */
+bool glmux_pixels_swap_query(const struct glmux_pixels_drawable *d, int attrib,
+                             unsigned int *value);
+/* GLX's implicit flush (glFinish, glFlush, glXMakeCurrent away): shows a single-buffered window
+ * or a pixmap current on this thread, and a swap another thread asked for. */
+void glmux_pixels_flush_current(void);
+void glmux_pixels_swap_after_fork(void);
+
 /* ---- what pixels_vendor.c's fork handler and destructor call ---- */
 
-/* libGLX_glmux-pixels.so.0 unloads: the Xlib hooks on every display removed. */
+/* libGLX_glmux-pixels.so.0 unloads: the close hook on every display removed. */
 void glmux_pixels_present_fini(void);
 /* In a forked child: the locks made anew. */
 void glmux_pixels_present_after_fork(void);
 void glmux_pixels_config_after_fork(void);
 
-/* ---- multisample resolve before read-back (pixels_resolve.c) ---- */
+/* ---- the GL side of frames (pixels_resolve.c) ---- */
 
 struct glmux_pixels_resolve {
-    GLuint fbo, rb;
+    GLuint fbo[2], rb[2];   /* the resolved frame, the flipped frame */
 };
 
-/* For a multisampled config c: resolves the current draw surface's w x h frame into a
- * framebuffer made for it and binds that as GL_READ_FRAMEBUFFER (the other bindings as found);
- * false, with nothing done, for a single-sampled one. glReadPixels from the multisampled
- * default framebuffer itself reads one sample. */
-bool glmux_pixels_resolve_begin(const struct glmux_pixels_config *c, int w, int h,
+/* Reads the current draw surface's frame (l's size, a surface of config c) into dst (l->size
+ * bytes): 32-bit 0xAARRGGBB pixels in byte order (LSBFirst, MSBFirst: the X server's image byte
+ * order), top row first. GL state left as found. */
+void glmux_pixels_read_back(const struct glmux_pixels_config *c,
+                            const struct glmux_pixels_layout *l, int order, char *dst);
+/* For a multisampled config c, resolves the current draw surface's w x h frame into a
+ * renderbuffer made for it; with flip, copies it (or the unresolved frame) with its rows
+ * swapped into another; binds the last as GL_READ_FRAMEBUFFER (the other bindings as found).
+ * False, with nothing done, when there is neither to do or no framebuffer objects. */
+bool glmux_pixels_resolve_begin(const struct glmux_pixels_config *c, int w, int h, bool flip,
                                 struct glmux_pixels_resolve *r);
 /* Deletes what resolve_begin made (call after rebinding the application's read framebuffer). */
 void glmux_pixels_resolve_end(struct glmux_pixels_resolve *r);
+/* Draws img (32-bit B, G, R, A bytes, row 0 the top) into the current draw surface's default
+ * framebuffer: a GLX pixmap's X contents. GL state left as found. */
+void glmux_pixels_upload(const XImage *img);
+
+/* The unpack state an upload sets (alignment 4, row_length pixels a row, no skips, no byte
+ * swapping, no unpack buffer) and puts back. */
+struct glmux_pixels_unpack {
+    GLint alignment, row_length, skip_rows, skip_pixels, swap_bytes, buffer;
+};
+void glmux_pixels_unpack_set(const struct glmux_pixels_gl *gl, struct glmux_pixels_unpack *saved,
+                             int row_length);
+void glmux_pixels_unpack_restore(const struct glmux_pixels_gl *gl,
+                                 const struct glmux_pixels_unpack *saved);
 
 /* ---- GLX_EXT_texture_from_pixmap (pixels_texture.c) ---- */
 
@@ -283,6 +415,9 @@ struct glmux_pixels_pixmap_texture {
 bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out);
 /* The calling thread's current draw drawable, or NULL. */
 struct glmux_pixels_drawable *glmux_pixels_current_draw(void);
+/* The function at dispatch index *index of the vendor libGLX has for drawable (for the calling
+ * thread's current context when drawable is None); NULL when there is none yet. */
+void *glmux_pixels_dispatch_fetch(Display *dpy, GLXDrawable drawable, const int *index);
 /* glXCreatePixmap's texture attributes: Success, or the X error GLX would raise. */
 int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, int *format,
                                  int *target);

@@ -151,7 +151,7 @@ static struct egl_kind *egl_kinds(const struct glmux_pixels_egl *egl, int *n)
     return kinds;
 }
 
-static bool has_extension(const char *list, const char *name)
+bool glmux_pixels_has_word(const char *list, const char *name)
 {
     size_t len = strlen(name);
 
@@ -250,7 +250,8 @@ static void make_screen(Display *dpy, int screen, struct screen_configs *s)
         return;
     pick_visuals(dpy, screen, s);
     kinds = egl_kinds(egl, &nkinds);
-    srgb = has_extension(egl->QueryString(egl->display, EGL_EXTENSIONS), "EGL_KHR_gl_colorspace");
+    srgb = glmux_pixels_has_word(egl->QueryString(egl->display, EGL_EXTENSIONS),
+                                 "EGL_KHR_gl_colorspace");
     if (kinds != NULL)
         s->configs = calloc((size_t)VISUAL_KINDS * 2 * 2 * (size_t)nkinds, sizeof(*s->configs));
     for (int v = 0; v < VISUAL_KINDS && s->configs != NULL; v++) {

@@ -3,12 +3,13 @@
  * glmux: the checks and arithmetic of a pixels-vendor frame, apart from any X request or GL call
  * so that a fuzz target (tests/fuzz/fuzz_pixels_present.c) can feed them what a hostile X server
  * may answer. Everything here derives from values the server chose: a drawable's root, depth and
- * size (GetGeometry), and the bits per pixel of each depth (the pixmap formats of the connection
- * setup). A frame is read back as 32-bit pixels (GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV: the host's
- * 0xAARRGGBB), so a drawable is accepted only when its depth is the config's visual depth, it
- * lies on the config's screen, and the server stores that depth in 32 bits a pixel. Every buffer
- * is sized from one layout (stride = width * 4), and an XImage is used only when Xlib laid it out
- * exactly so.
+ * size (GetGeometry), the bits per pixel and scanline pad of each depth (the pixmap formats of
+ * the connection setup) and the maximum request size. A frame is read back as 32-bit 0xAARRGGBB
+ * pixels, so a drawable is accepted only when its depth is the config's visual depth, it
+ * lies on the config's screen, and the server stores that depth in 32 bits a pixel with a legal
+ * scanline pad (so that the server's rows are the frame's rows). Every buffer is sized from one
+ * layout (stride = width * 4), and PutImage requests carry whole rows within the server's
+ * maximum request size.
  */
 #include <stdint.h>
 
@@ -34,10 +35,10 @@ int glmux_pixels_format_bpp(Display *dpy, int depth)
     int n = 0, bpp = 0;
     XPixmapFormatValues *f = XListPixmapFormats(dpy, &n);
 
-    /* Xlib's calls disagree on which format of a depth counts (XCreateImage takes the first,
-     * XPutImage the last): a depth listed twice counts only if both say the same. A scanline
-     * pad the protocol does not allow (8, 16 or 32 bits) makes the depth unusable: libXext's
-     * XShmCreateImage divides by it. */
+    /* A depth listed twice counts only if both say the same (Xlib's own calls disagree on
+     * which counts: XCreateImage takes the first, XPutImage the last). A scanline pad the
+     * protocol does not allow (8, 16 or 32 bits) makes the depth unusable: the server's rows
+     * could not be the frame's. */
     for (int i = 0; f != NULL && i < n; i++) {
         if (f[i].depth != depth)
             continue;
@@ -63,29 +64,15 @@ enum glmux_pixels_fit glmux_pixels_fit(Display *dpy, const struct glmux_pixels_c
     return GLMUX_PIXELS_FITS;
 }
 
-bool glmux_pixels_image_ok(const XImage *img, const struct glmux_pixels_layout *l)
+int glmux_pixels_band_rows(uint32_t max_request_words, const struct glmux_pixels_layout *l)
 {
-    return img != NULL && img->format == ZPixmap && img->bits_per_pixel == 32 &&
-           img->width == l->width && img->height == l->height &&
-           img->bytes_per_line == l->stride && img->xoffset == 0;
-}
+    /* A PutImage request is its 24-byte header and the rows. */
+    uint64_t room = (uint64_t)max_request_words * 4, rows;
 
-XImage *glmux_pixels_image_create(Display *dpy, Visual *visual, int depth,
-                                  const struct glmux_pixels_layout *l)
-{
-    XImage *img = XCreateImage(dpy, visual, (unsigned)depth, ZPixmap, 0, NULL,
-                               (unsigned)l->width, (unsigned)l->height, 32, l->stride);
-
-    if (img == NULL)
-        return NULL;
-    if (!glmux_pixels_image_ok(img, l)) {
-        XDestroyImage(img);
-        return NULL;
-    }
-    /* What the read-back writes: 32-bit words in the host's byte order (Xlib converts for a
-     * server of the other order). */
-    img->byte_order = glmux_pixels_host_order();
-    return img;
+    if (room <= 24)
+        return 0;
+    rows = (room - 24) / (uint64_t)l->stride;
+    return rows < (uint64_t)l->height ? (int)rows : l->height;
 }
 
 int glmux_pixels_host_order(void)

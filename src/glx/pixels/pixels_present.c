@@ -1,185 +1,104 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: how the pixels GLX vendor gets a frame onto the X server. Each window, pixmap or
- * pbuffer is an EGL pbuffer of the drawable's size (XGetGeometry, asked again at every swap so
- * that a resize is followed from the next frame on). Presenting reads the current draw surface
- * back with glReadPixels (BGRA, the pack state saved and restored), turns it top-down, and sends
- * it with XShmPutImage when MIT-SHM works on this connection (XShmQueryExtension, then a test
- * XShmAttach once per display; GLMUX_GLX_REMOTE_SHM=0 forbids it), otherwise with XPutImage in
- * row bands that fit the server's maximum request size. X errors caused by these requests on a
- * drawable that went away (a window destroyed while current) are swallowed by an error hook on
- * our own XAddExtension record and mark the drawable gone; the application's handler never
- * sees them. A connection that dies goes to Xlib's I/O error handler, as for any Xlib call.
- * libXext (MIT-SHM) is loaded with dlopen the first time a frame goes out, so that libGLX
- * itself links libX11 only, as libglvnd's does.
+ * glmux: how the pixels GLX vendor gets a frame onto the X server (docs/remote.md, "How a frame
+ * travels"). Each GLX window or pixmap has a transport (struct glmux_pixels_xfer) made when the
+ * drawable is checked (glmux_pixels_xfer_new: one GetGeometry) and kept for its life: a GC, the
+ * frame buffers (two MIT-SHM segments used in turn when the server attaches our memory, else
+ * one block of memory) sized from one layout and kept while the frame size stays, and what is
+ * known of the drawable's size. Presenting reads the frame back straight into a buffer
+ * (pixels_resolve.c: top row first, no copy) and puts it with ShmPutImage, or PutImage in whole
+ * rows per request, with no round trip:
+ * - a window's size comes from Present's ConfigureNotify events, which xcb queues for us alone
+ *   (xcb_register_for_special_xge: never in the application's event queue); without Present, a
+ *   GetGeometry is sent after each frame and its reply read at a later frame;
+ * - an MIT-SHM segment is written again only after the server has read it: a GetGeometry sent
+ *   after its put is answered after the put was done, and is waited for (if it has not come
+ *   yet) two frames later, when that segment comes round again;
+ * - with a swap interval and Present, a PresentNotifyMSC for the retrace due is waited for
+ *   before the put (pacing: the one wait of such a frame, bounded).
+ * Every request goes through the display's xcb connection, checked: the errors of a drawable
+ * that went away come back to us (a reply's error, or the last put's cookie looked at during
+ * the next frame) and mark it gone; nothing reaches the application's X error handler, with no
+ * hook on the display. A connection that died goes to Xlib's I/O error handler at the next
+ * frame (an XFlush), as at any Xlib call.
+ * Locks: present_lock guards the list of display records and their MIT-SHM state; it is never
+ * held across an Xlib, xcb, EGL or GL call. A transport is used by one thread at a time, the one
+ * presenting its drawable (pixels_swap.c sees to it).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <time.h>
 
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
-#include <X11/extensions/XShm.h>
 
 #include "glx/pixels/pixels.h"
 #include "util/env.h"
 #include "util/log.h"
 
-#ifndef GL_READ_FRAMEBUFFER_BINDING
-#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define GL_READ_FRAMEBUFFER 0x8CA8
-#endif
-#ifndef GL_PIXEL_PACK_BUFFER
-#define GL_PIXEL_PACK_BUFFER 0x88EB
-#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
-#endif
-#ifndef GL_BGRA
-#define GL_BGRA 0x80E1
-#endif
-#ifndef GL_UNSIGNED_INT_8_8_8_8_REV
-#define GL_UNSIGNED_INT_8_8_8_8_REV 0x8367
-#endif
+/* GetGeometry requests in flight per drawable (more: the oldest is waited for). */
+#define XFER_PENDING 4
+/* The largest PutImage request sent, in 4-byte words (Xlib's XPutImage's too). */
+#define PUT_MAX_WORDS 65536
+/* The longest a paced frame waits for its retrace, in milliseconds per swap interval. */
+#define PACE_MS_PER_INTERVAL 1000
 
-/* What we know of one X display (present_lock); XIDs we swallow errors for (quiet_lock). */
+/* What we know of one X display. Written before it is listed, then read only: all but the
+ * MIT-SHM state (present_lock). */
 struct present_display {
     struct present_display *next;
     Display *dpy;
-    int ext_number;
-    int shm_opcode;         /* 0: no MIT-SHM */
+    int ext_number;         /* our XAddExtension record (the close hook) */
+    xcb_connection_t *xcb;
     int glx_opcode;         /* 0: no GLX extension (the major code of the errors we report) */
     int glx_error;          /* the GLX extension's first error code */
-    int shm_state;          /* 0 untested, 1 works, -1 does not */
-    bool shm_error;         /* an MIT-SHM request failed (set by the error hook) */
+    bool present;           /* Present 1.0 or later, and libxcb-present */
+    int order;              /* the server's image byte order */
+    int shm_state;          /* 0 untested, 1 works, -1 does not (present_lock) */
+    bool shm_testing;       /* a thread is testing it; the others put meanwhile (present_lock) */
 };
 
-/* A drawable's shared-memory image, kept while its size stays. */
-struct glmux_pixels_shm {
-    XShmSegmentInfo info;
-    XImage *image;
+struct xfer_buffer {
+    char *data;             /* the frame's pixels (l.size bytes); NULL: none */
+    int shmid;
+    xcb_shm_seg_t seg;      /* 0: plain memory */
+    unsigned int fence;     /* the GetGeometry sent after its last put (0: none pending) */
+};
+
+struct glmux_pixels_xfer {
+    Display *dpy;
+    struct present_display *pd;
+    xcb_connection_t *c;
+    xcb_drawable_t target;
+    int depth;
+    bool window;
+    xcb_gcontext_t gc;      /* 0: not made yet */
+    struct glmux_pixels_layout l; /* of the buffers; width 0: none yet */
+    bool shm;               /* the buffers are MIT-SHM segments */
+    bool no_shm;            /* an MIT-SHM put failed: plain memory from now on */
+    struct xfer_buffer buf[2];
+    int next;               /* the buffer of the next frame */
+    unsigned int pending[XFER_PENDING]; /* GetGeometry sequence numbers, oldest first */
+    int npending;
+    unsigned int put;       /* the last put's cookie, looked at during the next frame */
+    int width, height;      /* the drawable's size as last heard */
+    bool gone;
+    xcb_special_event_t *special; /* Present's events of this window (NULL: none) */
+    uint32_t eid;
+    uint32_t serial;        /* the last PresentNotifyMSC's */
+    uint64_t msc;           /* the retrace the last paced frame went out at */
 };
 
 static pthread_mutex_t present_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct present_display *displays;
-
-#define QUIET_MAX 256
-static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
-static XID quiet_ids[QUIET_MAX];
-static Display *quiet_dpys[QUIET_MAX];
-static bool quiet_gone[QUIET_MAX];
-
 static struct glmux_pixels_stats stats;
 
-/* libXext's MIT-SHM functions, loaded on first use (pthread_once); QueryVersion NULL without. */
-static struct {
-    Bool (*QueryVersion)(Display *, int *, int *, Bool *);
-    Bool (*Attach)(Display *, XShmSegmentInfo *);
-    Bool (*Detach)(Display *, XShmSegmentInfo *);
-    XImage *(*CreateImage)(Display *, Visual *, unsigned, int, char *, XShmSegmentInfo *,
-                           unsigned, unsigned);
-    Bool (*PutImage)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned,
-                     Bool);
-} xshm;
-static pthread_once_t xshm_once = PTHREAD_ONCE_INIT;
-
-static void xshm_load(void)
-{
-    void *lib = dlopen("libXext.so.6", RTLD_LAZY | RTLD_LOCAL);
-
-    if (lib == NULL) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: libXext.so.6 is not installed; frames "
-                  "go out with XPutImage");
-        return;
-    }
-    xshm.Attach = (Bool (*)(Display *, XShmSegmentInfo *))dlsym(lib, "XShmAttach");
-    xshm.Detach = (Bool (*)(Display *, XShmSegmentInfo *))dlsym(lib, "XShmDetach");
-    xshm.CreateImage = (XImage * (*)(Display *, Visual *, unsigned, int, char *,
-                                     XShmSegmentInfo *, unsigned, unsigned))
-        dlsym(lib, "XShmCreateImage");
-    xshm.PutImage = (Bool (*)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned,
-                              unsigned, Bool))dlsym(lib, "XShmPutImage");
-    if (xshm.Attach != NULL && xshm.Detach != NULL && xshm.CreateImage != NULL &&
-        xshm.PutImage != NULL)
-        xshm.QueryVersion = (Bool (*)(Display *, int *, int *, Bool *))
-            dlsym(lib, "XShmQueryVersion");
-    /* libXext stays loaded: nothing of ours unloads it while a display may use it. */
-}
-
-static void quiet_add(Display *dpy, XID id)
-{
-    pthread_mutex_lock(&quiet_lock);
-    for (int i = 0; i < QUIET_MAX; i++) {
-        if (quiet_ids[i] == None || (quiet_ids[i] == id && quiet_dpys[i] == dpy)) {
-            quiet_ids[i] = id;
-            quiet_dpys[i] = dpy;
-            quiet_gone[i] = false;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&quiet_lock);
-}
-
-static void quiet_remove(Display *dpy, XID id)
-{
-    pthread_mutex_lock(&quiet_lock);
-    for (int i = 0; i < QUIET_MAX; i++) {
-        if (quiet_ids[i] == id && quiet_dpys[i] == dpy)
-            quiet_ids[i] = None;
-    }
-    pthread_mutex_unlock(&quiet_lock);
-}
-
-/* True (once) when an error on id was swallowed since the last call. */
-static bool quiet_take_gone(Display *dpy, XID id)
-{
-    bool gone = false;
-
-    pthread_mutex_lock(&quiet_lock);
-    for (int i = 0; i < QUIET_MAX; i++) {
-        if (quiet_ids[i] == id && quiet_dpys[i] == dpy) {
-            gone = quiet_gone[i];
-            quiet_gone[i] = false;
-        }
-    }
-    pthread_mutex_unlock(&quiet_lock);
-    return gone;
-}
-
-/* Called by Xlib for every error on the display, with the display locked: no Xlib calls and
- * no present_lock here (a thread holding it may be waiting for the display). */
-static int error_hook(Display *dpy, xError *err, XExtCodes *codes, int *ret_code)
-{
-    bool ours = false;
-
-    (void)codes;
-    if (err->majorCode == X_GetGeometry || err->majorCode == X_PutImage ||
-        err->majorCode == X_CreateGC || err->majorCode == X_FreeGC) {
-        pthread_mutex_lock(&quiet_lock);
-        for (int i = 0; i < QUIET_MAX; i++) {
-            if (quiet_ids[i] != None && quiet_ids[i] == err->resourceID &&
-                quiet_dpys[i] == dpy) {
-                quiet_gone[i] = true;
-                ours = true;
-            }
-        }
-        pthread_mutex_unlock(&quiet_lock);
-    }
-    if (!ours) {
-        /* MIT-SHM requests: only ours are sent while shm_error is being watched. */
-        for (struct present_display *d = displays; d != NULL; d = d->next) {
-            if (d->dpy == dpy && d->shm_opcode != 0 && err->majorCode == d->shm_opcode) {
-                d->shm_error = true;
-                ours = true;
-            }
-        }
-    }
-    if (ours)
-        *ret_code = 0;
-    return ours;
-}
+/* ---- display records ---- */
 
 static int close_display(Display *dpy, XExtCodes *codes)
 {
@@ -188,93 +107,194 @@ static int close_display(Display *dpy, XExtCodes *codes)
     (void)codes;
     glmux_pixels_stats_get(&st);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
-              "in this process (%llu with XShmPutImage), %llu bytes of pixels over the "
-              "connection", DisplayString(dpy), st.frames, st.shm_frames, st.bytes);
+              "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
+              "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
+              st.paced_frames, st.bytes);
     glmux_pixels_present_display_closed(dpy);
     glmux_pixels_config_display_closed(dpy);
     return 0;
 }
 
+/* Whether the server has Present (one round trip, once per display). */
+static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
+{
+    const xcb_query_extension_reply_t *ext;
+    xcb_present_query_version_reply_t *v;
+    bool ok;
+
+    if (!xl->present || (ext = xl->get_extension_data(c, xl->present_id)) == NULL ||
+        !ext->present)
+        return false;
+    v = xl->wait_for_reply(c, xl->present_query_version(c, 1, 2).sequence, NULL);
+    ok = v != NULL && v->major_version >= 1;
+    free(v);
+    return ok;
+}
+
+static struct present_display *display_find(Display *dpy)
+{
+    for (struct present_display *d = displays; d != NULL; d = d->next) {
+        if (d->dpy == dpy)
+            return d;
+    }
+    return NULL;
+}
+
 static struct present_display *display_of(Display *dpy)
 {
-    struct present_display *d;
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    struct present_display *d, *other;
     XExtCodes *codes;
-    int ev, er;
+    int ev;
 
     pthread_mutex_lock(&present_lock);
-    for (d = displays; d != NULL; d = d->next) {
-        if (d->dpy == dpy)
-            break;
-    }
+    d = display_find(dpy);
     pthread_mutex_unlock(&present_lock);
-    if (d != NULL)
+    if (d != NULL || !xl->xcb)
         return d;
-    d = calloc(1, sizeof(*d));
-    if (d == NULL)
+    /* Made with no lock held (X requests); the thread that lists one first wins. */
+    if ((d = calloc(1, sizeof(*d))) == NULL)
         return NULL;
     d->dpy = dpy;
-    codes = XAddExtension(dpy);
-    if (codes == NULL) {
-        free(d);
-        return NULL;
-    }
-    d->ext_number = codes->extension;
-    if (!XQueryExtension(dpy, "MIT-SHM", &d->shm_opcode, &ev, &er))
-        d->shm_opcode = 0;
+    d->xcb = xl->GetXCBConnection(dpy);
     if (!XQueryExtension(dpy, "GLX", &d->glx_opcode, &ev, &d->glx_error))
         d->glx_opcode = 0;
+    d->present = glmux_env_get_int("GLMUX_GLX_REMOTE_PRESENT", 1) != 0 && has_present(xl, d->xcb);
+    d->order = ImageByteOrder(dpy);
     pthread_mutex_lock(&present_lock);
-    d->next = displays;
-    displays = d;
+    if ((other = display_find(dpy)) == NULL) {
+        d->next = displays;
+        displays = d;
+    }
     pthread_mutex_unlock(&present_lock);
-    XESetError(dpy, codes->extension, error_hook);
-    XESetCloseDisplay(dpy, codes->extension, close_display);
+    if (other != NULL) {
+        free(d);
+        return other;
+    }
+    /* Our record goes when the display closes (XCloseDisplay calls the hook). */
+    if ((codes = XAddExtension(dpy)) != NULL) {
+        d->ext_number = codes->extension;
+        XESetCloseDisplay(dpy, codes->extension, close_display);
+    }
+    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: %s", DisplayString(dpy),
+              d->present ? "Present: window sizes from its events, frames paced by it"
+                         : "no Present: window sizes asked after each frame");
     return d;
+}
+
+void glmux_pixels_present_display_closed(Display *dpy)
+{
+    pthread_mutex_lock(&present_lock);
+    for (struct present_display **p = &displays; *p != NULL; p = &(*p)->next) {
+        if ((*p)->dpy == dpy) {
+            struct present_display *d = *p;
+
+            *p = d->next;
+            free(d);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&present_lock);
+}
+
+void glmux_pixels_present_after_fork(void)
+{
+    pthread_mutex_init(&present_lock, NULL);
+}
+
+void glmux_pixels_present_fini(void)
+{
+    struct present_display *list;
+
+    pthread_mutex_lock(&present_lock);
+    list = displays;
+    displays = NULL;
+    pthread_mutex_unlock(&present_lock);
+    while (list != NULL) {
+        struct present_display *d = list;
+
+        list = d->next;
+        /* The display outlives this code: unhook before it goes away. */
+        if (d->ext_number != 0)
+            XESetCloseDisplay(d->dpy, d->ext_number, NULL);
+        free(d);
+    }
+}
+
+/* ---- questions to the server ---- */
+
+/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
+static xcb_get_geometry_reply_t *geometry_now(struct present_display *pd, XID target)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    xcb_generic_error_t *err = NULL;
+    xcb_get_geometry_reply_t *r =
+        xl->wait_for_reply(pd->xcb, xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence,
+                           &err);
+
+    free(err);
+    return r;
 }
 
 bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
 {
-    Window root;
-    int x, y;
-    unsigned int uw, uh, border, udepth;
+    struct present_display *pd = display_of(dpy);
+    xcb_get_geometry_reply_t *r = pd != NULL ? geometry_now(pd, target) : NULL;
 
-    display_of(dpy);
-    quiet_add(dpy, target);
-    if (!XGetGeometry(dpy, target, &root, &x, &y, &uw, &uh, &border, &udepth)) {
-        quiet_take_gone(dpy, target);
+    if (r == NULL)
         return false;
-    }
-    *w = (int)uw;
-    *h = (int)uh;
+    *w = r->width;
+    *h = r->height;
     if (depth != NULL)
-        *depth = (int)udepth;
+        *depth = r->depth;
+    free(r);
     return true;
 }
 
-enum glmux_pixels_fit glmux_pixels_probe(Display *dpy, const struct glmux_pixels_config *config,
-                                         XID target, int *depth)
+XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h)
 {
-    Window root;
-    int x, y;
-    unsigned int uw, uh, border, udepth;
-    enum glmux_pixels_fit fit;
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    struct present_display *pd = display_of(dpy);
+    struct glmux_pixels_layout l;
+    xcb_get_image_reply_t *r;
+    XImage *img;
+    char *data;
 
-    if (display_of(dpy) == NULL)
-        return GLMUX_PIXELS_GONE;
-    quiet_add(dpy, target);
-    if (!XGetGeometry(dpy, target, &root, &x, &y, &uw, &uh, &border, &udepth)) {
-        quiet_remove(dpy, target);
-        return GLMUX_PIXELS_GONE;
+    if (pd == NULL || !glmux_pixels_layout(w, h, &l))
+        return NULL;
+    r = xl->wait_for_reply(pd->xcb, xl->get_image(pd->xcb, XCB_IMAGE_FORMAT_Z_PIXMAP,
+                                                  (xcb_drawable_t)pixmap, 0, 0, (uint16_t)w,
+                                                  (uint16_t)h, ~0u).sequence, NULL);
+    /* Only what the server says is there, and only if it is the frame's size. */
+    if (r == NULL || (r->depth != 24 && r->depth != 32) ||
+        glmux_pixels_format_bpp(dpy, r->depth) != 32 || (uint64_t)r->length * 4 != l.size ||
+        (data = malloc(l.size)) == NULL) {
+        if (r != NULL)
+            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: pixmap 0x%lx (depth %u) is not read: "
+                      "only depth 24 and 32 in 32 bits a pixel are", (unsigned long)pixmap,
+                      r->depth);
+        free(r);
+        return NULL;
     }
-    fit = glmux_pixels_fit(dpy, config, RootWindow(dpy, config->screen), root, (int)udepth);
-    if (fit != GLMUX_PIXELS_FITS)
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: drawable 0x%lx (depth %u) cannot show "
-                  "FBConfig 0x%x (screen %d, visual depth %d, 32-bit pixels): BadMatch",
-                  (unsigned long)target, udepth, config->id, config->screen, config->depth);
-    if (fit != GLMUX_PIXELS_FITS)
-        quiet_remove(dpy, target);
-    *depth = (int)udepth;
-    return fit;
+    memcpy(data, r + 1, l.size);
+    for (size_t i = 0; i < l.size; i += 4) {
+        if (pd->order == MSBFirst) { /* A, R, G, B to B, G, R, A */
+            char t = data[i], u = data[i + 1];
+
+            data[i] = data[i + 3];
+            data[i + 1] = data[i + 2];
+            data[i + 2] = u;
+            data[i + 3] = t;
+        }
+        if (r->depth != 32)
+            data[i + 3] = (char)0xff;
+    }
+    img = XCreateImage(dpy, NULL, r->depth, ZPixmap, 0, data, (unsigned)w, (unsigned)h, 32,
+                       l.stride);
+    free(r);
+    if (img == NULL)
+        free(data);
+    return img;
 }
 
 void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
@@ -297,310 +317,447 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
     UnlockDisplay(dpy);
 }
 
-bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
-                                 const struct glmux_pixels_config *config)
+/* A private segment of size bytes attached here and to the server; false (nothing kept) when
+ * either fails. The server's answer is waited for only when check (the display's test; a
+ * drawable's segments rely on that test, and a put that fails turns the drawable to PutImage). */
+static bool shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c, size_t size,
+                        bool check, struct xfer_buffer *b)
 {
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-    int w = d->width, h = d->height;
-    EGLSurface s;
+    xcb_void_cookie_t attach;
+    xcb_generic_error_t *err = NULL;
 
-    if (egl == NULL)
+    b->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+    if (b->shmid < 0)
         return false;
-    if (d->kind != GLMUX_PIXELS_PBUFFER && !d->gone &&
-        !glmux_pixels_geometry(d->dpy, d->target, &w, &h, NULL)) {
-        d->gone = true;
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone; rendering "
-                  "continues off screen", (unsigned long)d->target);
+    b->data = shmat(b->shmid, NULL, 0);
+    if (b->data == (char *)-1) {
+        shmctl(b->shmid, IPC_RMID, NULL);
+        b->data = NULL;
+        return false;
     }
-    if (w < 1)
-        w = 1;
-    if (h < 1)
-        h = 1;
-    if (d->surface != EGL_NO_SURFACE && w == d->width && h == d->height &&
-        glmux_pixels_config_same_surface(d->surface_config, config))
-        return true;
-    EGLint attribs[5 + GLMUX_PIXELS_SURFACE_ATTRIBS] = { EGL_WIDTH, w, EGL_HEIGHT, h };
-    attribs[4 + glmux_pixels_config_surface_attribs(config, attribs + 4)] = EGL_NONE;
-    s = egl->CreatePbufferSurface(egl->display, config->egl_config, attribs);
-    if (s == EGL_NO_SURFACE) {
-        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: cannot make a %dx%d EGL pbuffer for "
-                  "drawable 0x%lx (EGL error 0x%x)", w, h, (unsigned long)d->xid,
-                  egl->GetError());
-        return d->surface != EGL_NO_SURFACE;
+    b->seg = xl->generate_id(c);
+    attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1);
+    if (check)
+        err = xl->request_check(c, attach);
+    else
+        xl->discard_reply(c, attach.sequence);
+    /* Attached (the server's attach is in flight or done): the segment goes when the last
+     * attachment does. */
+    shmctl(b->shmid, IPC_RMID, NULL);
+    if (err != NULL) {
+        free(err);
+        shmdt(b->data);
+        b->data = NULL;
+        b->seg = 0;
+        return false;
     }
-    if (d->surface != EGL_NO_SURFACE)
-        egl->DestroySurface(egl->display, d->surface); /* freed once no longer current */
-    d->surface = s;
-    d->surface_config = config;
-    d->width = w;
-    d->height = h;
     return true;
 }
 
-/* Tests once per display whether the server can attach our shared memory. */
+/* Whether the server can attach our shared memory: tested once per display (one thread tests,
+ * the others put meanwhile; a round trip). A TCP client gets no shared memory. */
 static bool shm_works(struct present_display *pd)
 {
-    XShmSegmentInfo info;
-    int major, minor;
-    Bool pixmaps;
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    const xcb_query_extension_reply_t *ext;
+    struct xfer_buffer test = { 0 };
+    int state;
 
-    if (pd->shm_state != 0)
-        return pd->shm_state > 0;
-    pd->shm_state = -1;
-    if (pd->shm_opcode == 0 || glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) == 0)
-        goto out;
-    pthread_once(&xshm_once, xshm_load);
-    if (xshm.QueryVersion == NULL || !xshm.QueryVersion(pd->dpy, &major, &minor, &pixmaps))
-        goto out;
-    memset(&info, 0, sizeof(info));
-    info.shmid = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
-    if (info.shmid < 0)
-        goto out;
-    info.shmaddr = shmat(info.shmid, NULL, 0);
-    shmctl(info.shmid, IPC_RMID, NULL);
-    if (info.shmaddr == (char *)-1)
-        goto out;
-    pd->shm_error = false;
-    if (xshm.Attach(pd->dpy, &info)) {
-        XSync(pd->dpy, False);
-        if (!pd->shm_error) {
-            xshm.Detach(pd->dpy, &info);
-            XSync(pd->dpy, False);
-            pd->shm_state = 1;
-        }
+    pthread_mutex_lock(&present_lock);
+    state = pd->shm_state;
+    if (state == 0 && !pd->shm_testing)
+        pd->shm_testing = true;
+    else if (state == 0)
+        state = -1;
+    pthread_mutex_unlock(&present_lock);
+    if (state != 0)
+        return state > 0;
+    state = -1;
+    if (xl->shm && glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) != 0 &&
+        (ext = xl->get_extension_data(pd->xcb, xl->shm_id)) != NULL && ext->present &&
+        shm_segment(xl, pd->xcb, 4096, true, &test)) {
+        xl->discard_reply(pd->xcb, xl->shm_detach_checked(pd->xcb, test.seg).sequence);
+        shmdt(test.data);
+        state = 1;
     }
-    shmdt(info.shmaddr);
-out:
+    pthread_mutex_lock(&present_lock);
+    pd->shm_state = state;
+    pd->shm_testing = false;
+    pthread_mutex_unlock(&present_lock);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: frames go out with %s",
-              DisplayString(pd->dpy), pd->shm_state > 0 ? "XShmPutImage (MIT-SHM works)"
-                                                        : "XPutImage (no usable MIT-SHM)");
-    return pd->shm_state > 0;
+              DisplayString(pd->dpy), state > 0 ? "XShmPutImage (MIT-SHM works)"
+                                                : "XPutImage (no usable MIT-SHM)");
+    return state > 0;
 }
 
-static void shm_free(Display *dpy, struct glmux_pixels_shm *b)
-{
-    if (b == NULL)
-        return;
-    if (b->image != NULL) {
-        xshm.Detach(dpy, &b->info);
-        b->image->data = NULL;
-        XDestroyImage(b->image);
-        shmdt(b->info.shmaddr);
-    }
-    free(b);
-}
+/* ---- a drawable's transport ---- */
 
-static struct glmux_pixels_shm *shm_alloc(Display *dpy, int depth,
-                                          const struct glmux_pixels_layout *l)
+struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
+                                                const struct glmux_pixels_config *config,
+                                                XID target, bool window,
+                                                enum glmux_pixels_fit *fit)
 {
-    struct glmux_pixels_shm *b = calloc(1, sizeof(*b));
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     struct present_display *pd = display_of(dpy);
+    struct glmux_pixels_xfer *x;
+    xcb_get_geometry_reply_t *g;
 
-    if (b == NULL || pd == NULL)
-        goto fail;
-    b->image = xshm.CreateImage(dpy, NULL, (unsigned)depth, ZPixmap, NULL, &b->info,
-                               (unsigned)l->width, (unsigned)l->height);
-    /* Xlib lays the image out from the server's pixmap formats: use it only if that is the
-     * layout the read-back writes. */
-    if (b->image != NULL && !glmux_pixels_image_ok(b->image, l)) {
-        XDestroyImage(b->image);
-        b->image = NULL;
+    *fit = GLMUX_PIXELS_GONE;
+    if (pd == NULL || (x = calloc(1, sizeof(*x))) == NULL)
+        return NULL;
+    x->dpy = dpy;
+    x->pd = pd;
+    x->c = pd->xcb;
+    x->target = (xcb_drawable_t)target;
+    x->window = window;
+    /* Present's events first, so that no size change between the two is missed. */
+    if (window && pd->present) {
+        x->eid = xl->generate_id(x->c);
+        xl->discard_reply(x->c, xl->present_select_input_checked(
+            x->c, x->eid, x->target,
+            XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
+            XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence);
+        x->special = xl->register_for_special_xge(x->c, xl->present_id, x->eid, NULL);
     }
-    if (b->image == NULL)
-        goto fail;
-    b->image->byte_order = glmux_pixels_host_order();
-    b->info.shmid = shmget(IPC_PRIVATE, l->size, IPC_CREAT | 0600);
-    if (b->info.shmid < 0)
-        goto fail;
-    b->info.shmaddr = b->image->data = shmat(b->info.shmid, NULL, 0);
-    shmctl(b->info.shmid, IPC_RMID, NULL);
-    if (b->info.shmaddr == (char *)-1) {
-        b->image->data = NULL;
-        goto fail;
+    if ((g = geometry_now(pd, target)) == NULL) {
+        glmux_pixels_xfer_free(x);
+        return NULL;
     }
-    b->info.readOnly = True;
-    pd->shm_error = false;
-    if (!xshm.Attach(dpy, &b->info)) {
-        shmdt(b->info.shmaddr);
-        b->image->data = NULL;
-        goto fail;
+    *fit = glmux_pixels_fit(dpy, config, RootWindow(dpy, config->screen), g->root, g->depth);
+    if (*fit != GLMUX_PIXELS_FITS) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: drawable 0x%lx (depth %u) cannot show "
+                  "FBConfig 0x%x (screen %d, visual depth %d, 32-bit pixels): BadMatch",
+                  (unsigned long)target, g->depth, config->id, config->screen, config->depth);
+        free(g);
+        glmux_pixels_xfer_free(x);
+        return NULL;
     }
-    return b;
-fail:
-    if (b != NULL && b->image != NULL) {
-        b->image->data = NULL;
-        XDestroyImage(b->image);
-    }
-    free(b);
-    return NULL;
+    x->depth = g->depth;
+    x->width = g->width;
+    x->height = g->height;
+    free(g);
+    return x;
 }
 
-/* glReadPixels of the whole surface into dst (l->size bytes), top row first; GL state left as
- * found. A multisampled surface (config c) is resolved first. */
-static void read_back(const struct glmux_pixels_gl *gl, const struct glmux_pixels_config *c,
-                      const struct glmux_pixels_layout *l, char *dst)
+static void buffers_free(struct glmux_pixels_xfer *x)
 {
-    GLint fb = 0, pbo = 0, align = 4, row = 0, skip_rows = 0, skip_pixels = 0;
-    struct glmux_pixels_resolve resolve;
-    char *tmp = malloc(l->size);
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
 
-    if (tmp == NULL)
-        return;
-    gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
-    gl->GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pbo);
-    gl->GetIntegerv(GL_PACK_ALIGNMENT, &align);
-    gl->GetIntegerv(GL_PACK_ROW_LENGTH, &row);
-    gl->GetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows);
-    gl->GetIntegerv(GL_PACK_SKIP_PIXELS, &skip_pixels);
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    gl->BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    gl->PixelStorei(GL_PACK_ALIGNMENT, 4);
-    gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
-    gl->PixelStorei(GL_PACK_SKIP_ROWS, 0);
-    gl->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
-    glmux_pixels_resolve_begin(c, l->width, l->height, &resolve);
-    /* 32-bit 0xAARRGGBB words in the host's order: an X ZPixmap of 32 bits a pixel. */
-    gl->ReadPixels(0, 0, l->width, l->height, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, tmp);
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fb);
-    gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pbo);
-    gl->PixelStorei(GL_PACK_ALIGNMENT, align);
-    gl->PixelStorei(GL_PACK_ROW_LENGTH, row);
-    gl->PixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
-    gl->PixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels);
-    glmux_pixels_resolve_end(&resolve);
-    for (int y = 0; y < l->height; y++)
-        memcpy(dst + (size_t)y * (size_t)l->stride,
-               tmp + (size_t)(l->height - 1 - y) * (size_t)l->stride, (size_t)l->stride);
-    free(tmp);
-}
+    for (int i = 0; i < 2; i++) {
+        struct xfer_buffer *b = &x->buf[i];
 
-void glmux_pixels_present(struct glmux_pixels_drawable *d)
-{
-    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
-    struct present_display *pd;
-    struct glmux_pixels_layout l;
-    int w = d->width, h = d->height, gw, gh;
-    size_t sent = 0;
-    bool shm = false;
-
-    if (gl == NULL || d->kind == GLMUX_PIXELS_PBUFFER || d->gone ||
-        (pd = display_of(d->dpy)) == NULL)
-        return;
-    if (!glmux_pixels_geometry(d->dpy, d->target, &gw, &gh, NULL)) {
-        d->gone = true;
-        return;
-    }
-    if (w > gw)
-        w = gw;
-    if (h > gh)
-        h = gh;
-    /* The drawable's depth was checked when it was made (glmux_pixels_probe); every buffer
-     * below is sized from this one layout. */
-    if (!glmux_pixels_layout(w, h, &l))
-        return;
-    if (d->gc == NULL) {
-        d->gc = XCreateGC(d->dpy, d->target, 0, NULL);
-        if (d->gc == NULL)
-            return;
-        quiet_add(d->dpy, XGContextFromGC(d->gc));
-    }
-    if (shm_works(pd)) {
-        struct glmux_pixels_shm *b = d->shm;
-
-        if (b != NULL && (b->image->width != l.width || b->image->height != l.height)) {
-            shm_free(d->dpy, b);
-            b = d->shm = NULL;
+        if (b->seg != 0) {
+            /* The server detaches after the puts before this; our mapping can go now. */
+            xl->discard_reply(x->c, xl->shm_detach_checked(x->c, b->seg).sequence);
+            shmdt(b->data);
+        } else {
+            free(b->data);
         }
-        if (b == NULL)
-            b = d->shm = shm_alloc(d->dpy, d->depth, &l);
-        if (b != NULL) {
-            read_back(gl, d->surface_config, &l, b->image->data);
-            xshm.PutImage(d->dpy, d->target, d->gc, b->image, 0, 0, 0, 0, (unsigned)l.width,
-                         (unsigned)l.height, False);
-            /* The server reads the segment before this returns; then it can be reused. */
-            XSync(d->dpy, False);
-            shm = true;
-            sent = 32; /* the request; the pixels never cross the connection */
-        }
+        memset(b, 0, sizeof(*b));
     }
-    if (!shm) {
-        XImage *img = glmux_pixels_image_create(d->dpy, NULL, d->depth, &l);
-
-        if (img == NULL)
-            return;
-        img->data = malloc(l.size);
-        if (img->data != NULL) {
-            read_back(gl, d->surface_config, &l, img->data);
-            XPutImage(d->dpy, d->target, d->gc, img, 0, 0, 0, 0, (unsigned)l.width,
-                      (unsigned)l.height);
-            XFlush(d->dpy);
-            sent = l.size;
-        }
-        XDestroyImage(img);
-    }
-    if (quiet_take_gone(d->dpy, d->target))
-        d->gone = true;
-    __atomic_add_fetch(&stats.frames, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&stats.bytes, sent, __ATOMIC_RELAXED);
-    if (shm)
-        __atomic_add_fetch(&stats.shm_frames, 1, __ATOMIC_RELAXED);
+    x->l.width = 0;
 }
 
-void glmux_pixels_present_release(struct glmux_pixels_drawable *d)
+/* The buffers of layout l: two MIT-SHM segments, else one block of memory; false when none. */
+static bool buffers_make(struct glmux_pixels_xfer *x, const struct glmux_pixels_layout *l)
 {
-    if (d->shm != NULL) {
-        shm_free(d->dpy, d->shm);
-        d->shm = NULL;
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+
+    buffers_free(x);
+    x->shm = !x->no_shm && shm_works(x->pd) &&
+             shm_segment(xl, x->c, l->size, false, &x->buf[0]) &&
+             shm_segment(xl, x->c, l->size, false, &x->buf[1]);
+    if (!x->shm) {
+        buffers_free(x);
+        if ((x->buf[0].data = malloc(l->size)) == NULL)
+            return false;
     }
-    if (d->gc != NULL) {
-        quiet_remove(d->dpy, XGContextFromGC(d->gc));
-        XFreeGC(d->dpy, d->gc);
-        d->gc = NULL;
-    }
-    if (d->target != None)
-        quiet_remove(d->dpy, d->target);
+    x->l = *l;
+    x->next = 0;
+    return true;
 }
 
-void glmux_pixels_present_display_closed(Display *dpy)
+/* A GetGeometry reply (or error) for the transport: its end, or a window's size (unless
+ * Present's events tell it: they may be newer than a reply read after them). */
+static void geometry_heard(struct glmux_pixels_xfer *x, xcb_get_geometry_reply_t *r,
+                           xcb_generic_error_t *e)
 {
-    pthread_mutex_lock(&present_lock);
-    for (struct present_display **p = &displays; *p != NULL; p = &(*p)->next) {
-        if ((*p)->dpy == dpy) {
-            struct present_display *d = *p;
+    if (r != NULL && x->window && x->special == NULL) {
+        x->width = r->width;
+        x->height = r->height;
+    }
+    if (r == NULL)
+        x->gone = true; /* an error (BadDrawable) or a connection that died */
+    free(r);
+    free(e);
+}
 
-            *p = d->next;
-            free(d);
+/* The last put's outcome, when known: an error ends the drawable (or, for ShmPutImage, the
+ * use of MIT-SHM). */
+static void put_heard(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    xcb_generic_error_t *err = NULL;
+    void *reply = NULL;
+
+    if (x->put == 0 || !xl->poll_for_reply(x->c, x->put, &reply, &err))
+        return;
+    x->put = 0;
+    free(reply);
+    if (err == NULL)
+        return;
+    if (err->error_code == BadDrawable || err->error_code == BadWindow ||
+        err->error_code == BadPixmap || err->error_code == BadMatch) {
+        x->gone = true;
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d); "
+                  "rendering goes on off screen", (unsigned long)x->target, err->error_code);
+    } else if (x->shm) {
+        x->no_shm = true;
+        x->l.width = 0; /* new buffers at the next frame */
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: XShmPutImage to 0x%lx failed (X error "
+                  "%d); its frames go out with XPutImage", (unsigned long)x->target,
+                  err->error_code);
+    }
+    free(err);
+}
+
+/* Takes in what the server has sent (no waiting): Present events, replies, the last put's. */
+static void hear(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    xcb_generic_event_t *ev;
+
+    while (x->special != NULL && (ev = xl->poll_for_special_event(x->c, x->special)) != NULL) {
+        const xcb_present_generic_event_t *g = (const xcb_present_generic_event_t *)ev;
+
+        if (g->evtype == XCB_PRESENT_CONFIGURE_NOTIFY) {
+            const xcb_present_configure_notify_event_t *ce =
+                (const xcb_present_configure_notify_event_t *)ev;
+
+            x->width = ce->width;
+            x->height = ce->height;
+        } else if (g->evtype == XCB_PRESENT_COMPLETE_NOTIFY) {
+            const xcb_present_complete_notify_event_t *ce =
+                (const xcb_present_complete_notify_event_t *)ev;
+
+            if (ce->serial == x->serial)
+                x->msc = ce->msc;
+        }
+        free(ev);
+    }
+    while (x->npending > 0) {
+        void *reply = NULL;
+        xcb_generic_error_t *err = NULL;
+
+        if (!xl->poll_for_reply(x->c, x->pending[0], &reply, &err))
             break;
-        }
+        geometry_heard(x, reply, err);
+        memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
-    pthread_mutex_unlock(&present_lock);
-    pthread_mutex_lock(&quiet_lock);
-    for (int i = 0; i < QUIET_MAX; i++) {
-        if (quiet_dpys[i] == dpy)
-            quiet_ids[i] = None;
-    }
-    pthread_mutex_unlock(&quiet_lock);
+    put_heard(x);
 }
 
-void glmux_pixels_present_after_fork(void)
+/* Waits for the replies up to and including sequence seq (one round trip at most). */
+static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
 {
-    pthread_mutex_init(&present_lock, NULL);
-    pthread_mutex_init(&quiet_lock, NULL);
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+
+    for (bool done = false; !done && x->npending > 0;) {
+        xcb_generic_error_t *err = NULL;
+        void *reply;
+
+        done = x->pending[0] == seq;
+        reply = xl->wait_for_reply(x->c, x->pending[0], &err);
+        geometry_heard(x, reply, err);
+        memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
+    }
 }
 
-void glmux_pixels_present_fini(void)
+/* Sends a GetGeometry whose reply is read later; returns its sequence number. */
+static unsigned int ask_geometry(struct glmux_pixels_xfer *x)
 {
-    pthread_mutex_lock(&present_lock);
-    while (displays != NULL) {
-        struct present_display *d = displays;
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    unsigned int seq;
 
-        displays = d->next;
-        /* The display outlives libGLX: unhook before our code goes away. */
-        XESetError(d->dpy, d->ext_number, NULL);
-        XESetCloseDisplay(d->dpy, d->ext_number, NULL);
-        free(d);
+    if (x->npending == XFER_PENDING)
+        wait_for(x, x->pending[0]);
+    seq = xl->get_geometry(x->c, x->target).sequence;
+    x->pending[x->npending++] = seq;
+    return seq;
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Swap interval n > 0 with Present: waits for the retrace n after the last paced frame's
+ * (PresentNotifyMSC; the first paced frame waits for none). Bounded: a window destroyed
+ * meanwhile never answers.
+ */
+static bool pace(struct glmux_pixels_xfer *x, int interval)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    long long deadline = now_ms() + (long long)interval * PACE_MS_PER_INTERVAL;
+    uint64_t before = x->msc;
+
+    x->serial++;
+    xl->discard_reply(x->c, xl->present_notify_msc_checked(
+        x->c, x->target, x->serial, before != 0 ? before + (uint64_t)interval : 0, 0,
+        0).sequence);
+    xl->flush(x->c);
+    for (;;) {
+        struct pollfd pfd = { xl->get_file_descriptor(x->c), POLLIN, 0 };
+        long long left;
+
+        hear(x);
+        if (x->msc != before || x->gone || xl->connection_has_error(x->c) ||
+            (left = deadline - now_ms()) <= 0)
+            break;
+        /* Another thread may read the connection: look again at least every 5 ms. */
+        poll(&pfd, 1, left < 5 ? (int)left : 5);
     }
-    pthread_mutex_unlock(&present_lock);
+    return x->msc != before;
+}
+
+void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height)
+{
+    hear(x);
+    *width = x->width;
+    *height = x->height;
+}
+
+bool glmux_pixels_xfer_gone(const struct glmux_pixels_xfer *x)
+{
+    return x == NULL || x->gone;
+}
+
+bool glmux_pixels_xfer_paced(const struct glmux_pixels_xfer *x)
+{
+    return x != NULL && x->special != NULL;
+}
+
+/* Sends buffer b's frame: one ShmPutImage, or PutImage requests of whole rows. */
+static bool put(struct glmux_pixels_xfer *x, const struct xfer_buffer *b)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    const struct glmux_pixels_layout *l = &x->l;
+    uint32_t max_words;
+    int rows;
+
+    if (x->put != 0)
+        xl->discard_reply(x->c, x->put);
+    if (x->shm) {
+        x->put = xl->shm_put_image_checked(x->c, x->target, x->gc, (uint16_t)l->width,
+                                           (uint16_t)l->height, 0, 0, (uint16_t)l->width,
+                                           (uint16_t)l->height, 0, 0, (uint8_t)x->depth,
+                                           XCB_IMAGE_FORMAT_Z_PIXMAP, 0, b->seg, 0).sequence;
+        return true;
+    }
+    /* At most 256 KiB a request, as Xlib's XPutImage: a server reads a request whole into its
+     * buffer, and one of a frame's size costs it a fresh frame-sized buffer each time. */
+    max_words = xl->get_maximum_request_length(x->c);
+    rows = glmux_pixels_band_rows(max_words < PUT_MAX_WORDS ? max_words : PUT_MAX_WORDS, l);
+    if (rows == 0) {
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: a %d-pixel row does not fit the X "
+                  "server's largest request; nothing is shown", l->width);
+        return false;
+    }
+    x->put = 0;
+    for (int y = 0; y < l->height; y += rows) {
+        int n = l->height - y < rows ? l->height - y : rows;
+
+        if (x->put != 0)
+            xl->discard_reply(x->c, x->put);
+        x->put = xl->put_image_checked(x->c, XCB_IMAGE_FORMAT_Z_PIXMAP, x->target, x->gc,
+                                       (uint16_t)l->width, (uint16_t)n, 0, (int16_t)y, 0,
+                                       (uint8_t)x->depth, (uint32_t)(n * l->stride),
+                                       (const uint8_t *)b->data + (size_t)y * (size_t)l->stride)
+                     .sequence;
+    }
+    return true;
+}
+
+bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    struct glmux_pixels_xfer *x = d->xfer;
+    struct glmux_pixels_layout l;
+    struct xfer_buffer *b;
+    bool paced = false;
+
+    if (x == NULL)
+        return false;
+    /* A connection that died goes to Xlib's I/O error handler, as at any Xlib call. */
+    if (xl->connection_has_error(x->c)) {
+        XFlush(x->dpy);
+        return false;
+    }
+    if (x->gone)
+        return false;
+    hear(x);
+    /* The frame is the surface's size; the server clips what does not fit the drawable. */
+    if (x->gone || !glmux_pixels_layout(d->width, d->height, &l))
+        return false;
+    if ((x->l.width != l.width || x->l.height != l.height) && !buffers_make(x, &l))
+        return false;
+    if (x->gc == 0) {
+        x->gc = xl->generate_id(x->c);
+        xl->discard_reply(x->c, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence);
+    }
+    b = &x->buf[x->next];
+    /* A segment is written again only once the server has read it (its fence answered). */
+    if (b->fence != 0)
+        wait_for(x, b->fence);
+    b->fence = 0;
+    glmux_pixels_read_back(d->surface_config, &x->l, x->pd->order, b->data);
+    if (interval > 0 && x->special != NULL)
+        paced = pace(x, interval);
+    if (x->gone || !put(x, b))
+        return false;
+    /* Fence the segment (waited for when it comes round again); without Present the same
+     * replies tell a window's size. Without MIT-SHM one question at a time: a reply to wait for
+     * would cost a round trip whenever the server is slow to answer (over a network). */
+    if (x->shm)
+        b->fence = ask_geometry(x);
+    else if (x->window && x->special == NULL && x->npending == 0)
+        ask_geometry(x);
+    if (x->shm)
+        x->next ^= 1;
+    xl->flush(x->c);
+    __atomic_add_fetch(&stats.frames, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats.bytes, x->shm ? 40 : (unsigned long long)l.size, __ATOMIC_RELAXED);
+    if (x->shm)
+        __atomic_add_fetch(&stats.shm_frames, 1, __ATOMIC_RELAXED);
+    if (paced)
+        __atomic_add_fetch(&stats.paced_frames, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
+void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+
+    if (x == NULL)
+        return;
+    buffers_free(x);
+    for (int i = 0; i < x->npending; i++)
+        xl->discard_reply(x->c, x->pending[i]);
+    if (x->put != 0)
+        xl->discard_reply(x->c, x->put);
+    if (x->special != NULL) {
+        xl->discard_reply(x->c, xl->present_select_input_checked(x->c, x->eid, x->target, 0)
+                                    .sequence);
+        xl->unregister_for_special_event(x->c, x->special);
+    }
+    if (x->gc != 0)
+        xl->discard_reply(x->c, xl->free_gc_checked(x->c, x->gc).sequence);
+    xl->flush(x->c);
+    free(x);
 }
 
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out)
@@ -608,4 +765,5 @@ void glmux_pixels_stats_get(struct glmux_pixels_stats *out)
     out->frames = __atomic_load_n(&stats.frames, __ATOMIC_RELAXED);
     out->bytes = __atomic_load_n(&stats.bytes, __ATOMIC_RELAXED);
     out->shm_frames = __atomic_load_n(&stats.shm_frames, __ATOMIC_RELAXED);
+    out->paced_frames = __atomic_load_n(&stats.paced_frames, __ATOMIC_RELAXED);
 }

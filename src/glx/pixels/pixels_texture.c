@@ -88,12 +88,8 @@ int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, i
 
 /* ---- the upload ---- */
 
-struct unpack_state {
-    GLint alignment, row_length, skip_rows, skip_pixels, swap_bytes, buffer;
-};
-
-static void unpack_set(const struct glmux_pixels_gl *gl, struct unpack_state *saved,
-                       int row_length)
+void glmux_pixels_unpack_set(const struct glmux_pixels_gl *gl, struct glmux_pixels_unpack *saved,
+                             int row_length)
 {
     gl->GetIntegerv(GL_UNPACK_ALIGNMENT, &saved->alignment);
     gl->GetIntegerv(GL_UNPACK_ROW_LENGTH, &saved->row_length);
@@ -109,7 +105,8 @@ static void unpack_set(const struct glmux_pixels_gl *gl, struct unpack_state *sa
     gl->PixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
 }
 
-static void unpack_restore(const struct glmux_pixels_gl *gl, const struct unpack_state *saved)
+void glmux_pixels_unpack_restore(const struct glmux_pixels_gl *gl,
+                                 const struct glmux_pixels_unpack *saved)
 {
     gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->buffer);
     gl->PixelStorei(GL_UNPACK_ALIGNMENT, saved->alignment);
@@ -119,39 +116,16 @@ static void unpack_restore(const struct glmux_pixels_gl *gl, const struct unpack
     gl->PixelStorei(GL_UNPACK_SWAP_BYTES, saved->swap_bytes);
 }
 
-/* Makes img's pixels B, G, R, A bytes (opaque when the pixmap has no alpha). */
-static void to_bgra(XImage *img, bool opaque)
-{
-    if (img->byte_order == LSBFirst && !opaque)
-        return;
-    for (int y = 0; y < img->height; y++) {
-        unsigned char *p = (unsigned char *)img->data + (size_t)y * (size_t)img->bytes_per_line;
-
-        for (int x = 0; x < img->width; x++, p += 4) {
-            if (img->byte_order == MSBFirst) {
-                unsigned char t0 = p[0], t1 = p[1];
-
-                p[0] = p[3];
-                p[1] = p[2];
-                p[2] = t1;
-                p[3] = t0;
-            }
-            if (opaque)
-                p[3] = 0xff;
-        }
-    }
-}
-
 static void upload(XImage *img, int format, int target)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
     GLint internal = format == GLX_TEXTURE_FORMAT_RGBA_EXT ? GL_RGBA8 : GL_RGB8;
-    struct unpack_state saved;
+    struct glmux_pixels_unpack saved;
 
     if (egl == NULL || gl == NULL)
         return;
-    unpack_set(gl, &saved, img->bytes_per_line / 4);
+    glmux_pixels_unpack_set(gl, &saved, img->bytes_per_line / 4);
     if (target == GLX_TEXTURE_1D_EXT) {
         tex_image_1d_fn tex1d = (tex_image_1d_fn)egl->get_proc("glTexImage1D");
 
@@ -165,7 +139,7 @@ static void upload(XImage *img, int format, int target)
             tex2d(target == GLX_TEXTURE_2D_EXT ? GL_TEXTURE_2D : GL_TEXTURE_RECTANGLE, 0,
                   internal, img->width, img->height, 0, GL_BGRA, GL_UNSIGNED_BYTE, img->data);
     }
-    unpack_restore(gl, &saved);
+    glmux_pixels_unpack_restore(gl, &saved);
 }
 
 void glmux_pixels_BindTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer,
@@ -173,7 +147,7 @@ void glmux_pixels_BindTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer
 {
     struct glmux_pixels_pixmap_texture t;
     XImage *img;
-    int w, h, depth;
+    int w, h;
 
     (void)attribs;
     if (!glmux_pixels_pixmap_texture(dpy, drawable, &t)) {
@@ -189,20 +163,13 @@ void glmux_pixels_BindTexImageEXT(Display *dpy, GLXDrawable drawable, int buffer
         return;
     }
     if (t.current_draw)
-        glmux_pixels_present(glmux_pixels_current_draw());
-    if (!glmux_pixels_geometry(dpy, t.pixmap, &w, &h, &depth))
+        glmux_pixels_flush_current();
+    if (!glmux_pixels_geometry(dpy, t.pixmap, &w, &h, NULL))
         return;
-    img = XGetImage(dpy, t.pixmap, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+    img = glmux_pixels_pixmap_bgra(dpy, t.pixmap, w, h);
     if (img == NULL)
         return;
-    if (img->bits_per_pixel == 32 && (img->depth == 24 || img->depth == 32)) {
-        to_bgra(img, img->depth != 32);
-        upload(img, t.format, t.target);
-    } else {
-        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXBindTexImageEXT: pixmap 0x%lx has "
-                  "depth %d with %d bits per pixel; only depth 24 and 32 in 32 bits are "
-                  "uploaded", (unsigned long)t.pixmap, img->depth, img->bits_per_pixel);
-    }
+    upload(img, t.format, t.target);
     XDestroyImage(img);
 }
 
@@ -215,11 +182,21 @@ void glmux_pixels_ReleaseTexImageEXT(Display *dpy, GLXDrawable drawable, int buf
 
 /* ---- dispatch by drawable (libGLX asks every vendor for these stubs) ---- */
 
+void *glmux_pixels_dispatch_fetch(Display *dpy, GLXDrawable drawable, const int *index)
+{
+    int i = __atomic_load_n(index, __ATOMIC_ACQUIRE);
+    __GLXvendorInfo *v;
+
+    if (exports == NULL || i < 0)
+        return NULL;
+    v = drawable != None ? exports->vendorFromDrawable(dpy, drawable)
+                         : exports->getCurrentDynDispatch();
+    return v != NULL ? (void *)exports->fetchDispatchEntry(v, i) : NULL;
+}
+
 static void dispatch_bind(Display *dpy, GLXDrawable drawable, int buffer, const int *attribs)
 {
-    __GLXvendorInfo *v = exports != NULL ? exports->vendorFromDrawable(dpy, drawable) : NULL;
-    int index = __atomic_load_n(&bind_index, __ATOMIC_ACQUIRE);
-    bind_fn fn = v != NULL && index >= 0 ? (bind_fn)exports->fetchDispatchEntry(v, index) : NULL;
+    bind_fn fn = (bind_fn)glmux_pixels_dispatch_fetch(dpy, drawable, &bind_index);
 
     if (fn != NULL)
         fn(dpy, drawable, buffer, attribs);
@@ -227,10 +204,7 @@ static void dispatch_bind(Display *dpy, GLXDrawable drawable, int buffer, const 
 
 static void dispatch_release(Display *dpy, GLXDrawable drawable, int buffer)
 {
-    __GLXvendorInfo *v = exports != NULL ? exports->vendorFromDrawable(dpy, drawable) : NULL;
-    int index = __atomic_load_n(&release_index, __ATOMIC_ACQUIRE);
-    release_fn fn = v != NULL && index >= 0 ? (release_fn)exports->fetchDispatchEntry(v, index)
-                                            : NULL;
+    release_fn fn = (release_fn)glmux_pixels_dispatch_fetch(dpy, drawable, &release_index);
 
     if (fn != NULL)
         fn(dpy, drawable, buffer);

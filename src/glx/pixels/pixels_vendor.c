@@ -5,13 +5,15 @@
  * GLX_ARB_create_context(_profile). It is a vendor library like any other: it uses the public
  * GLX vendor ABI (glvnd/libglxabi.h) and public EGL, GL and X11 calls only, so glmux's libGLX
  * and libglvnd's both load it (docs/remote.md). A context is an EGL context of the EGL vendor
- * (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer (pixels_present.c) made current
- * with it. glXSwapBuffers presents the calling thread's current draw drawable; glFinish and
- * glFlush (this vendor's own, in the GL dispatch table) present a single-buffered window or a
- * pixmap, and so does glXWaitGL. Contexts and drawables destroyed while current are freed when
- * the last thread releases them. One mutex guards the lists; the current context and drawables
- * of a thread are thread-local. Its own pthread_atfork handler makes its locks anew in a forked
- * child, and its destructor removes its Xlib hooks before the library is unmapped.
+ * (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer made current with it, and a
+ * window or pixmap has a frame transport (pixels_present.c) made when it is checked against the
+ * config (BadMatch when it cannot hold its pixels). A pixmap's surface starts with the X
+ * pixmap's contents (uploaded when it is first made current). Swaps, glFinish and glFlush are
+ * pixels_swap.c's. Contexts and drawables destroyed while current are freed when the last thread
+ * releases them, a drawable after the lock is dropped (freeing makes X and EGL calls). One mutex
+ * guards the lists and counts; the current context and drawables of a thread are thread-local.
+ * Its own pthread_atfork handler makes its locks anew in a forked child, and its destructor
+ * removes its close hooks before the library is unmapped.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -45,21 +47,14 @@
 #define PIXELS_EXTENSIONS                                                                  \
     "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_framebuffer_sRGB "     \
     "GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB "               \
-    "GLX_EXT_texture_from_pixmap GLX_EXT_visual_info GLX_EXT_visual_rating "                \
-    "GLX_SGIS_multisample"
-
-struct glmux_pixels_context {
-    struct glmux_pixels_context *next;
-    Display *dpy;
-    EGLContext egl;
-    struct glmux_pixels_config *config;
-    int current;            /* threads that have it current */
-    bool destroyed;
-};
+    "GLX_EXT_swap_control GLX_EXT_texture_from_pixmap GLX_EXT_visual_info "                 \
+    "GLX_EXT_visual_rating GLX_MESA_swap_control GLX_SGIS_multisample GLX_SGI_swap_control"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t presented = PTHREAD_COND_INITIALIZER; /* a drawable's presenting ended */
 static struct glmux_pixels_context *contexts;
 static struct glmux_pixels_drawable *drawables;
+static struct glmux_pixels_drawable *released; /* unlinked, to be freed with no lock held */
 
 static __thread struct glmux_pixels_context *cur_ctx;
 static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
@@ -99,20 +94,59 @@ static void context_free(struct glmux_pixels_context *c)
     free(c);
 }
 
+/* Takes d off the list for glmux_pixels_free_released (lock held). */
 static void drawable_free(struct glmux_pixels_drawable *d)
 {
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-
     for (struct glmux_pixels_drawable **p = &drawables; *p != NULL; p = &(*p)->next) {
         if (*p == d) {
             *p = d->next;
             break;
         }
     }
-    if (egl != NULL && d->surface != EGL_NO_SURFACE)
-        egl->DestroySurface(egl->display, d->surface);
-    glmux_pixels_present_release(d);
-    free(d);
+    d->next = released;
+    released = d;
+}
+
+void glmux_pixels_free_released(void)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    struct glmux_pixels_drawable *list;
+
+    pthread_mutex_lock(&lock);
+    list = released;
+    released = NULL;
+    pthread_mutex_unlock(&lock);
+    while (list != NULL) {
+        struct glmux_pixels_drawable *d = list;
+
+        list = d->next;
+        if (egl != NULL && d->surface != EGL_NO_SURFACE)
+            egl->DestroySurface(egl->display, d->surface);
+        glmux_pixels_xfer_free(d->xfer);
+        free(d);
+    }
+}
+
+void glmux_pixels_lock(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void glmux_pixels_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid)
+{
+    return drawable_find(dpy, xid);
+}
+
+void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d)
+{
+    pthread_cond_broadcast(&presented);
+    if (--d->current == 0 && d->destroyed)
+        drawable_free(d);
 }
 
 static struct glmux_pixels_drawable *drawable_new(Display *dpy, XID xid, XID target,
@@ -310,8 +344,10 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                            enum glmux_pixels_kind kind, const int *attribs, int glx_minor)
 {
     struct glmux_pixels_config *c = (struct glmux_pixels_config *)config;
-    struct glmux_pixels_drawable *d;
-    int format = 0, tex_target = 0, rc, depth = 0;
+    struct glmux_pixels_drawable *d = NULL;
+    struct glmux_pixels_xfer *x;
+    enum glmux_pixels_fit fit;
+    int format = 0, tex_target = 0, rc;
 
     if (!glmux_pixels_config_valid(dpy, c))
         return None;
@@ -322,25 +358,25 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                   "(X error %d); no pixmap made", rc);
         return None;
     }
-    switch (glmux_pixels_probe(dpy, c, target, &depth)) {
-    case GLMUX_PIXELS_FITS:
-        break;
-    case GLMUX_PIXELS_BAD_MATCH:
-        glmux_pixels_x_error(dpy, BadMatch, -1, target, glx_minor);
-        return None;
-    default:
-        glmux_pixels_x_error(dpy, kind == GLMUX_PIXELS_PIXMAP ? BadPixmap : BadWindow, -1,
-                             target, glx_minor);
+    x = glmux_pixels_xfer_new(dpy, c, target, kind == GLMUX_PIXELS_WINDOW, &fit);
+    if (x == NULL) {
+        if (fit == GLMUX_PIXELS_BAD_MATCH)
+            glmux_pixels_x_error(dpy, BadMatch, -1, target, glx_minor);
+        else
+            glmux_pixels_x_error(dpy, kind == GLMUX_PIXELS_PIXMAP ? BadPixmap : BadWindow, -1,
+                                 target, glx_minor);
         return None;
     }
     pthread_mutex_lock(&lock);
     d = drawable_new(dpy, new_xid(dpy), target, kind, c);
     if (d != NULL) {
-        d->depth = depth;
+        d->xfer = x;
         d->tex_format = format;
         d->tex_target = tex_target;
     }
     pthread_mutex_unlock(&lock);
+    if (d == NULL)
+        glmux_pixels_xfer_free(x);
     return d ? d->xid : None;
 }
 
@@ -392,6 +428,7 @@ static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const i
         }
     }
     pthread_mutex_unlock(&lock);
+    glmux_pixels_free_released();
     return d ? d->xid : None;
 }
 
@@ -407,6 +444,7 @@ static void destroy_drawable(Display *dpy, XID xid)
             drawable_free(d);
     }
     pthread_mutex_unlock(&lock);
+    glmux_pixels_free_released();
 }
 
 static void pixels_DestroyWindow(Display *dpy, GLXWindow w) { destroy_drawable(dpy, w); }
@@ -422,8 +460,8 @@ static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, uns
     d = drawable_find(dpy, draw);
     if (d != NULL && value != NULL) {
         switch (attrib) {
-        case GLX_WIDTH: *value = (unsigned)d->width; break;
-        case GLX_HEIGHT: *value = (unsigned)d->height; break;
+        case GLX_WIDTH: *value = (unsigned)__atomic_load_n(&d->width, __ATOMIC_RELAXED); break;
+        case GLX_HEIGHT: *value = (unsigned)__atomic_load_n(&d->height, __ATOMIC_RELAXED); break;
         case GLX_PRESERVED_CONTENTS: *value = True; break;
         case GLX_LARGEST_PBUFFER: *value = False; break;
         case GLX_FBCONFIG_ID: *value = (unsigned)d->config->id; break;
@@ -431,7 +469,7 @@ static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, uns
         case GLX_TEXTURE_FORMAT_EXT: *value = (unsigned)d->tex_format; break;
         case GLX_TEXTURE_TARGET_EXT: *value = (unsigned)d->tex_target; break;
         case GLX_MIPMAP_TEXTURE_EXT: *value = False; break;
-        default: break;
+        default: glmux_pixels_swap_query(d, attrib, value); break;
         }
     }
     pthread_mutex_unlock(&lock);
@@ -481,9 +519,14 @@ struct glmux_pixels_drawable *glmux_pixels_current_draw(void)
     return cur_draw;
 }
 
-/* ---- current context ---- */
+void glmux_pixels_current_get(struct glmux_pixels_current *out)
+{
+    out->ctx = cur_ctx;
+    out->draw = cur_draw;
+    out->read = cur_read;
+}
 
-static void present_single(void);
+/* ---- current context ---- */
 
 /* Drops this thread's references (lock held); frees what was destroyed meanwhile. */
 static void release_current(void)
@@ -502,49 +545,57 @@ static void release_current(void)
     cur_draw = cur_read = NULL;
 }
 
-/* The record of a GLX drawable, or of an X window used directly (made on first use, when
- * probe_depth says it fits the config: see probe_window). */
+/* The record of a GLX drawable, or of an X window used directly (made on first use from the
+ * transport probe_window made; x is freed when it is not used). Lock held. */
 static struct glmux_pixels_drawable *drawable_for(Display *dpy, XID xid,
                                                   struct glmux_pixels_config *config,
-                                                  int probe_depth)
+                                                  struct glmux_pixels_xfer **x)
 {
     struct glmux_pixels_drawable *d = drawable_find(dpy, xid);
 
-    if (d != NULL || xid == None || probe_depth == 0)
+    if (d != NULL || xid == None || *x == NULL)
         return d;
     d = drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config);
-    if (d != NULL)
-        d->depth = probe_depth;
+    if (d != NULL) {
+        d->xfer = *x;
+        *x = NULL;
+    }
     return d;
 }
 
 /*
  * Before glXMakeCurrent uses an X window directly (no GLX drawable of ours yet): asks the server
- * whether it can show the context's frames. Returns its depth, 0 when it is already one of our
- * drawables, or -1 with the X error raised (BadMatch, BadWindow).
+ * whether it can show the context's frames. *x: its transport (NULL when it is already one of
+ * our drawables); false with the X error raised (BadMatch, GLXBadDrawable).
  */
-static int probe_window(Display *dpy, XID xid, struct glmux_pixels_config *config, int minor)
+static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config *config, int minor,
+                         struct glmux_pixels_xfer **x)
 {
+    enum glmux_pixels_fit fit;
     bool known;
-    int depth = 0;
 
+    *x = NULL;
     if (xid == None)
-        return 0;
+        return true;
     pthread_mutex_lock(&lock);
     known = drawable_find(dpy, xid) != NULL;
     pthread_mutex_unlock(&lock);
-    if (known)
-        return 0;
-    switch (glmux_pixels_probe(dpy, config, xid, &depth)) {
-    case GLMUX_PIXELS_FITS:
-        return depth;
-    case GLMUX_PIXELS_BAD_MATCH:
+    if (known || (*x = glmux_pixels_xfer_new(dpy, config, xid, true, &fit)) != NULL)
+        return true;
+    if (fit == GLMUX_PIXELS_BAD_MATCH)
         glmux_pixels_x_error(dpy, BadMatch, -1, xid, minor);
-        return -1;
-    default:
+    else
         glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, xid, minor);
-        return -1;
-    }
+    return false;
+}
+
+/* Whether d or r is being presented by a thread that does not have it current (lock held). */
+static bool presenting(Display *dpy, GLXDrawable draw, GLXDrawable read)
+{
+    struct glmux_pixels_drawable *d = draw != None ? drawable_find(dpy, draw) : NULL;
+    struct glmux_pixels_drawable *r = read != None ? drawable_find(dpy, read) : NULL;
+
+    return (d != NULL && d->presenting) || (r != NULL && r->presenting);
 }
 
 /* glXMakeContextCurrent and glXMakeCurrent (minor: their GLX request, for the X errors). */
@@ -553,8 +604,8 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     struct glmux_pixels_context *c;
-    struct glmux_pixels_drawable *d = NULL, *r = NULL;
-    int draw_depth = 0, read_depth = 0;
+    struct glmux_pixels_drawable *d = NULL, *r = NULL, *fill = NULL;
+    struct glmux_pixels_xfer *draw_x = NULL, *read_x = NULL;
     Bool ok = False;
 
     if (egl == NULL)
@@ -562,7 +613,7 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     /* GLX flushes the context it replaces: a pixmap or single-buffered window shows its frame. */
     if (cur_ctx != NULL && ((GLXContext)cur_ctx != ctx || cur_draw == NULL ||
                             cur_draw->xid != draw))
-        present_single();
+        glmux_pixels_flush_current();
     if (ctx != NULL && draw != None) {
         /* X windows used directly are checked against the context's config first, with no
          * lock held across the X requests. */
@@ -574,25 +625,29 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
         pthread_mutex_unlock(&lock);
         if (config == NULL)
             return False;
-        if ((draw_depth = probe_window(dpy, draw, config, minor)) < 0 ||
-            (read != draw && (read_depth = probe_window(dpy, read, config, minor)) < 0))
+        if (!probe_window(dpy, draw, config, minor, &draw_x) ||
+            (read != draw && !probe_window(dpy, read, config, minor, &read_x))) {
+            glmux_pixels_xfer_free(draw_x);
             return False;
-        if (read == draw)
-            read_depth = draw_depth;
+        }
     }
     pthread_mutex_lock(&lock);
     if (ctx == NULL) {
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         release_current();
         pthread_mutex_unlock(&lock);
+        glmux_pixels_free_released();
         return True;
     }
+    /* A swap from a thread that does not have it current is reading it back: wait for it. */
+    while (presenting(dpy, draw, read))
+        pthread_cond_wait(&presented, &lock);
     c = context_find(ctx);
     if (c == NULL || (draw == None) != (read == None))
         goto out;
     if (draw != None) {
-        d = drawable_for(dpy, draw, c->config, draw_depth);
-        r = read == draw ? d : drawable_for(dpy, read, c->config, read_depth);
+        d = drawable_for(dpy, draw, c->config, &draw_x);
+        r = read == draw ? d : drawable_for(dpy, read, c->config, &read_x);
         if (d == NULL || r == NULL)
             goto out;
         if (!glmux_pixels_surface_update(d, c->config) ||
@@ -616,9 +671,25 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     cur_ctx = c;
     cur_draw = d;
     cur_read = r;
+    /* A GLX pixmap starts with what X drew into the pixmap. */
+    if (d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && !d->filled) {
+        d->filled = true;
+        fill = d;
+    }
     ok = True;
 out:
     pthread_mutex_unlock(&lock);
+    glmux_pixels_xfer_free(draw_x);
+    glmux_pixels_xfer_free(read_x);
+    glmux_pixels_free_released();
+    if (fill != NULL) {
+        XImage *img = glmux_pixels_pixmap_bgra(dpy, fill->target, fill->width, fill->height);
+
+        if (img != NULL) {
+            glmux_pixels_upload(img);
+            XDestroyImage(img);
+        }
+    }
     return ok;
 }
 
@@ -631,79 +702,6 @@ static Bool pixels_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawabl
 static Bool pixels_MakeCurrent(Display *dpy, GLXDrawable draw, GLXContext ctx)
 {
     return make_current(dpy, draw, draw, ctx, X_GLXMakeCurrent);
-}
-
-/* After a frame: follow the window's size, rebinding when the surface changed. */
-static void follow_size(void)
-{
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-    EGLSurface before = cur_draw->surface;
-
-    if (cur_draw->kind == GLMUX_PIXELS_PBUFFER || cur_draw->gone)
-        return;
-    if (!glmux_pixels_surface_update(cur_draw, cur_ctx->config) ||
-        cur_draw->surface == before)
-        return;
-    egl->MakeCurrent(egl->display, cur_draw->surface,
-                     cur_read == cur_draw ? cur_draw->surface : cur_read->surface, cur_ctx->egl);
-}
-
-static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
-{
-    static int warned;
-
-    if (cur_ctx == NULL || cur_draw == NULL || cur_draw->dpy != dpy || cur_draw->xid != draw) {
-        if (__atomic_fetch_add(&warned, 1, __ATOMIC_RELAXED) == 0)
-            glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: glXSwapBuffers on drawable 0x%lx, "
-                      "which is not current on this thread, shows nothing (reported once)",
-                      (unsigned long)draw);
-        return;
-    }
-    if (!cur_draw->config->double_buffer)
-        return;
-    glmux_pixels_present(cur_draw);
-    pthread_mutex_lock(&lock);
-    follow_size();
-    pthread_mutex_unlock(&lock);
-}
-
-/* glFinish, glFlush and glXWaitGL: a single-buffered window or a pixmap shows what was drawn. */
-static void present_single(void)
-{
-    if (cur_ctx == NULL || cur_draw == NULL)
-        return;
-    if (cur_draw->kind == GLMUX_PIXELS_PIXMAP ||
-        (cur_draw->kind == GLMUX_PIXELS_WINDOW && !cur_draw->config->double_buffer))
-        glmux_pixels_present(cur_draw);
-}
-
-static void pixels_glFinish(void)
-{
-    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
-
-    if (gl != NULL)
-        gl->Finish();
-    present_single();
-}
-
-static void pixels_glFlush(void)
-{
-    const struct glmux_pixels_gl *gl = glmux_pixels_gl_get();
-
-    if (gl != NULL)
-        gl->Flush();
-    present_single();
-}
-
-static void pixels_WaitGL(void)
-{
-    pixels_glFinish();
-}
-
-static void pixels_WaitX(void)
-{
-    if (cur_draw != NULL)
-        XSync(cur_draw->dpy, False);
 }
 
 static void pixels_UseXFont(Font font, int first, int count, int list)
@@ -754,8 +752,8 @@ struct named_fn {
 static const struct named_fn glx_functions[] = {
     CONFIG_FN(ChooseVisual), PIXELS_FN(CopyContext), PIXELS_FN(CreateContext),
     PIXELS_FN(CreateGLXPixmap), PIXELS_FN(DestroyContext), PIXELS_FN(DestroyGLXPixmap),
-    CONFIG_FN(GetConfig), PIXELS_FN(IsDirect), PIXELS_FN(MakeCurrent), PIXELS_FN(SwapBuffers),
-    PIXELS_FN(UseXFont), PIXELS_FN(WaitGL), PIXELS_FN(WaitX), PIXELS_FN(QueryServerString),
+    CONFIG_FN(GetConfig), PIXELS_FN(IsDirect), PIXELS_FN(MakeCurrent),
+    PIXELS_FN(UseXFont), PIXELS_FN(QueryServerString),
     PIXELS_FN(GetClientString), PIXELS_FN(QueryExtensionsString), CONFIG_FN(ChooseFBConfig),
     PIXELS_FN(CreateNewContext), PIXELS_FN(CreatePbuffer), PIXELS_FN(CreatePixmap),
     PIXELS_FN(CreateWindow), PIXELS_FN(DestroyPbuffer), PIXELS_FN(DestroyPixmap),
@@ -765,7 +763,6 @@ static const struct named_fn glx_functions[] = {
     PIXELS_FN(SelectEvent), PIXELS_FN(CreateContextAttribsARB),
     { "glXBindTexImageEXT", (void *)glmux_pixels_BindTexImageEXT },
     { "glXReleaseTexImageEXT", (void *)glmux_pixels_ReleaseTexImageEXT },
-    { "glFinish", (void *)pixels_glFinish }, { "glFlush", (void *)pixels_glFlush },
 };
 #undef CONFIG_FN
 #undef PIXELS_FN
@@ -773,11 +770,14 @@ static const struct named_fn glx_functions[] = {
 static void *pixels_get_proc(const GLubyte *name)
 {
     const struct glmux_pixels_egl *egl;
+    void *fn;
 
     for (size_t i = 0; i < sizeof(glx_functions) / sizeof(glx_functions[0]); i++) {
         if (strcmp((const char *)name, glx_functions[i].name) == 0)
             return glx_functions[i].fn;
     }
+    if ((fn = glmux_pixels_swap_proc((const char *)name)) != NULL)
+        return fn;
     if (strncmp((const char *)name, "glX", 3) == 0)
         return NULL;
     egl = glmux_pixels_egl_get(NULL);
@@ -788,25 +788,31 @@ static Bool pixels_screen_supported(Display *dpy, int screen)
 {
     int n;
 
-    return glmux_pixels_configs(dpy, screen, &n) != NULL;
+    /* Frames go out through the display's xcb connection (pixels_xlibs.c). */
+    return glmux_pixels_xlibs()->xcb && glmux_pixels_configs(dpy, screen, &n) != NULL;
 }
 
 static void *pixels_dispatch_address(const GLubyte *name)
 {
-    return glmux_pixels_texture_dispatch(name);
+    void *stub = glmux_pixels_texture_dispatch(name);
+
+    return stub != NULL ? stub : glmux_pixels_swap_dispatch(name);
 }
 
 static void pixels_set_dispatch_index(const GLubyte *name, int index)
 {
     glmux_pixels_texture_set_index(name, index);
+    glmux_pixels_swap_set_index(name, index);
 }
 
 /* In a forked child: every lock made anew (the parent's holders do not exist there). */
 static void after_fork_child(void)
 {
     pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&presented, NULL);
     glmux_pixels_config_after_fork();
     glmux_pixels_present_after_fork();
+    glmux_pixels_swap_after_fork();
 }
 
 __attribute__((constructor)) static void pixels_load(void)
@@ -815,7 +821,7 @@ __attribute__((constructor)) static void pixels_load(void)
     pthread_atfork(NULL, NULL, after_fork_child);
 }
 
-/* Unload: the Xlib hooks on every display removed, so no callback reaches unmapped code. */
+/* Unload: the close hook on every display removed, so no callback reaches unmapped code. */
 __attribute__((destructor)) static void pixels_unload(void)
 {
     glmux_pixels_present_fini();
