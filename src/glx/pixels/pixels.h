@@ -250,6 +250,10 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
                                                 enum glmux_pixels_fit *fit);
 /* Frees a transport: its buffers, GC, Present selection and the replies still awaited. */
 void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x);
+/* Links x (NULL: nothing) in front of *list, to be freed by glmux_pixels_xfer_free_chain once
+ * a lock is dropped. */
+void glmux_pixels_xfer_chain(struct glmux_pixels_xfer *x, struct glmux_pixels_xfer **list);
+void glmux_pixels_xfer_free_chain(struct glmux_pixels_xfer *list);
 /* The drawable's size as last heard (events and replies taken in without waiting). */
 void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height);
 /* Whether the X drawable is gone (an error named it). */
@@ -340,6 +344,10 @@ struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid);
  * unused is set aside (lock held), to be freed by glmux_pixels_free_released (no lock held). */
 void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d);
 void glmux_pixels_free_released(void);
+/* XCloseDisplay of dpy (its close hook; the connection is still open): its drawables are
+ * forgotten, as the next connection's XIDs may name others, and their transports freed now; one
+ * still current on a thread shows nothing more and is freed when that thread lets it go. */
+void glmux_pixels_drawables_display_closed(Display *dpy);
 /* The calling thread's current context and drawables. */
 void glmux_pixels_current_get(struct glmux_pixels_current *out);
 

@@ -92,6 +92,7 @@ struct glmux_pixels_xfer {
     uint32_t eid;
     uint32_t serial;        /* the last PresentNotifyMSC's */
     uint64_t msc;           /* the retrace the last paced frame went out at */
+    struct glmux_pixels_xfer *chain; /* glmux_pixels_xfer_chain's list */
 };
 
 static pthread_mutex_t present_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,6 +111,7 @@ static int close_display(Display *dpy, XExtCodes *codes)
               "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
               "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
               st.paced_frames, st.bytes);
+    glmux_pixels_drawables_display_closed(dpy);
     glmux_pixels_present_display_closed(dpy);
     glmux_pixels_config_display_closed(dpy);
     return 0;
@@ -758,6 +760,24 @@ void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
         xl->discard_reply(x->c, xl->free_gc_checked(x->c, x->gc).sequence);
     xl->flush(x->c);
     free(x);
+}
+
+void glmux_pixels_xfer_chain(struct glmux_pixels_xfer *x, struct glmux_pixels_xfer **list)
+{
+    if (x != NULL) {
+        x->chain = *list;
+        *list = x;
+    }
+}
+
+void glmux_pixels_xfer_free_chain(struct glmux_pixels_xfer *list)
+{
+    while (list != NULL) {
+        struct glmux_pixels_xfer *x = list;
+
+        list = x->chain;
+        glmux_pixels_xfer_free(x);
+    }
 }
 
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out)

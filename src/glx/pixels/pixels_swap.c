@@ -165,7 +165,8 @@ static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
 
     glmux_pixels_current_get(&cur);
     if (cur.ctx != NULL && cur.draw != NULL && cur.draw->dpy == dpy && cur.draw->xid == draw) {
-        if (cur.draw->config->double_buffer)
+        /* No transport: a pbuffer, or a drawable of a display closed since (its config too). */
+        if (cur.draw->xfer != NULL && cur.draw->config->double_buffer)
             present_current(&cur, true);
         return;
     }
@@ -201,8 +202,8 @@ void glmux_pixels_flush_current(void)
     struct glmux_pixels_current cur;
 
     glmux_pixels_current_get(&cur);
-    if (cur.ctx == NULL || cur.draw == NULL || cur.draw->kind == GLMUX_PIXELS_PBUFFER)
-        return;
+    if (cur.ctx == NULL || cur.draw == NULL || cur.draw->xfer == NULL)
+        return; /* a pbuffer, or a drawable of a display closed since */
     if (cur.draw->kind == GLMUX_PIXELS_PIXMAP || !cur.draw->config->double_buffer ||
         __atomic_load_n(&cur.draw->swap_pending, __ATOMIC_RELAXED))
         present_current(&cur, false);

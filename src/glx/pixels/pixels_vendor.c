@@ -127,6 +127,29 @@ void glmux_pixels_free_released(void)
     }
 }
 
+void glmux_pixels_drawables_display_closed(Display *dpy)
+{
+    struct glmux_pixels_xfer *detached = NULL;
+
+    pthread_mutex_lock(&lock);
+    for (struct glmux_pixels_drawable *d = drawables, *next; d != NULL; d = next) {
+        next = d->next;
+        if (d->dpy != dpy)
+            continue;
+        if (d->current > 0) {
+            /* Freed when the last thread lets it go; until then it shows nothing. */
+            d->destroyed = true;
+            glmux_pixels_xfer_chain(d->xfer, &detached);
+            d->xfer = NULL;
+        } else {
+            drawable_free(d);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    glmux_pixels_xfer_free_chain(detached);
+    glmux_pixels_free_released();
+}
+
 void glmux_pixels_lock(void)
 {
     pthread_mutex_lock(&lock);
