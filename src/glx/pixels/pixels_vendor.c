@@ -25,6 +25,7 @@
 #include <GL/glxproto.h>
 
 #include "glx/pixels/pixels.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
@@ -162,11 +163,13 @@ void glmux_pixels_unlock(void)
 
 struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid)
 {
+    GLMUX_ASSERT_LOCKED(&lock);
     return drawable_find(dpy, xid);
 }
 
 void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d)
 {
+    GLMUX_ASSERT_LOCKED(&lock);
     pthread_cond_broadcast(&presented);
     if (--d->current == 0 && d->destroyed)
         drawable_free(d);
