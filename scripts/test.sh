@@ -8,8 +8,9 @@
 # smoke runs (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
 # ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
-# packages) and the cross-architecture runs of i386 (natively) and arm64 (qemu-user)
-# (label "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
+# packages) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
+# programs, else under qemu-user) and arm64 (qemu-user) with the probe that chooses (label
+# "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
 # arguments go to ctest. Ends with one table (scripts/test-summary.py): a row per ctest run
 # with its tests, passed, failed, skipped and time, each skipped test's reason and each failed
 # test's name (its output is printed above, as it fails).
@@ -96,7 +97,7 @@ for config in default pure-c sanitize clang tsan minimal; do
         # Other architectures, one after the other (each builds with -j): i386 and arm64 (about
         # five minutes together on two cores); GLMUX_CROSS=all adds armhf, ppc64el, riscv64,
         # s390x and the i386 package build.
-        cross='-R cross_(i386|arm64)$'
+        cross='-R cross_(i386|arm64|probe)$'
         [ "${GLMUX_CROSS:-}" != all ] || cross=""
         # shellcheck disable=SC2086
         run_ctest "default: cross" -L cross $cross

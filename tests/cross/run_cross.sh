@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # One cross-architecture run: configure glmux with cmake/toolchain-ARCH.cmake, build it and run
-# the tests that make sense there. i386 (amd64 kernels run it natively) and arm64 (qemu-user)
-# run everything that does not need a program of the build machine, including one Mesa
-# llvmpipe frame through our libraries and the slot and export checks against Debian's
-# libglvnd of the same architecture; armhf the unit, dispatch, patching and fake-vendor tests;
-# ppc64el, riscv64 and s390x (pure-C stubs; s390x is big-endian) the unit and dispatch tests.
+# the tests that make sense there. A probe (cross_lib.sh) decides how the target's programs run:
+# natively where the build machine's kernel executes a tiny program of the target (i386 on most
+# amd64 kernels), else under qemu-user (GLMUX_CROSS_RUN=native|qemu forces one way). Run
+# natively (i386), everything that needs no program of the build machine runs; under qemu-user
+# (arm64, i386 on a kernel without 32-bit support) the unit, dispatch, ABI, EGL, GLX, GL and
+# selector tests do; i386 and arm64 must render one Mesa llvmpipe frame through our libraries
+# and pass the slot and export checks against Debian's libglvnd of the same architecture;
+# armhf runs the unit, dispatch, patching and fake-vendor tests; ppc64el, riscv64 and s390x
+# (pure-C stubs; s390x is big-endian) the unit and dispatch tests.
 #   run_cross.sh ARCH SOURCE_DIR BUILD_DIR
 set -eu
 arch=$1 src=$2 build=$3
 jobs=$(nproc 2>/dev/null || echo 2)
 case $arch in
-    i386) triplet=i686-linux-gnu multiarch=i386-linux-gnu emulator= ;;
+    i386) triplet=i686-linux-gnu multiarch=i386-linux-gnu emulator=qemu-i386 ;;
     arm64) triplet=aarch64-linux-gnu multiarch=aarch64-linux-gnu emulator=qemu-aarch64 ;;
     armhf) triplet=arm-linux-gnueabihf multiarch=arm-linux-gnueabihf emulator=qemu-arm ;;
     ppc64el) triplet=powerpc64le-linux-gnu multiarch=powerpc64le-linux-gnu emulator=qemu-ppc64le ;;
@@ -21,7 +25,12 @@ case $arch in
 esac
 skip() { echo "SKIP: $*"; exit 77; }
 command -v "$triplet-gcc" >/dev/null || skip "no $triplet-gcc (apt-get install gcc-$triplet)"
-[ -z "$emulator" ] || command -v "$emulator" >/dev/null || skip "no $emulator (apt-get install qemu-user)"
+. "$(dirname "$0")/cross_lib.sh"
+mkdir -p "$build"
+# native or qemu; the probe's message says why neither works.
+run=$(cross_runner "$triplet" "$emulator" "$build") ||
+    { command -v "$emulator" >/dev/null || skip "no $emulator (apt-get install qemu-user)"; exit 1; }
+echo "== $arch: test programs run $([ "$run" = native ] && echo natively || echo "under $emulator")"
 
 # Where Debian has no libX11 of this architecture installed (multiarch), build without GLX.
 opts=""
@@ -37,20 +46,18 @@ exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|install_
 skiplabels="packaging|cross|memcheck|device|fuzz"
 # Without Debian's Mesa or libglvnd of this architecture, the tests that use them cannot run.
 [ $mesa = yes ] || skiplabels="$skiplabels|mesa"
-[ -e "/usr/lib/$multiarch/libOpenGL.so.0" ] || exclude="$exclude|abi_mix|slots_match_libglvnd"
-case $arch in
-    i386) labels="" ;;
-    arm64) labels="unit|dispatch|egl|glx|gl|abi|select"; exclude="$exclude|secure|egl_mesa_x11" ;;
-    armhf) labels="unit|dispatch|egl|glx|gl|abi|select"; exclude="$exclude|secure|egl_mesa_x11" ;;
+case $arch/$run in
+    */native) labels="" ;;
+    i386/qemu|arm64/qemu|armhf/qemu) labels="unit|dispatch|egl|glx|gl|abi|select"
+                                     exclude="$exclude|secure|egl_mesa_x11" ;;
     *) labels="unit|dispatch" ;;
 esac
 
 echo "== $arch: configure ($build)"
-mkdir -p "$build"
 log="$build/configure.log"
 # shellcheck disable=SC2086
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-$arch.cmake" \
-    $opts >"$log" 2>&1 || { cat "$log"; exit 1; }
+    -DGLMUX_CROSS_RUN="$run" $opts >"$log" 2>&1 || { cat "$log"; exit 1; }
 grep "glmux: entry stubs" "$log" || true
 echo "== $arch: build"
 cmake --build "$build" -j "$jobs"
@@ -67,21 +74,10 @@ fi
 case $arch in
     i386|arm64)
         [ $mesa = yes ] || { echo "FAIL: Mesa for $arch is not installed (libegl-mesa0:$arch)"; exit 1; }
-        for t in egl_mesa_gl egl_mesa_gles2 slots_match_libglvnd symbols_OpenGL; do
-            out=$(ctest -R "^$t\$" --output-on-failure 2>&1) || { echo "$out"; status=1; }
-            case $out in
-                *"Skipped"*|*"Not Run"*|*"No tests were found"*) echo "$out"; echo "FAIL: $t did not run"; status=1 ;;
-                *) echo "ok: $t ran and passed" ;;
-            esac
-        done
-        if [ "$arch" = i386 ]; then
-            for t in gl_mesa_render glx_mesa_render; do
-                out=$(ctest -R "^$t\$" --output-on-failure 2>&1) || { echo "$out"; status=1; }
-                case $out in
-                    *"Skipped"*|*"Not Run"*|*"No tests were found"*) echo "$out"; echo "FAIL: $t did not run"; status=1 ;;
-                    *) echo "ok: $t ran and passed" ;;
-                esac
-            done
-        fi ;;
+        must="egl_mesa_gl egl_mesa_gles2 slots_match_libglvnd symbols_OpenGL"
+        [ "$arch/$run" != i386/native ] || must="$must gl_mesa_render glx_mesa_render"
+        for t in $must; do
+            cross_require_ran "$t" || status=1
+        done ;;
 esac
 exit $status
