@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux ABI test: our libraries next to Debian's libglvnd ones. The program has no RUNPATH;
- * ctest runs it with LD_LIBRARY_PATH naming either our libGLdispatch (with Debian's
- * libOpenGL.so.0) or our libOpenGL (with Debian's libGLdispatch.so.0). Either way a vendor made
+ * glmux ABI test: our libraries next to libglvnd's. The program has no RUNPATH; ctest runs it
+ * with LD_LIBRARY_PATH naming either our libGLdispatch (with libglvnd's libOpenGL.so.0) or our
+ * libOpenGL (with libglvnd's libGLdispatch.so.0). Either way a vendor made
  * current through the private GLdispatch interface must receive the GL calls, because both
  * sides share the TLS variable and the slot numbering.
- *   test_mix OURS_SONAME THEIRS_SONAME
+ *   test_mix OURS_SONAME THEIRS_SONAME THEIRS_PATH
+ * THEIRS_PATH: libglvnd's library as tests/abi/reference.py found it (its real path).
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <GL/gl.h>
@@ -32,16 +35,18 @@ int main(int argc, char **argv)
 {
     static __GLdispatchThreadState state;
     const char *theirs;
+    char real[PATH_MAX];
     __GLdispatchTable *table;
     int id;
 
-    if (argc != 3)
+    if (argc != 4)
         return 2;
     glmux_test_require_ours(argv[1]);
     theirs = glmux_test_loaded_path(argv[2]);
-    CHECK_MSG(theirs != NULL && strncmp(theirs, "/usr/lib", 8) == 0,
-              "%s should be Debian's, got %s", argv[2], theirs ? theirs : "(not loaded)");
-    printf("with Debian's %s\n", theirs);
+    CHECK_MSG(theirs != NULL && realpath(theirs, real) != NULL && strcmp(real, argv[3]) == 0,
+              "%s should be libglvnd's %s, got %s", argv[2], argv[3],
+              theirs ? theirs : "(not loaded)");
+    printf("with libglvnd's %s\n", theirs);
 
     __glDispatchInit();
     CHECK(__glDispatchGetABIVersion() == 1);

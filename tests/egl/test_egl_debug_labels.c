@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux EGL test: the labels EGL_KHR_debug callbacks receive for errors libEGL raises itself
- * (issue 9, item 2), compared with Debian's libglvnd in the same run. Each of two children
- * dlopens one libEGL (ours from the build tree, libglvnd's from /usr/lib), sets a thread label,
+ * (issue 9, item 2), compared with libglvnd in the same run. Each of two children dlopens one
+ * libEGL (ours from the build tree, libglvnd's: the path in argv[1], which
+ * tests/abi/reference.py found and checked), sets a thread label,
  * triggers the same errors and prints, per case, the command, the error and which label came as
  * the thread and as the object label. The parent requires equal lines, and then checks the
- * display label that ours adds for display-scoped errors. Needs Debian's Mesa and libglvnd
- * (exit 77 without them).
+ * display label that ours adds for display-scoped errors. Needs Mesa and libglvnd (exit 77
+ * without them).
+ *   test_egl_debug_labels LIBGLVND_LIBEGL
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +24,8 @@
 
 #include "glmux_test.h"
 
-/* Debian's libEGL of the architecture being built (tests/CMakeLists passes its path). */
-#ifndef SYSTEM_LIBEGL
-#define SYSTEM_LIBEGL "/usr/lib/x86_64-linux-gnu/libEGL.so.1"
-#endif
+/* libglvnd's libEGL of the architecture being built (argv[1]). */
+static const char *system_libegl;
 #define THREAD_LABEL ((EGLLabelKHR)(uintptr_t)0x7101)
 #define DISPLAY_LABEL ((EGLLabelKHR)(uintptr_t)0x7202)
 
@@ -74,12 +75,20 @@ static int run_cases(const char *path)
     query_devices = (PFNEGLQUERYDEVICESEXTPROC)gpa("eglQueryDevicesEXT");
     get_platform_display = (PFNEGLGETPLATFORMDISPLAYPROC)dlsym(lib, "eglGetPlatformDisplay");
     CHECK(control && label && query_devices && get_platform_display);
-    if (strcmp(path, SYSTEM_LIBEGL) != 0) {
+    if (strcmp(path, system_libegl) != 0) {
         glmux_test_require_ours("libEGL.so.1");
         glmux_test_require_ours("libGLdispatch.so.0");
     } else {
+        /* libglvnd's libGLdispatch, from the reference libEGL's directory. */
         const char *d = glmux_test_loaded_path("libGLdispatch.so.0");
-        CHECK_MSG(d != NULL && strncmp(d, "/usr/lib/", 9) == 0, "libGLdispatch %s", d);
+        char real_d[PATH_MAX], real_egl[PATH_MAX];
+
+        CHECK_MSG(d != NULL && realpath(d, real_d) && realpath(system_libegl, real_egl),
+                  "libGLdispatch %s", d ? d : "(not loaded)");
+        *strrchr(real_d, '/') = '\0';
+        *strrchr(real_egl, '/') = '\0';
+        CHECK_MSG(strcmp(real_d, real_egl) == 0, "libGLdispatch %s is not libglvnd's (%s)", d,
+                  real_egl);
     }
 
     CHECK(control(callback, NULL) == EGL_SUCCESS);
@@ -157,16 +166,19 @@ static char *cases_in_child(const char *path)
     return buf;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     char ours_path[512], *ours, *theirs, *a, *b;
 
-    if (access(SYSTEM_LIBEGL, R_OK) != 0 ||
+    if (argc != 2)
+        return 2;
+    system_libegl = argv[1];
+    if (access(system_libegl, R_OK) != 0 ||
         access("/usr/share/glvnd/egl_vendor.d/50_mesa.json", R_OK) != 0)
         SKIP("needs Debian's libglvnd libEGL and Mesa (libegl1, libegl-mesa0)");
     snprintf(ours_path, sizeof(ours_path), "%s", GLMUX_TEST_LIBEGL);
     ours = cases_in_child(ours_path);
-    theirs = cases_in_child(SYSTEM_LIBEGL);
+    theirs = cases_in_child(system_libegl);
     printf("glmux:\n%slibglvnd:\n%s", ours, theirs);
 
     /* Every case but the display one: the same command, error and labels as libglvnd. */

@@ -1,18 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # glmux tests: Debian's glxinfo / glxgears through our libraries under the fixture's Xvfb.
-# usage: run_mesa_tool.sh glxinfo|glxgears LIBDIRS [OURS]
+# usage: run_mesa_tool.sh glxinfo|glxgears LIBDIRS [OURS [SYSTEM]]
 #   LIBDIRS  the LD_LIBRARY_PATH to run with (our build directories first)
 #   OURS     the libraries that must come from our build directories (default: libGL.so.1
-#            libGLX.so.0 libGLdispatch.so.0); the others may be Debian's libglvnd, to check
-#            that each of our libraries works next to libglvnd's.
+#            libGLX.so.0 libGLdispatch.so.0); the others must be libglvnd's, from SYSTEM (the
+#            directory tests/abi/reference.py found them in; default /usr/lib/<multiarch>), to
+#            check that each of our libraries works next to libglvnd's.
 # Proves the tool resolved OURS from our build directories (ldd) and that the dynamic linker
 # really initialised those files in the run (LD_DEBUG=files).
 set -u
 tool=$1
 libdirs=$2
 ours=${3:-libGL.so.1 libGLX.so.0 libGLdispatch.so.0}
-system=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+system=$(readlink -f "${4:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)}")
 ourdirs=$(echo "$libdirs" | tr ':' '\n' | grep -v "^$system\$" | tr '\n' ':')
 display=$(cat "$GLMUX_TEST_XVFB_DIR/two.display" 2>/dev/null) || { echo "no fixture"; exit 1; }
 [ "$display" = none ] && { echo "skipped: Xvfb is not installed"; exit 77; }
@@ -34,7 +35,8 @@ done
 for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
     case " $ours " in *" $lib "*) continue ;; esac
     found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
-    [ "$(dirname "$found")" = "$system" ] || { echo "FAIL: $lib should be libglvnd's: $found"; exit 1; }
+    [ "$(dirname "$(readlink -f "$found")")" = "$system" ] ||
+        { echo "FAIL: $lib should be libglvnd's (from $system): $found"; exit 1; }
     echo "$lib => $found (libglvnd)"
 done
 
