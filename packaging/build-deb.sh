@@ -9,7 +9,8 @@
 # .buildinfo land in OUTDIR.
 # The tree is HEAD's committed files (GLMUX_PKG_FROM=worktree: the working tree as it is).
 #   packaging/build-deb.sh [OUTDIR]      (default: out/deb; DEB_BUILD_OPTIONS=nocheck skips tests)
-#   GLMUX_DEB_PROFILES="..." overrides the detected profiles; GLMUX_DEB_HOST_ARCH=i386 cross-builds.
+#   GLMUX_DEB_PROFILES="..." overrides the detected profiles; GLMUX_DEB_HOST_ARCH=i386 cross-builds;
+#   GLMUX_DEB_SOURCE_ONLY=1 makes only the source package (.dsc, .tar.xz; no build dependencies).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$top/out/deb}" && cd "${1:-$top/out/deb}" && pwd)
@@ -34,6 +35,17 @@ glmux ($GLMUX_PKG_VERSION) unstable; urgency=medium
 
  -- glmux developers <dev@glmux.org>  $(date -R -u -d "@$SOURCE_DATE_EPOCH")
 EOC
+# The source package must not depend on the builder's umask: dpkg-source keeps the modes the
+# files have here (git archive and cp create them through the umask).
+chmod -R u+rwX,go+rX,go-w "$src"
+if [ "${GLMUX_DEB_SOURCE_ONLY:-}" = 1 ]; then
+    (cd "$scratch" && dpkg-source -b "glmux-$GLMUX_PKG_VERSION")
+    rm -f "$out"/*.dsc "$out"/*.tar.*
+    mv "$scratch"/*.dsc "$scratch"/*.tar.* "$out/"
+    echo "glmux: source package in $out:"
+    ls "$out"
+    exit 0
+fi
 
 glmux_missing_parts "$src" > "$scratch/missing-parts"
 profiles=${GLMUX_DEB_PROFILES-$(sed 's/^/pkg.glmux.no/' "$scratch/missing-parts" | paste -sd, -)}

@@ -22,6 +22,8 @@ mkdir -p "$work"
 GLMUX_DEB_HOST_ARCH=i386 DEB_BUILD_OPTIONS=nocheck "$top/packaging/build-deb.sh" "$work/debs" \
     > "$work/build.log" 2>&1 ||
     { tail -40 "$work/build.log" >&2; fail "build-deb.sh for i386 failed (log: $work/build.log)"; }
+grep -q -- '-DBUILD_TESTING=OFF' "$work/build.log" ||
+    fail "the cross build configured the test suite (log: $work/build.log)"
 cd "$work/debs"
 ls ./*_i386.deb > /dev/null 2>&1 || fail "no i386 packages built"
 M=usr/lib/i386-linux-gnu

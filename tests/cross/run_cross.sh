@@ -40,8 +40,9 @@ mesa=no
 
 # Programs of the build machine (eglinfo, glxinfo, glxgears, the demos, valgrind, umockdev's
 # preload, the install consumers' compilers) cannot run the target's libraries; setcap'ed
-# programs do not run under qemu-user, nor do the scripts that start test programs themselves
-# (egl_mesa_x11; no binfmt_misc here). The glx_pixels_* scripts run the build machine's glxinfo.
+# programs do not run under qemu-user, nor do the test programs that scripts or the build
+# machine's umockdev-run start themselves (egl_mesa_x11, egl_wayland_*; no binfmt_misc here).
+# The glx_pixels_* scripts run the build machine's glxinfo.
 exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|install_consumer|filesystem_layout|glx_pixels"
 skiplabels="packaging|cross|memcheck|device|fuzz"
 # Without Debian's Mesa or libglvnd of this architecture, the tests that use them cannot run.
@@ -49,7 +50,7 @@ skiplabels="packaging|cross|memcheck|device|fuzz"
 case $arch/$run in
     */native) labels="" ;;
     i386/qemu|arm64/qemu|armhf/qemu) labels="unit|dispatch|egl|glx|gl|abi|select"
-                                     exclude="$exclude|secure|egl_mesa_x11" ;;
+                                     exclude="$exclude|secure|egl_mesa_x11|egl_wayland" ;;
     *) labels="unit|dispatch" ;;
 esac
 

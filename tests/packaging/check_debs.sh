@@ -151,6 +151,16 @@ for p in libglvnd0 libopengl0 libgles1 libgles2 libegl1 libglx0 libgl1; do
     diff <(grep '@Base' ctl/symbols | sort) <(grep '@Base' "$top/packaging/debian/$p.symbols" | sort) \
         > "symbols-$p.diff" || { cat "symbols-$p.diff" >&2; fail "$p's symbols differ from packaging/debian/$p.symbols"; }
     [ -s ctl/shlibs ] || fail "$p has no shlibs file"
+    # shlibs: the highest minimal version of the symbols file (unversioned when all are 0), not
+    # this upload's version, which Debian's libglvnd could not satisfy.
+    v=0
+    for m in $(sed -n 's/^ [^ ]*@Base \([^ ]*\).*/\1/p' ctl/symbols | sort -u); do
+        if dpkg --compare-versions "$m" gt "$v"; then v=$m; fi
+    done
+    dep=$p; [ "$v" = 0 ] || dep="$p (>= $v)"
+    awk '{ $1 = ""; $2 = ""; sub(/^ +/, ""); print }' ctl/shlibs | sort -u > shlibs-deps.txt
+    [ "$(cat shlibs-deps.txt)" = "$dep" ] ||
+        fail "$p's shlibs ask for '$(cat shlibs-deps.txt)', its symbols file for '$dep'"
     grep -q 'activate-noawait ldconfig' ctl/triggers || fail "$p has no ldconfig trigger"
     echo "ok: $p: $(grep -c '@Base' ctl/symbols) symbols, $(cat ctl/shlibs)"
 done

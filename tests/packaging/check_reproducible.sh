@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test: the .debs are reproducible. Builds them a second time from the same commit
-# and compares every .deb, -dbgsym included, byte for byte with packaging_deb's. As reprotest
+# Packaging test: the packages are reproducible. Builds them a second time from the same commit
+# and compares every .deb, -dbgsym included, and the source package (.dsc, .tar.xz) byte for
+# byte with packaging_deb's. As reprotest
 # would, the second build varies what a builder's machine varies: the build path (a scratch
 # directory of another name and length), the time (it runs later; SOURCE_DATE_EPOCH is the
 # commit's), umask 0002, the locale, the time zone, HOME, and the number of parallel jobs.
-# It runs with DEB_BUILD_OPTIONS=nocheck, which changes no installed file. On a difference it
+# It runs with DEB_BUILD_OPTIONS=nocheck, which changes no installed file and must not build the
+# test suite (the log shows BUILD_TESTING=OFF and no object under tests/). On a difference it
 # names the files inside the packages that differ, and shows diffoscope's report when
 # diffoscope is installed (not needed for the pass/fail result).
 # Usage: check_reproducible.sh SOURCE_DIR FIRST_DEBS_DIR WORK_DIR
@@ -26,7 +28,26 @@ jobs=$(( $(nproc 2>/dev/null || echo 2) + 1 ))
     exec "$top/packaging/build-deb.sh" "$work/debs"
 ) > "$work/build.log" 2>&1 ||
     { tail -30 "$work/build.log" >&2; fail "the second build failed (log: $work/build.log)"; }
+grep -q -- '-DBUILD_TESTING=OFF' "$work/build.log" ||
+    fail "the nocheck build did not configure with BUILD_TESTING=OFF (log: $work/build.log)"
+! grep -E 'Building C object tests/' "$work/build.log" | head -3 | grep . ||
+    fail "the nocheck build compiled the test suite (log: $work/build.log)"
+echo "ok: nocheck built no test suite"
 n=0 bad=0
+# The source package: the tarball's file modes must not follow the umask (0022 first, 0002 here).
+for f in "$first"/*.dsc "$first"/*.tar.xz; do
+    name=$(basename "$f")
+    [ -f "$work/debs/$name" ] || fail "the second build made no $name"
+    n=$((n + 1))
+    if ! cmp -s "$f" "$work/debs/$name"; then
+        bad=$((bad + 1))
+        echo "FAIL: $name differs:" >&2
+        case $name in
+            *.tar.xz) diff <(tar -tvJf "$f") <(tar -tvJf "$work/debs/$name") | head -20 >&2 || true ;;
+            *) diff "$f" "$work/debs/$name" >&2 || true ;;
+        esac
+    fi
+done
 for deb in "$first"/*.deb; do
     name=$(basename "$deb")
     other="$work/debs/$name"
@@ -45,4 +66,4 @@ for deb in "$first"/*.deb; do
 done
 [ "$n" -gt 0 ] || fail "nothing compared"
 [ "$bad" = 0 ] || fail "$bad of $n packages differ between two builds"
-echo "ok: $n .debs byte-identical between builds in two directories (umask, locale, time zone, HOME, jobs varied)"
+echo "ok: $n files (.debs, .dsc, .tar.xz) byte-identical between builds in two directories (umask, locale, time zone, HOME, jobs varied)"

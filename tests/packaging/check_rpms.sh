@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -bb, %check included:
-# the spec's ctest run must pass inside rpmbuild) and checks Fedora's libglvnd split: the
-# subpackage set (every part, nothing left out), what each ships, Epoch/version, Fedora's
-# Provides (plain and arch-qualified), debuginfo, %license, URL, ldconfig scriptlets, the owned
-# vendor directories, the RPM macros (glmux-rpm-macros, without libglvnd-core-devel), no file in
-# two subpackages, and Fedora-style dependent packages installing (check_rpm_deps.sh).
+# Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -ba, %check included:
+# the spec's ctest run must pass inside rpmbuild; brp-compress under bash, as on Fedora) and
+# checks Fedora's libglvnd split: the spec parses with no definitions, the subpackage set (every
+# part, nothing left out), what each ships (the man page gzipped), Epoch/version, Fedora's
+# Provides (plain and arch-qualified, the obsoleted names versioned), libglvnd-gles's EGL
+# vendor, debuginfo, %license, each subpackage's License: against licensecheck, URL, ldconfig
+# scriptlets, the owned vendor directories, the RPM macros (glmux-rpm-macros, without
+# libglvnd-core-devel), no file in two subpackages, rpmlint with Fedora's filters
+# (rpmlint-fedora.toml) reporting no error but missing-hash-section, which Fedora's libglvnd
+# gets too, and Fedora-style dependent packages installing (check_rpm_deps.sh).
 # Usage: check_rpms.sh SOURCE_DIR WORK_DIR
 set -eu
 top=$1 work=$2
@@ -15,6 +19,16 @@ for tool in rpmbuild rpm2cpio cpio; do
 done
 rm -rf "$work"
 mkdir -p "$work"
+spec=$top/packaging/rpm/glmux.spec
+# The spec parses with no definitions at all (a Fedora packager's rpmbuild -bs, fedpkg): no
+# macro of python3-rpm-macros or a path of Debian's in BuildRequires.
+rpmspec -q --srpm --qf '%{NAME} %{EPOCH}:%{VERSION}\n' "$spec" > "$work/parse.txt" 2>&1 ||
+    { cat "$work/parse.txt" >&2; fail "rpmspec cannot parse the spec without definitions"; }
+rpmspec -q --buildrequires "$spec" > "$work/buildrequires.txt" 2>&1 ||
+    { cat "$work/buildrequires.txt" >&2; fail "rpmspec cannot list the BuildRequires"; }
+! grep -n '%\|/usr/lib/python3\|/usr/share/khronos' "$work/buildrequires.txt" ||
+    fail "BuildRequires name an unexpanded macro or a Debian path"
+echo "ok: the spec parses without definitions: $(cat "$work/parse.txt"), $(wc -l < "$work/buildrequires.txt") BuildRequires"
 "$top/packaging/build-rpm.sh" "$work/rpms" > "$work/build.log" 2>&1 ||
     { tail -50 "$work/build.log" >&2; fail "build-rpm.sh failed (log: $work/build.log)"; }
 # %check ran the suite (ctest -LE packaging) and it passed.
@@ -90,8 +104,11 @@ case $left in *" glx "*) ;; *)
     ;;
 esac
 need glmux-tools /usr/bin/glmux
-# brp-compress gzips man pages on Fedora; on Debian's /bin/sh it fails quietly and leaves them.
-files glmux-tools | grep -Eqx '/usr/share/man/man1/glmux\.1(\.gz)?' || fail "glmux-tools lacks the man page"
+# brp-compress (run under bash, as on Fedora) gzipped the man page after %install.
+need glmux-tools /usr/share/man/man1/glmux.1.gz
+grep -q 'brp-compress: .*Illegal option' "$work/build.log" && fail "brp-compress failed (log: $work/build.log)"
+ls srpm/glmux-*.src.rpm > /dev/null 2>&1 || fail "no source RPM"
+rpm -qpl srpm/glmux-*.src.rpm | grep -qx "glad-[0-9.]*\.tar\.gz" || fail "the source RPM lacks Source1, glad's tarball"
 [ "$(q --qf '%{EPOCH}' "$(rpmof libglvnd)")" = 1 ] || fail "Epoch is not 1"
 rpmdev_cmp=$(q --qf '%{VERSION}' "$(rpmof libglvnd)")
 case $rpmdev_cmp in 1.7.0+glmux*) ;; *) fail "version $rpmdev_cmp does not start with 1.7.0+glmux" ;; esac
@@ -113,15 +130,45 @@ for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx glmux-
         fail "$p has no ldconfig scriptlet"
 done
 echo "ok: ldconfig scriptlets"
-# Fedora's arch-qualified names, as its libglvnd provides them.
+# Fedora's arch-qualified names, as its libglvnd provides them; each name that an Obsoletes
+# names too is versioned (this release), so that it does not obsolete itself.
+evr=$(q --qf '%{EPOCH}:%{VERSION}-%{RELEASE}' "$(rpmof libglvnd)")
 for pv in libglvnd-gles:libGLES libglvnd-gles:mesa-libGLES libglvnd-egl:libEGL libglvnd-glx:libGL \
           libglvnd-devel:mesa-khr-devel libglvnd-devel:mesa-libGLES-devel libglvnd-devel:libGLES-devel; do
     p=${pv%%:*} name=${pv#*:}
+    ver=""
+    q --obsoletes "$(rpmof "$p")" | grep -q "^$name " && ver=" = $evr"
     for v in "$name" "$name(x86-64)"; do
-        q --provides "$(rpmof "$p")" | grep -qx "$v" || fail "$p does not provide $v"
+        q --provides "$(rpmof "$p")" | grep -qxF "$v$ver" || fail "$p does not provide '$v$ver'"
     done
 done
-echo "ok: Provides of Fedora's libglvnd, plain and arch-qualified"
+echo "ok: Provides of Fedora's libglvnd, plain and arch-qualified, the obsoleted ones versioned"
+# OpenGL ES contexts come from EGL: libglvnd-gles requires an EGL vendor, as Fedora's does.
+q --requires "$(rpmof libglvnd-gles)" | grep -qxF '(mesa-libEGL(x86-64) or glmux-egl-vendor(x86-64))' ||
+    fail "libglvnd-gles does not require an EGL vendor"
+echo "ok: libglvnd-gles requires an EGL vendor"
+# Licences: the Khronos headers' in libglvnd-devel, MIT elsewhere; licensecheck agrees.
+for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx libglvnd-core-devel \
+         glmux-rpm-macros glmux-tools; do
+    [ "$(q --qf '%{LICENSE}' "$(rpmof $p)")" = MIT ] || fail "$p: License: $(q --qf '%{LICENSE}' "$(rpmof $p)")"
+done
+[ "$(q --qf '%{LICENSE}' "$(rpmof libglvnd-devel)")" = "MIT AND Apache-2.0 AND MIT-Khronos-old" ] ||
+    fail "libglvnd-devel: License: $(q --qf '%{LICENSE}' "$(rpmof libglvnd-devel)")"
+python3 "$top/tests/packaging/check_licenses.py" rpm . "$work/licenses" ||
+    fail "a file's licence is not in its RPM's License: (above)"
+echo "ok: License: per subpackage, as licensecheck finds"
+# rpmlint as Fedora runs it: no error but missing-hash-section (the libraries have only the GNU
+# hash table, as Fedora's toolchain links every library, libglvnd's included).
+if command -v rpmlint > /dev/null; then
+    rpmlint -c "$top/tests/packaging/rpmlint-fedora.toml" "$spec" ./*.rpm srpm/*.rpm \
+        > "$work/rpmlint.txt" 2>&1 || true
+    grep -E '(^|: )E: ' "$work/rpmlint.txt" | grep -v ': E: missing-hash-section ' > "$work/rpmlint-errors.txt" || true
+    [ ! -s "$work/rpmlint-errors.txt" ] ||
+        { cat "$work/rpmlint-errors.txt" >&2; fail "rpmlint reports errors (log: $work/rpmlint.txt)"; }
+    echo "ok: rpmlint: $(grep -c ': E: ' "$work/rpmlint.txt") errors (missing-hash-section only), $(grep -c ': W: ' "$work/rpmlint.txt") warnings"
+else
+    echo "note: rpmlint not installed (apt-get install rpmlint): not run"
+fi
 bash "$top/tests/packaging/check_rpm_deps.sh" "$work/rpms" "$work/deps" ||
     fail "Fedora-style dependent packages (tests/packaging/check_rpm_deps.sh)"
 echo "packaging_rpm passed"
