@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test (label "chroot"): glmux's source package builds where Debian builds it. Makes
+# Packaging test (labels "packaging" and "chroot", outside CI's run): glmux's source package builds where Debian builds it. Makes
 # the source package (packaging/build-deb.sh, GLMUX_DEB_SOURCE_ONLY=1), then a clean Debian 12
 # chroot with mmdebstrap (variant buildd: the Essential set and build-essential) holding only
 # the package's declared Build-Depends (apt-get build-dep), and builds the package there as a

@@ -80,6 +80,8 @@ if try novendor $ours $basepkg; then
 fi
 grep -q '(mesa-libEGL(x86-64) or glmux-egl-vendor(x86-64)) is needed by libglvnd-egl' novendor.log ||
     { cat novendor.log >&2; fail "no vendor: the rich EGL vendor dependency is not what is missing"; }
+grep -q '(mesa-libEGL(x86-64) or glmux-egl-vendor(x86-64)) is needed by libglvnd-gles' novendor.log ||
+    { cat novendor.log >&2; fail "no vendor: libglvnd-gles does not ask for an EGL vendor"; }
 grep -q '(mesa-libGL(x86-64) or glmux-glx-vendor(x86-64)) is needed by libglvnd-glx' novendor.log ||
     { cat novendor.log >&2; fail "no vendor: the rich GLX vendor dependency is not what is missing"; }
 echo "ok: without a vendor rpm refuses: $(grep -c 'is needed by' novendor.log) unresolved, the rich vendor dependencies"
