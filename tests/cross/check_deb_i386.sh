@@ -73,8 +73,8 @@ root=$work/root
 mkdir -p "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/info"
 touch "$root/var/lib/dpkg/status"
 dpkg --root="$root" --add-architecture i386
-pkgs="libglvnd0 libopengl0 libgles1 libgles2 libegl1 libglx0 libgl1 libglvnd-core-dev libglvnd-dev
-      libopengl-dev libgles-dev libegl-dev libglx-dev libgl-dev"
+pkgs="libglvnd0 libopengl0 libgles1 libgles2 libegl1 libglx0 libglx-glmux-pixels0 libgl1
+      libglvnd-core-dev libglvnd-dev libopengl-dev libgles-dev libegl-dev libglx-dev libgl-dev"
 set --
 for p in $pkgs; do
     set -- "$@" "$(ls "${p}"_*_i386.deb)"

@@ -148,8 +148,8 @@ q --requires "$(rpmof libglvnd-gles)" | grep -qxF '(mesa-libEGL(x86-64) or glmux
     fail "libglvnd-gles does not require an EGL vendor"
 echo "ok: libglvnd-gles requires an EGL vendor"
 # Licences: the Khronos headers' in libglvnd-devel, MIT elsewhere; licensecheck agrees.
-for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx libglvnd-core-devel \
-         glmux-rpm-macros glmux-tools; do
+for p in libglvnd libglvnd-opengl libglvnd-gles libglvnd-egl libglvnd-glx glmux-glx-pixels \
+         libglvnd-core-devel glmux-rpm-macros glmux-tools; do
     [ "$(q --qf '%{LICENSE}' "$(rpmof $p)")" = MIT ] || fail "$p: License: $(q --qf '%{LICENSE}' "$(rpmof $p)")"
 done
 [ "$(q --qf '%{LICENSE}' "$(rpmof libglvnd-devel)")" = "MIT AND Apache-2.0 AND MIT-Khronos-old" ] ||
