@@ -44,7 +44,10 @@ mesa=no
 # machine's umockdev-run start themselves (egl_mesa_x11, egl_wayland_*; no binfmt_misc here).
 # The glx_pixels_* scripts run the build machine's glxinfo.
 exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|install_consumer|filesystem_layout|glx_pixels"
-skiplabels="packaging|cross|memcheck|device|fuzz"
+# Label "nocross" marks any other test that cannot run here: a harness that runs the built
+# programs directly (no emulator) or wraps them in the build machine's tools (umockdev's
+# preload, strace, switcheroo-control), and checks nothing that depends on the architecture.
+skiplabels="packaging|cross|memcheck|device|fuzz|nocross"
 # Without Debian's Mesa or libglvnd of this architecture, the tests that use them cannot run.
 [ $mesa = yes ] || skiplabels="$skiplabels|mesa"
 case $arch/$run in
