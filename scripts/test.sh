@@ -8,15 +8,41 @@
 # smoke runs (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
 # ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
-# packages) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
+# packages, nocheck: the suite a package build would run inside is the default configuration's,
+# just run) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
 # programs, else under qemu-user) and arm64 (qemu-user) with the probe that chooses (label
 # "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
 # arguments go to ctest. Ends with one table (scripts/test-summary.py): a row per ctest run
 # with its tests, passed, failed, skipped and time, each skipped test's reason and each failed
-# test's name (its output is printed above, as it fails).
+# test's name (its output is printed above, as it fails). `scripts/test.sh --help` lists the
+# variables.
 #   scripts/test.sh [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+case ${1:-} in -h|--help)
+    cat <<'EOH'
+Usage: scripts/test.sh [CTEST_ARGS...]
+Builds and tests glmux in every configuration: default (Ninja), pure-c (Unix Makefiles),
+sanitize (ASan+UBSan), clang (+ fuzz smoke runs), tsan, minimal. Extra arguments go to each
+configuration's ctest run. Ends with a table: a row per ctest run, with its time.
+
+Variables:
+  CI=true             also the packaging tests (label packaging: the .deb and .rpm builds,
+                      nocheck, about 5 minutes on two cores) and the cross runs (label cross:
+                      i386 and arm64, about 5 minutes), both after the default configuration
+  GLMUX_CROSS=all     with CI=true: every cross architecture (armhf, ppc64el, riscv64, s390x,
+                      i386 forced under qemu, the i386 package build) instead of i386 and arm64
+  GLMUX_PACKAGING=full
+                      with CI=true: also the package builds that run the whole test suite
+                      inside (label fulltests: packaging_deb_check, packaging_rpm_check) and the
+                      clean mmdebstrap chroot build (label chroot: packaging_chroot, root and
+                      the Debian archive needed); each takes 10 to 30 minutes
+                      (docs/packaging.md, "Tests")
+Opt-in tests run alone from a configured build, e.g.:
+  cd build && ctest -L fulltests      cd build && ctest -L chroot
+EOH
+    exit 0 ;;
+esac
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/install-deps.sh"
 status=0
@@ -91,10 +117,15 @@ for config in default pure-c sanitize clang tsan minimal; do
         run_ctest "tsan: pixels vendor" -j "$jobs" \
             -R '^glx_pixels_(noglx|nopresent|count|swap|interval|threads|iodeath)$' "$@"
     fi
-    # CI also builds the .deb and .rpm packages (label "packaging", about two minutes).
+    # CI also builds the .deb and .rpm packages (label "packaging", nocheck, a few minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
-        # Not the clean-chroot build (label chroot, docs/packaging.md): ctest -L chroot.
-        run_ctest "default: packaging" -L packaging -LE chroot
+        # Not the package builds with the suite inside (label fulltests) nor the clean-chroot
+        # build (label chroot): GLMUX_PACKAGING=full, or ctest -L fulltests / -L chroot.
+        if [ "${GLMUX_PACKAGING:-}" = full ]; then
+            run_ctest "default: packaging" -L packaging
+        else
+            run_ctest "default: packaging" -L packaging -LE "chroot|fulltests"
+        fi
         # Other architectures, one after the other (each builds with -j): i386 and arm64 (about
         # five minutes together on two cores); GLMUX_CROSS=all adds armhf, ppc64el, riscv64,
         # s390x and the i386 package build.

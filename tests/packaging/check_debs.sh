@@ -1,15 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test: builds the .debs with packaging/build-deb.sh (dh_auto_test runs the suite,
-# which must pass inside the package build) and checks the split: the package set (Debian's
-# names; every part of glmux is built now, so none may be left out), what each package ships,
-# each package's paths against Debian's package of the same name where that is installed here,
-# Multi-Arch, vendor dependencies through the virtual packages, the vendor directories (the
-# ones the packaged libraries search), symbols files and ldconfig triggers, no file in two
-# packages, and lintian (source package and .debs) with no errors. Leaves the .debs in WORK/debs for packaging_vendor_debs.
-# Usage: check_debs.sh SOURCE_DIR WORK_DIR
+# Packaging test: builds the .debs with packaging/build-deb.sh and checks the split: the package
+# set (Debian's names; every part of glmux is built now, so none may be left out), what each
+# package ships, each package's paths against Debian's package of the same name where that is
+# installed here, Multi-Arch, vendor dependencies through the virtual packages, the vendor
+# directories (the ones the packaged libraries search), symbols files and ldconfig triggers, no
+# file in two packages, and lintian (source package and .debs) with no errors. Leaves the .debs
+# in WORK/debs for packaging_vendor_debs.
+# MODE nocheck (packaging_deb, CI's run): DEB_BUILD_OPTIONS=nocheck, and the log must show that
+# the test suite was not even built (BUILD_TESTING=OFF, no object under tests/): the suite the
+# package build would run is the one the default configuration has just run.
+# MODE check (packaging_deb_check, label fulltests): dh_auto_test runs the suite, which must pass
+# inside the package build; with FIRST_DEBS (packaging_deb's), every .deb must be byte-identical
+# to the nocheck build's: building and running the tests changes no installed file.
+# Usage: check_debs.sh SOURCE_DIR WORK_DIR nocheck|check [FIRST_DEBS_DIR]
 set -eu
-top=$1 work=$2
+top=$1 work=$2 mode=$3 first=${4:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for tool in dpkg-buildpackage dh dpkg-deb; do
     command -v $tool > /dev/null || { echo "SKIP: $tool missing (apt-get install dpkg-dev debhelper)" >&2; exit 77; }
@@ -17,11 +23,25 @@ done
 . "$top/packaging/version.sh"
 rm -rf "$work"
 mkdir -p "$work"
+case $mode in
+    nocheck) export DEB_BUILD_OPTIONS="nocheck${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}" ;;
+    check) DEB_BUILD_OPTIONS=$(echo " ${DEB_BUILD_OPTIONS:-} " | sed 's/ nocheck / /g; s/^ *//; s/ *$//')
+           export DEB_BUILD_OPTIONS ;;
+    *) fail "mode must be nocheck or check, not '$mode'" ;;
+esac
 "$top/packaging/build-deb.sh" "$work/debs" > "$work/build.log" 2>&1 ||
     { tail -50 "$work/build.log" >&2; fail "build-deb.sh failed (log: $work/build.log)"; }
-# dh_auto_test ran the suite (ctest -LE packaging) inside the package build, and it passed.
-grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/build.log" ||
-    fail "the package build did not run the test suite to a pass (log: $work/build.log)"
+if [ "$mode" = check ]; then
+    # dh_auto_test ran the suite (ctest -LE packaging) inside the package build, and it passed.
+    grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/build.log" ||
+        fail "the package build did not run the test suite to a pass (log: $work/build.log)"
+else
+    grep -q -- '-DBUILD_TESTING=OFF' "$work/build.log" ||
+        fail "the nocheck build did not configure with BUILD_TESTING=OFF (log: $work/build.log)"
+    ! grep -E 'Building C object tests/' "$work/build.log" | head -3 | grep . ||
+        fail "the nocheck build compiled the test suite (log: $work/build.log)"
+    echo "ok: nocheck built no test suite"
+fi
 cd "$work/debs"
 M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
@@ -187,4 +207,15 @@ else
     echo "SKIP: lintian not installed (apt-get install lintian)" >&2
     exit 77
 fi
-echo "packaging_deb passed"
+if [ -n "$first" ]; then
+    n=0
+    for deb in "$first"/*.deb; do
+        name=$(basename "$deb")
+        [ -f "$name" ] || fail "this build made no $name"
+        cmp -s "$deb" "$name" || fail "$name differs from the nocheck build's ($first)"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || fail "no .debs in $first to compare with"
+    echo "ok: $n .debs byte-identical to the nocheck build's: the tests change no installed file"
+fi
+echo "check_debs.sh ($mode) passed"

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -ba, %check included:
-# the spec's ctest run must pass inside rpmbuild; brp-compress under bash, as on Fedora) and
-# checks Fedora's libglvnd split: the spec parses with no definitions, the subpackage set (every
+# Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -ba; brp-compress under
+# bash, as on Fedora) and checks Fedora's libglvnd split: the spec parses with no definitions, the subpackage set (every
 # part, nothing left out), what each ships (the man page gzipped), Epoch/version, Fedora's
 # Provides (plain and arch-qualified, the obsoleted names versioned), libglvnd-gles's EGL
 # vendor, debuginfo, %license, each subpackage's License: against licensecheck, URL, ldconfig
@@ -10,9 +9,12 @@
 # libglvnd-core-devel), no file in two subpackages, rpmlint with Fedora's filters
 # (rpmlint-fedora.toml) reporting no error but the two kinds Fedora's libglvnd gets too, and
 # Fedora-style dependent packages installing (check_rpm_deps.sh).
-# Usage: check_rpms.sh SOURCE_DIR WORK_DIR
+# MODE nocheck (packaging_rpm, CI's run): built --without check, and the log must show that the
+# test suite was not built (the default configuration has just run it). MODE check
+# (packaging_rpm_check, label fulltests): %check runs the spec's ctest, which must pass.
+# Usage: check_rpms.sh SOURCE_DIR WORK_DIR nocheck|check
 set -eu
-top=$1 work=$2
+top=$1 work=$2 mode=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for tool in rpmbuild rpm2cpio cpio; do
     command -v $tool > /dev/null || { echo "SKIP: $tool missing (apt-get install rpm cpio)" >&2; exit 77; }
@@ -29,12 +31,25 @@ rpmspec -q --buildrequires "$spec" > "$work/buildrequires.txt" 2>&1 ||
 ! grep -n '%\|/usr/lib/python3\|/usr/share/khronos' "$work/buildrequires.txt" ||
     fail "BuildRequires name an unexpanded macro or a Debian path"
 echo "ok: the spec parses without definitions: $(cat "$work/parse.txt"), $(wc -l < "$work/buildrequires.txt") BuildRequires"
+case $mode in
+    nocheck) export GLMUX_RPM_ARGS="--without check${GLMUX_RPM_ARGS:+ $GLMUX_RPM_ARGS}" ;;
+    check) ;;
+    *) fail "mode must be nocheck or check, not '$mode'" ;;
+esac
 "$top/packaging/build-rpm.sh" "$work/rpms" > "$work/build.log" 2>&1 ||
     { tail -50 "$work/build.log" >&2; fail "build-rpm.sh failed (log: $work/build.log)"; }
-# %check ran the suite (ctest -LE packaging) and it passed.
-sed -n '/Executing(%check)/,$p' "$work/build.log" > "$work/check.log"
-grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/check.log" ||
-    fail "%check did not run the test suite to a pass (log: $work/build.log)"
+if [ "$mode" = check ]; then
+    # %check ran the suite (ctest -LE packaging) and it passed.
+    sed -n '/Executing(%check)/,$p' "$work/build.log" > "$work/check.log"
+    grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/check.log" ||
+        fail "%check did not run the test suite to a pass (log: $work/build.log)"
+else
+    grep -q -- '-DBUILD_TESTING=OFF' "$work/build.log" ||
+        fail "the --without check build did not configure with BUILD_TESTING=OFF (log: $work/build.log)"
+    ! grep -E 'Building C object tests/' "$work/build.log" | head -3 | grep . ||
+        fail "the --without check build compiled the test suite (log: $work/build.log)"
+    echo "ok: --without check built no test suite"
+fi
 cd "$work/rpms"
 [ ! -s glmux-left-out ] || fail "build-rpm.sh left parts out: $(tr '\n' ' ' < glmux-left-out)"
 left=" "
@@ -175,4 +190,4 @@ else
 fi
 bash "$top/tests/packaging/check_rpm_deps.sh" "$work/rpms" "$work/deps" ||
     fail "Fedora-style dependent packages (tests/packaging/check_rpm_deps.sh)"
-echo "packaging_rpm passed"
+echo "check_rpms.sh ($mode) passed"
