@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Packaging test: builds the RPMs with packaging/build-rpm.sh (rpmbuild -ba; brp-compress under
-# bash, as on Fedora) and checks Fedora's libglvnd split: the spec parses with no definitions, the subpackage set (every
-# part, nothing left out), what each ships (the man page gzipped), Epoch/version, Fedora's
+# bash, as on Fedora) and checks Fedora's libglvnd split: the spec parses with no definitions
+# and `rpmbuild -bs` makes the source RPM with none, the subpackage set (every part, nothing
+# left out), what each ships (the man page gzipped), Epoch/version, Fedora's
 # Provides (plain and arch-qualified, the obsoleted names versioned), libglvnd-gles's EGL
 # vendor, debuginfo, %license, each subpackage's License: against licensecheck, URL, ldconfig
 # scriptlets, the owned vendor directories, the RPM macros (glmux-rpm-macros, without
@@ -123,6 +124,16 @@ need glmux-tools /usr/bin/glmux
 need glmux-tools /usr/share/man/man1/glmux.1.gz
 grep -q 'brp-compress: .*Illegal option' "$work/build.log" && fail "brp-compress failed (log: $work/build.log)"
 ls srpm/glmux-*.src.rpm > /dev/null 2>&1 || fail "no source RPM"
+# A packager's `rpmbuild -bs glmux.spec` with no --define at all: rpm's default _topdir
+# (~/rpmbuild, HOME a scratch directory here) holding the source RPM's sources.
+mkdir -p "$work/home/rpmbuild/SOURCES"
+(cd "$work/home/rpmbuild/SOURCES" && rpm2cpio "$work/rpms"/srpm/glmux-*.src.rpm | cpio -idm --quiet)
+rm -f "$work/home/rpmbuild/SOURCES/glmux.spec"
+HOME="$work/home" rpmbuild -bs "$spec" > "$work/srpm-only.log" 2>&1 ||
+    { cat "$work/srpm-only.log" >&2; fail "rpmbuild -bs without definitions failed"; }
+ls "$work"/home/rpmbuild/SRPMS/glmux-*.src.rpm > /dev/null 2>&1 ||
+    fail "rpmbuild -bs without definitions made no source RPM (log: $work/srpm-only.log)"
+echo "ok: rpmbuild -bs with no definitions: $(basename "$(ls "$work"/home/rpmbuild/SRPMS/*.src.rpm)")"
 rpm -qpl srpm/glmux-*.src.rpm | grep -qx "glad-[0-9.]*\.tar\.gz" || fail "the source RPM lacks Source1, glad's tarball"
 [ "$(q --qf '%{EPOCH}' "$(rpmof libglvnd)")" = 1 ] || fail "Epoch is not 1"
 rpmdev_cmp=$(q --qf '%{VERSION}' "$(rpmof libglvnd)")
