@@ -31,17 +31,9 @@ case $mode in
 esac
 "$top/packaging/build-deb.sh" "$work/debs" > "$work/build.log" 2>&1 ||
     { tail -50 "$work/build.log" >&2; fail "build-deb.sh failed (log: $work/build.log)"; }
-if [ "$mode" = check ]; then
-    # dh_auto_test ran the suite (ctest -LE packaging) inside the package build, and it passed.
-    grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/build.log" ||
-        fail "the package build did not run the test suite to a pass (log: $work/build.log)"
-else
-    grep -q -- '-DBUILD_TESTING=OFF' "$work/build.log" ||
-        fail "the nocheck build did not configure with BUILD_TESTING=OFF (log: $work/build.log)"
-    ! grep -E 'Building C object tests/' "$work/build.log" | head -3 | grep . ||
-        fail "the nocheck build compiled the test suite (log: $work/build.log)"
-    echo "ok: nocheck built no test suite"
-fi
+# In check mode dh_auto_test ran the suite (ctest -LE packaging) inside the package build.
+. "$top/tests/packaging/build_log.sh"
+build_log_check "$mode" "$work/build.log" "the $mode package build"
 cd "$work/debs"
 M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
