@@ -163,18 +163,20 @@ static bool display_matters(struct glmux_select *sel, const struct glmux_select_
 /*
  * The vendor that serves an X screen whichever render GPU the screen is on, when that is one
  * vendor: the selector's vendor where the request reaches a GPU other than the screen's, the
- * vendor of the screen's own GPU (what its X server names) elsewhere. NULL when the answers
- * differ (the X server must be asked which GPU the screen is on). *step: whether, for some
- * screen GPU, the answer is a vendor the X server would not name (a step of the selector).
+ * vendor of the screen's own GPU (what its X server names) elsewhere; NULL when no GPU renders
+ * or no vendor serves them. *differ: the answers differ (NULL returned), so the X server must be
+ * asked which GPU the screen is on. *step: whether, for some screen GPU, the answer is a vendor
+ * the X server would not name (a step of the selector).
  */
 static const char *glx_whatever_gpu(struct glmux_select *sel,
-                                    const struct glmux_select_vendors *v, bool *step)
+                                    const struct glmux_select_vendors *v, bool *differ,
+                                    bool *step)
 {
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
     const char *agreed = NULL;
     bool have = false;
 
-    *step = false;
+    *differ = *step = false;
     for (size_t i = 0; i < l->count; i++) {
         const struct glmux_gpu *r = &l->gpus[i];
         struct glmux_select_choice c;
@@ -185,8 +187,11 @@ static const char *glx_whatever_gpu(struct glmux_select *sel,
         glmux_select_decide(sel, r, v, false, &c);
         vendor = glmux_select_vendor_of(v, c.gpu != NULL ? c.gpu : r);
         *step |= c.gpu != NULL && c.gpu != r;
-        if (vendor == NULL || (have && strcmp(vendor, agreed) != 0))
+        if (have && (vendor == NULL || agreed == NULL ? vendor != agreed
+                                                      : strcmp(vendor, agreed) != 0)) {
+            *differ = true;
             return NULL;
+        }
         agreed = vendor;
         have = true;
     }
@@ -324,7 +329,7 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     struct glmux_select_choice c;
     const char *name = NULL, *agreed;
     char tag[80], why[256];
-    bool step;
+    bool differ, step;
 
     if (sel->request.kind == GLMUX_REQUEST_NONE) {
         glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (no "
@@ -341,7 +346,7 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     l = glmux_select_gpus(sel);
     /* One vendor whichever GPU the screen is on: named outright, for the screen's GPU may be
      * another than the default one (the X server then names another vendor). */
-    agreed = glx_whatever_gpu(sel, &v, &step);
+    agreed = glx_whatever_gpu(sel, &v, &differ, &step);
     if (agreed != NULL && step) {
         /* The reasons (and the one warning) as for the default GPU, like libEGL's. */
         glmux_select_decide(sel, NULL, &v, true, &c);
@@ -353,7 +358,7 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     }
     /* Otherwise the screen's own GPU is the reference when it can change the vendor (asked over
      * the application's connection: no connection of glmux's own); else the default GPU. */
-    if (dpy != NULL && agreed == NULL) {
+    if (dpy != NULL && differ) {
         if (glmux_display_x11_gpu(l, dpy, screen, tag, sizeof(tag), why, sizeof(why)))
             ref = glmux_gpu_list_find(l, tag);
         if (!glmux_gpu_renders(ref)) {
