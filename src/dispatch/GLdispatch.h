@@ -107,9 +107,9 @@ extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
  * another libGLdispatch might hand out for that name. Version 2 added `shared` and
  * `client_shared` (libEGL's vendors for libGLX's built-in pixels vendor); version 3 removed
  * them again: the pixels vendor is a vendor library of its own and asks libEGL itself
- * (src/egl/egl_shared.h).
+ * (src/egl/egl_shared.h). Version 4 added the clients' fork_prepare and fork_parent.
  */
-#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_3"
+#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_4"
 #define GLMUX_DISPATCH_WINSYS_MAGIC 0x32737973776e6977ull
 
 /*
@@ -119,7 +119,16 @@ extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
 struct glmux_dispatch_client {
     int tag;                /* GLDISPATCH_API_GLX or _EGL */
     const char *name;       /* for messages */
-    /* In a forked child, after libGLdispatch's own reset: re-create the library's locks. */
+    /*
+     * The fork protocol (docs/architecture.md, "Threads, fork, unload"). Before fork():
+     * fork_prepare takes every lock of the library, in its documented order, waiting for no
+     * thread that is inside a vendor or Xlib; libGLdispatch calls the clients' fork_prepare
+     * in tag order (libGLX, then libEGL) and then takes its own lock. In the parent:
+     * fork_parent releases them. In the child, after libGLdispatch's own reset: after_fork
+     * releases them (or makes anew what fork_prepare could not take).
+     */
+    void (*fork_prepare)(void);
+    void (*fork_parent)(void);
     void (*after_fork)(void);
     /* Releases what a record holds and frees it (thread exit; every record after fork). */
     void (*record_destroyed)(__GLdispatchThreadState *state);

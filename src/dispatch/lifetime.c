@@ -6,7 +6,8 @@
  * (libEGL's vendors, which libGLX's pixels vendor renders with). libGLdispatch then keeps
  * every thread's record in one list and owns the one fork reset: in the child it resets its
  * tables, lets each client re-create its locks, and hands every record of the parent back to
- * its client, which drops the context references it holds. When a client is unloaded while
+ * its client, which drops the context references it holds. Before fork it takes every
+ * client's locks and then its own, so no lock is copied into the child mid-update. When a client is unloaded while
  * other threads still have its contexts current, their records become libGLdispatch's: freed
  * when the thread exits or next asks for its state, and never passed back into the unloaded
  * library.
@@ -85,7 +86,8 @@ static GLboolean register_client(const struct glmux_dispatch_client *client)
 {
     struct glmux_client_slot *free_slot = NULL;
 
-    if (client == NULL || client->after_fork == NULL || client->record_destroyed == NULL)
+    if (client == NULL || client->fork_prepare == NULL || client->fork_parent == NULL ||
+        client->after_fork == NULL || client->record_destroyed == NULL)
         return GL_FALSE;
     pthread_mutex_lock(&glmux_dispatch_lock);
     for (int i = 0; i < MAX_CLIENTS; i++) {
@@ -139,13 +141,47 @@ const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
     .unregister_client = unregister_client,
 };
 
+/*
+ * The clients whose fork_prepare this thread ran, in the order it ran them; pinned (busy) so
+ * that none is unregistered and unloaded before its fork_parent has run. Per thread: two
+ * threads may fork at once (the second waits in the first client's fork_prepare).
+ */
+static __thread struct glmux_client_slot *forking[MAX_CLIENTS];
+static __thread int forking_count;
+
+/*
+ * Before fork(): every client's locks, in one order — libGLX's, then libEGL's (by API tag:
+ * libGLX may be inside a vendor that calls libEGL, never the other way) — and then this
+ * library's own lock (a client's lock may be held while it calls libGLdispatch, never the
+ * other way). A client that registers meanwhile is not pinned; its after_fork makes its
+ * locks anew.
+ */
 static void fork_prepare(void)
 {
+    forking_count = 0;
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    for (int tag = GLDISPATCH_API_GLX; tag <= GLDISPATCH_API_EGL; tag++) {
+        for (int i = 0; i < MAX_CLIENTS; i++) {
+            if (clients[i].client != NULL && clients[i].client->tag == tag) {
+                clients[i].busy++;
+                forking[forking_count++] = &clients[i];
+            }
+        }
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    for (int i = 0; i < forking_count; i++)
+        forking[i]->client->fork_prepare();
     pthread_mutex_lock(&glmux_dispatch_lock);
 }
 
 static void fork_parent(void)
 {
+    for (int i = forking_count - 1; i >= 0; i--) {
+        forking[i]->client->fork_parent();
+        if (--forking[i]->busy == 0)
+            pthread_cond_broadcast(&clients_idle);
+    }
+    forking_count = 0;
     pthread_mutex_unlock(&glmux_dispatch_lock);
 }
 
@@ -165,6 +201,8 @@ static void fork_child(void)
     if (glmux_dispatch_thread_key_valid)
         glmux_dispatch_set_record(NULL);
     _glapi_tls_Current[0] = glmux_noop_table;
+    /* Each client releases the locks its fork_prepare took (no other thread can hold one). */
+    forking_count = 0;
     for (int i = 0; i < MAX_CLIENTS; i++) {
         clients[i].busy = 0;
         if (clients[i].client != NULL)

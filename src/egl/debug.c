@@ -22,9 +22,9 @@ static pthread_mutex_t debug_lock = PTHREAD_MUTEX_INITIALIZER;
 static EGLDEBUGPROCKHR debug_callback;
 static unsigned debug_mask = DEFAULT_MASK;
 
-void glmux_egl_debug_after_fork(void)
+void glmux_egl_debug_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&debug_lock, NULL);
+    glmux_fork_mutex(&debug_lock, step);
 }
 
 

@@ -167,9 +167,9 @@ static char *build_client_extensions(glmux_egl_vendor *list)
     return b.s;
 }
 
-void glmux_egl_strings_after_fork(void)
+void glmux_egl_strings_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&strings_lock, NULL);
+    glmux_fork_mutex(&strings_lock, step);
 }
 
 void glmux_egl_strings_teardown(void)

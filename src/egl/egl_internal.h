@@ -224,7 +224,8 @@ void *glmux_egl_winsys_stub(int index);
 /* The name of an index (stable pointer), or NULL. */
 const char *glmux_egl_winsys_name(int index);
 int glmux_egl_winsys_count(void);
-void glmux_egl_maps_reset_locks(void);        /* after fork */
+/* The maps' locks and winsys_lock around fork() (util/lock.h's steps). */
+void glmux_egl_maps_fork(enum glmux_fork_step step);
 void glmux_egl_maps_teardown(void);
 
 /* ---- platform.c: eglGetDisplay and eglGetPlatformDisplay ---- */
@@ -253,8 +254,8 @@ void glmux_egl_current_drop(void);
 void glmux_egl_current_destroyed(__GLdispatchThreadState *state);
 /* Frees the cached client extension string (unload). */
 void glmux_egl_strings_teardown(void);
-/* Re-initialise each file's locks in a forked child (only the forking thread survives). */
-void glmux_egl_strings_after_fork(void);
-void glmux_egl_debug_after_fork(void);
+/* Each file's lock around fork() (util/lock.h's steps; state.c's fork handlers call them). */
+void glmux_egl_strings_fork(enum glmux_fork_step step);
+void glmux_egl_debug_fork(enum glmux_fork_step step);
 
 #endif /* GLMUX_EGL_INTERNAL_H */

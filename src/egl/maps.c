@@ -165,11 +165,11 @@ int glmux_egl_winsys_count(void)
     return n;
 }
 
-void glmux_egl_maps_reset_locks(void)
+void glmux_egl_maps_fork(enum glmux_fork_step step)
 {
-    pthread_rwlock_init(&display_map.lock, NULL);
-    pthread_rwlock_init(&device_map.lock, NULL);
-    pthread_mutex_init(&winsys_lock, NULL);
+    glmux_fork_rwlock(&display_map.lock, step);
+    glmux_fork_rwlock(&device_map.lock, step);
+    glmux_fork_mutex(&winsys_lock, step);
 }
 
 void glmux_egl_maps_teardown(void)

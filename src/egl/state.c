@@ -325,22 +325,64 @@ const __EGLapiExports glmux_egl_exports = {
 /* ---- fork, load, unload ---- */
 
 /*
+ * Every lock of libEGL around fork() (docs/architecture.md, "Locking"), in this order: the
+ * display and device maps, winsys_lock, strings_lock, debug_lock, tls_lock, each loaded
+ * vendor's dyn_lock, then the selector's enumeration lock. All are leaves held for a few
+ * instructions (never across a vendor call), so fork_prepare waits for no vendor.
+ * fork_locked_vendors: the vendor list whose dyn_locks fork_prepare took (NULL while the
+ * vendors are still being loaded: their locks are then made anew in the child).
+ */
+static bool fork_prepared;
+static glmux_egl_vendor *fork_locked_vendors;
+
+static void fork_locks(enum glmux_fork_step step)
+{
+    glmux_egl_maps_fork(step);
+    glmux_egl_strings_fork(step);
+    glmux_egl_debug_fork(step);
+    glmux_fork_mutex(&tls_lock, step);
+    /* The statics below are written with the locks above held. */
+    if (step == GLMUX_FORK_PREPARE)
+        fork_locked_vendors = glmux_egl_vendors_loaded();
+    if (step == GLMUX_FORK_CHILD_ANEW || (step == GLMUX_FORK_CHILD && !fork_locked_vendors)) {
+        for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
+            glmux_fork_mutex(&v->dyn_lock, GLMUX_FORK_CHILD_ANEW);
+    } else {
+        for (glmux_egl_vendor *v = fork_locked_vendors; v != NULL; v = v->next)
+            glmux_fork_mutex(&v->dyn_lock, step);
+    }
+    glmux_select_fork(step);
+}
+
+static void fork_prepare(void)
+{
+    if (!glmux_winsys_usable())
+        return;
+    fork_locks(GLMUX_FORK_PREPARE);
+    fork_prepared = true;   /* every lock held: a second forking thread waits above */
+}
+
+static void fork_parent(void)
+{
+    if (!fork_prepared)
+        return;
+    fork_prepared = false;
+    fork_locks(GLMUX_FORK_PARENT);
+}
+
+/*
  * In a forked child, called by libGLdispatch after its own reset and before it hands the
  * parent's records to glmux_egl_current_destroyed. Only this thread survives: its context
  * belonged to the parent's vendor state and is forgotten, as in libglvnd. Vendors, display
- * and device maps and the winsys names stay; every lock is made anew.
+ * and device maps and the winsys names stay; every lock fork_prepare took is released (made
+ * anew if it did not run).
  */
 static void after_fork(void)
 {
     if (!glmux_winsys_usable())
         return;
-    glmux_egl_maps_reset_locks();
-    glmux_egl_strings_after_fork();
-    glmux_egl_debug_after_fork();
-    glmux_select_after_fork();
-    for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
-        pthread_mutex_init(&v->dyn_lock, NULL);
-    pthread_mutex_init(&tls_lock, NULL);
+    fork_locks(fork_prepared ? GLMUX_FORK_CHILD : GLMUX_FORK_CHILD_ANEW);
+    fork_prepared = false;
     tls_free_all(true);
     glmux_egl_tls_free();
 }
@@ -359,5 +401,6 @@ static void teardown(void)
     tls_key_ok = false;
 }
 
-GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", after_fork, glmux_egl_current_destroyed,
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", fork_prepare, fork_parent, after_fork,
+                     glmux_egl_current_destroyed,
                      glmux_egl_current_drop, teardown);

@@ -90,9 +90,12 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     d->screen_vendor = calloc((size_t)d->screen_count, sizeof(*d->screen_vendor));
     d->screen_resolved = calloc((size_t)d->screen_count, sizeof(*d->screen_resolved));
     d->drawables = calloc(1, sizeof(*d->drawables));
+    /* d is not listed yet: Xlib is called with libGLX's state whole. */
+    glmux_glx_call_out_begin();
     codes = XAddExtension(dpy);
     if (d->screen_vendor == NULL || d->screen_resolved == NULL || d->drawables == NULL ||
         codes == NULL) {
+        glmux_glx_call_out_end();
         glmux_log(GLMUX_LOG_ERROR, "out of memory recording an X display");
         free_display(d);
         return NULL;
@@ -103,6 +106,7 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     d->has_glx = XQueryExtension(dpy, "GLX", &d->opcode, &d->first_event, &d->first_error);
     if (d->has_glx)
         d->libglvnd_ext = query_libglvnd_ext(d);
+    glmux_glx_call_out_end();
     glmux_log(GLMUX_LOG_VENDOR, "display %s: %s, GLX_EXT_libglvnd %s, %d screen(s)",
               DisplayString(dpy), d->has_glx ? "GLX present" : "no GLX extension",
               d->libglvnd_ext ? "yes" : "no", d->screen_count);

@@ -71,15 +71,19 @@ void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
     for (int i = 0; i < entry_used; i++) {
         const GLubyte *name = (const GLubyte *)entry_names[i];
         void *target;
+        bool dispatch;
 
         if (__atomic_load_n(&glmux_glx_entry_targets[i], __ATOMIC_ACQUIRE) !=
             (void *)unfilled_entry)
             continue;
+        glmux_glx_call_out_begin();
         target = vendor->imports.getDispatchAddress(name);
-        if (target != NULL)
-            glmux_glx_index_add(entry_names[i]);
-        else if (vendor->imports.getProcAddress(name) != NULL)
+        dispatch = target != NULL;
+        if (!dispatch && vendor->imports.getProcAddress(name) != NULL)
             target = (void *)__glDispatchGetProcAddress(entry_names[i]);
+        glmux_glx_call_out_end();
+        if (dispatch)
+            glmux_glx_index_add(entry_names[i]);
         if (target != NULL)
             __atomic_store_n(&glmux_glx_entry_targets[i], target, __ATOMIC_RELEASE);
     }

@@ -5,14 +5,16 @@
  * Load takes a reference on libGLdispatch (after checking its ABI version) and registers with
  * it (winsys.h). Unload releases this thread's context, hands the records of other threads
  * that still have a context current to libGLdispatch, forgets every display, context and name,
- * unpatches and closes every vendor, and drops the reference. After fork() libGLdispatch's
- * child handler calls after_fork (the lock is made anew) and then drops every record of the
- * parent with its context reference; vendors and mappings stay. libglvnd compares getpid()
- * on every call for this; a fork handler costs nothing per call.
+ * unpatches and closes every vendor, and drops the reference. Before fork() libGLdispatch
+ * calls fork_prepare (libGLX's locks are taken, see below); in the child after_fork releases
+ * them and libGLdispatch then drops every record of the parent with its context reference;
+ * vendors and mappings stay. libglvnd compares getpid() on every call for this; a fork
+ * handler costs nothing per call.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "glx/glx_internal.h"
 #include "select/select.h"
@@ -20,14 +22,78 @@
 
 pthread_mutex_t glmux_glx_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
+/*
+ * glmux_glx_lock is held across two kinds of calls out of libGLX: a vendor's load (dlopen,
+ * __glx_Main, its getProcAddress and setDispatchIndex) and a display's first Xlib queries.
+ * fork_prepare must not wait for those (a vendor or the X server may never answer, or wait for
+ * the forking thread), yet must not copy the lock into the child while its holder is halfway
+ * through an update. So the holder marks where it calls out (glmux_glx_call_out_begin/end):
+ * there libGLX's state is whole. fork_prepare takes fork_gate and then waits until the lock is
+ * free (it takes it) or its holder is out; with fork_gate held, a holder that comes back in
+ * (from its call, or into libGLX's exports from the vendor) waits until fork() is over. The
+ * child then makes the lock anew: the thread that was out does not exist there.
+ *
+ * holder_depth and out_depths belong to the lock's holder; holder_out is written by the
+ * holder under fork_gate and read by fork_prepare under fork_gate.
+ */
+static pthread_mutex_t fork_gate = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fork_gate_cond = PTHREAD_COND_INITIALIZER;
+static bool holder_out;
+static int holder_depth;
+static int out_depths[16], out_count;
+static int fork_waiting;                /* atomic: fork_prepare waits for the lock */
+static bool fork_took_lock, fork_prepared;
+
+static void set_out(bool out)
+{
+    pthread_mutex_lock(&fork_gate);
+    holder_out = out;
+    if (out)
+        pthread_cond_broadcast(&fork_gate_cond);
+    pthread_mutex_unlock(&fork_gate);
+}
+
 void glmux_glx_lock_acquire(void)
 {
     pthread_mutex_lock(&glmux_glx_lock);
+    if (holder_out)         /* this thread, called back from where it called out */
+        set_out(false);
+    holder_depth++;
 }
 
 void glmux_glx_lock_release(void)
 {
+    bool last;
+
+    holder_depth--;
+    if (out_count > 0 && out_depths[out_count - 1] == holder_depth)
+        set_out(true);      /* back to the call out of libGLX */
+    last = holder_depth == 0;
     pthread_mutex_unlock(&glmux_glx_lock);
+    if (last && __atomic_load_n(&fork_waiting, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&fork_gate);
+        pthread_cond_broadcast(&fork_gate_cond);
+        pthread_mutex_unlock(&fork_gate);
+    }
+}
+
+void glmux_glx_call_out_begin(void)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    /* Deeper than the array: not marked, so fork_prepare waits for this call (as before). */
+    if (out_count < (int)(sizeof(out_depths) / sizeof(out_depths[0]))) {
+        out_depths[out_count++] = holder_depth;
+        set_out(true);
+    } else {
+        out_count++;
+    }
+}
+
+void glmux_glx_call_out_end(void)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    if (out_count-- <= (int)(sizeof(out_depths) / sizeof(out_depths[0])))
+        set_out(false);     /* waits while a fork is under way */
 }
 
 void glmux_glx_entry(void)
@@ -36,18 +102,84 @@ void glmux_glx_entry(void)
 }
 
 /*
+ * Before fork(): fork_gate, then glmux_glx_lock unless its holder is out of libGLX, then
+ * glmux_glx_dyn_lock and the selector's lock (docs/architecture.md, "Locking").
+ */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&fork_gate);
+    __atomic_store_n(&fork_waiting, 1, __ATOMIC_SEQ_CST);
+    for (;;) {
+        struct timespec t;
+
+        if (pthread_mutex_trylock(&glmux_glx_lock) == 0) {
+            fork_took_lock = true;
+            break;
+        }
+        if (holder_out) {
+            fork_took_lock = false;
+            break;
+        }
+        /* Woken by the holder calling out or releasing; the timeout only bounds a lost race. */
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 20 * 1000 * 1000;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&fork_gate_cond, &fork_gate, &t);
+    }
+    __atomic_store_n(&fork_waiting, 0, __ATOMIC_SEQ_CST);
+    glmux_fork_mutex(&glmux_glx_dyn_lock, GLMUX_FORK_PREPARE);
+    glmux_select_fork(GLMUX_FORK_PREPARE);
+    fork_prepared = true;
+}
+
+static void fork_parent(void)
+{
+    if (!fork_prepared)
+        return;
+    fork_prepared = false;
+    glmux_select_fork(GLMUX_FORK_PARENT);
+    glmux_fork_mutex(&glmux_glx_dyn_lock, GLMUX_FORK_PARENT);
+    if (fork_took_lock)
+        pthread_mutex_unlock(&glmux_glx_lock);
+    pthread_mutex_unlock(&fork_gate);
+}
+
+/*
  * In a forked child, called by libGLdispatch after its own reset and before it hands every
- * record of the parent to glmux_glx_current_destroyed (which takes this lock).
+ * record of the parent to glmux_glx_current_destroyed (which takes glmux_glx_lock). The locks
+ * fork_prepare took are released; glmux_glx_lock is made anew (fork_prepare took it, or its
+ * holder was out of libGLX with the state whole). fork() from inside a vendor's load (the
+ * forking thread holding the lock) is not supported: the child's copy of that load is lost.
  */
 static void after_fork(void)
 {
+    enum glmux_fork_step step = fork_prepared ? GLMUX_FORK_CHILD : GLMUX_FORK_CHILD_ANEW;
+
     pthread_mutexattr_t attr;
 
+    glmux_select_fork(step);
+    glmux_fork_mutex(&glmux_glx_dyn_lock, step);
+    /*
+     * A recursive mutex records its owner's thread id, which is not this thread's in the
+     * child: it cannot be unlocked here, only made anew (no other thread is left to hold it).
+     */
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    glmux_select_after_fork();
+    holder_depth = 0;
+    out_count = 0;
+    holder_out = false;
+    fork_waiting = 0;
+    pthread_cond_init(&fork_gate_cond, NULL);
+    if (fork_prepared)
+        pthread_mutex_unlock(&fork_gate);
+    else
+        pthread_mutex_init(&fork_gate, NULL);
+    fork_prepared = false;
 }
 
 static void drop_current(void)
@@ -70,5 +202,6 @@ static void teardown(void)
     glmux_glx_lock_release();
 }
 
-GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", after_fork, glmux_glx_current_destroyed,
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", fork_prepare, fork_parent, after_fork,
+                     glmux_glx_current_destroyed,
                      drop_current, teardown);

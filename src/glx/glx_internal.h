@@ -105,6 +105,14 @@ void glXFreeContextEXT(Display *dpy, GLXContext ctx);
 extern pthread_mutex_t glmux_glx_lock;
 void glmux_glx_lock_acquire(void);
 void glmux_glx_lock_release(void);
+/*
+ * Around a call out of libGLX made with glmux_glx_lock held (a vendor's load, a display's
+ * first Xlib queries), at a point where libGLX's state is whole: a fork() meanwhile does not
+ * wait for the call (glx_init.c). Only the code between the two may run in the vendor or Xlib;
+ * what it calls back in libGLX takes the lock as usual.
+ */
+void glmux_glx_call_out_begin(void);
+void glmux_glx_call_out_end(void);
 /* Every GLX entry point calls this first: fork recovery and the patch thread hook. */
 void glmux_glx_entry(void);
 
@@ -118,6 +126,8 @@ extern const __GLXapiExports glmux_glx_exports;
 glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override);
 /* Iterates the loaded vendors (lock held by the caller). */
 glmux_glx_vendor *glmux_glx_vendor_first(void);
+/* Guards every vendor's fetchDispatchEntry cache (a leaf: held across no call). */
+extern pthread_mutex_t glmux_glx_dyn_lock;
 /* The vendor's function for a dispatch index (exports member fetchDispatchEntry). */
 __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *vendor, int index);
 /* Unloads every vendor (library destructor). */

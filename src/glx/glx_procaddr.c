@@ -194,8 +194,10 @@ int glmux_glx_index_add(const char *name)
     if (!index_assign(pos))
         return answers[pos].index;
     i = answers[pos].index;
+    glmux_glx_call_out_begin();
     for (glmux_glx_vendor *v = glmux_glx_vendor_first(); v != NULL; v = v->next)
         v->imports.setDispatchIndex((const GLubyte *)answers[pos].name, i);
+    glmux_glx_call_out_end();
     return i;
 }
 
@@ -203,8 +205,10 @@ void glmux_glx_procaddr_vendor_loaded(glmux_glx_vendor *vendor)
 {
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     ensure_own_indices();
+    glmux_glx_call_out_begin();
     for (int i = 0; i < index_count; i++)
         vendor->imports.setDispatchIndex((const GLubyte *)index_names[i], i);
+    glmux_glx_call_out_end();
     glmux_glx_entry_vendor_loaded(vendor);
 }
 

@@ -32,6 +32,7 @@ struct vendor_name {
 
 static glmux_glx_vendor *vendors;
 static struct vendor_name *names;
+pthread_mutex_t glmux_glx_dyn_lock = PTHREAD_MUTEX_INITIALIZER;
 
 glmux_glx_vendor *glmux_glx_vendor_first(void)
 {
@@ -112,35 +113,33 @@ static void *open_library(const char *name, const char **file, char *soname, siz
 }
 
 /*
- * Loads the vendor called name; on failure sets *why (static or dlerror text). override: a
- * libglvnd variable named it (the log says so).
+ * Opens the vendor called name and runs its __glx_Main: a vendor not yet in the list (*known
+ * false) or the loaded one with the same library (*known true); on failure NULL and *why
+ * (static or dlerror text). It calls out of libGLX (glmux_glx_call_out_begin): it only reads
+ * libGLX's state and builds the new vendor aside.
  */
-static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t why_size)
+static glmux_glx_vendor *open_vendor(const char *name, const char **file, char *soname,
+                                     size_t soname_size, bool *known, char *why, size_t why_size)
 {
-    char soname[256];
-    const char *file = soname;
     void *handle;
     __PFNGLXMAINPROC main_fn;
     glmux_glx_vendor *v;
     const char *missing;
 
-    if (strchr(name, '/') != NULL || strlen(name) > 200) {
-        snprintf(why, why_size, "a vendor name may not contain '/' (or exceed 200 bytes)");
-        return NULL;
-    }
-    handle = open_library(name, &file, soname, sizeof(soname), why, why_size);
+    handle = open_library(name, file, soname, soname_size, why, why_size);
     if (handle == NULL)
         return NULL;
     for (v = vendors; v != NULL; v = v->next) {
         if (v->handle == handle) {
             dlclose(handle);
-            glmux_log(GLMUX_LOG_VENDOR, "%s is vendor \"%s\", already loaded", file, v->name);
+            glmux_log(GLMUX_LOG_VENDOR, "%s is vendor \"%s\", already loaded", *file, v->name);
+            *known = true;
             return v;
         }
     }
     main_fn = (__PFNGLXMAINPROC)dlsym(handle, __GLX_MAIN_PROTO_NAME);
     if (main_fn == NULL) {
-        snprintf(why, why_size, "%s has no %s: it is not a GLX vendor library", file,
+        snprintf(why, why_size, "%s has no %s: it is not a GLX vendor library", *file,
                  __GLX_MAIN_PROTO_NAME);
         dlclose(handle);
         return NULL;
@@ -161,7 +160,7 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
         return NULL;
     }
     if (!main_fn(GLX_VENDOR_ABI_VERSION, &glmux_glx_exports, v, &v->imports)) {
-        snprintf(why, why_size, "%s rejected GLX vendor ABI version %u.%u", file,
+        snprintf(why, why_size, "%s rejected GLX vendor ABI version %u.%u", *file,
                  GLX_VENDOR_ABI_MAJOR_VERSION, GLX_VENDOR_ABI_MINOR_VERSION);
         unload(v);
         return NULL;
@@ -169,16 +168,39 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
     if (v->imports.isScreenSupported == NULL || v->imports.getProcAddress == NULL ||
         v->imports.getDispatchAddress == NULL || v->imports.setDispatchIndex == NULL) {
         snprintf(why, why_size, "%s did not fill in isScreenSupported, getProcAddress, "
-                 "getDispatchAddress and setDispatchIndex", file);
+                 "getDispatchAddress and setDispatchIndex", *file);
         unload(v);
         return NULL;
     }
     if ((missing = load_functions(v)) != NULL) {
-        snprintf(why, why_size, "%s lacks the required function %s", file, missing);
+        snprintf(why, why_size, "%s lacks the required function %s", *file, missing);
         unload(v);
         return NULL;
     }
     v->has_patch = GLMUX_WINSYS_PATCH_SETUP(&v->patch_cb, v->imports);
+    return v;
+}
+
+/*
+ * Loads the vendor called name; on failure sets *why (static or dlerror text). override: a
+ * libglvnd variable named it (the log says so).
+ */
+static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t why_size)
+{
+    char soname[256];
+    const char *file = soname;
+    glmux_glx_vendor *v;
+    bool known = false;
+
+    if (strchr(name, '/') != NULL || strlen(name) > 200) {
+        snprintf(why, why_size, "a vendor name may not contain '/' (or exceed 200 bytes)");
+        return NULL;
+    }
+    glmux_glx_call_out_begin();
+    v = open_vendor(name, &file, soname, sizeof(soname), &known, why, why_size);
+    glmux_glx_call_out_end();
+    if (v == NULL || known)
+        return v;
     v->next = vendors;
     vendors = v;
     glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d%s)", name, file,
@@ -224,7 +246,7 @@ __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *v, int index)
     glmux_glx_lock_acquire();
     name = glmux_glx_index_name(index);     /* stable until libGLX is unloaded */
     glmux_glx_lock_release();
-    return (__GLXextFuncPtr)glmux_lookup_fetch(&v->dyn, &glmux_glx_lock, index, name,
+    return (__GLXextFuncPtr)glmux_lookup_fetch(&v->dyn, &glmux_glx_dyn_lock, index, name,
                                                proc_lookup, v);
 }
 

@@ -356,9 +356,9 @@ void glmux_gpu_enum_unlock(void)
     pthread_mutex_unlock(&enum_lock);
 }
 
-void glmux_select_after_fork(void)
+void glmux_select_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&enum_lock, NULL);
+    glmux_fork_mutex(&enum_lock, step);
 }
 
 bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out)

@@ -38,7 +38,7 @@ void glmux_gpu_read_attrs(struct glmux_gpu *g, struct glmux_gpu_list *list,
 /*
  * The enumeration lock: libudev and libdrm are asked by one thread at a time (libudev keeps
  * process-wide state that two threads must not initialise at once). Held across nothing but
- * them. glmux_select_after_fork (select.h) makes it anew in a forked child.
+ * them. glmux_select_fork (select.h) takes it before fork().
  */
 void glmux_gpu_enum_lock(void);
 void glmux_gpu_enum_unlock(void);

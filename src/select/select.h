@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/lock.h"
+
 /* ---- GPUs ------------------------------------------------------------------------------- */
 
 enum glmux_gpu_kind {
@@ -121,11 +123,11 @@ void glmux_gpu_list_finish(struct glmux_gpu_list *list);
 const struct glmux_gpu *glmux_gpu_list_find(const struct glmux_gpu_list *list, const char *tag);
 
 /*
- * In a forked child: makes the selector's one lock anew (the enumeration lock, which serialises
- * the calls into libudev and libdrm; another thread may have held it at the fork). libEGL and
- * libGLX call it from their after_fork.
+ * The selector's one lock (the enumeration lock, which serialises the calls into libudev and
+ * libdrm) around fork() (util/lock.h's steps), from libEGL's and libGLX's fork handlers, after
+ * their own locks.
  */
-void glmux_select_after_fork(void);
+void glmux_select_fork(enum glmux_fork_step step);
 
 /* Whether gpu has tag as its Mesa tag or its udev ID_PATH_TAG. */
 bool glmux_gpu_has_tag(const struct glmux_gpu *gpu, const char *tag);

@@ -28,4 +28,32 @@ static inline bool glmux_lock_held(pthread_mutex_t *lock)
 
 #define GLMUX_ASSERT_LOCKED(lock) assert(glmux_lock_held(lock))
 
+/*
+ * The four steps of a library's fork handlers (docs/architecture.md, "Threads, fork,
+ * unload"): before fork() every lock is taken; in the parent released; in the child released
+ * by the forking thread that took it (CHILD), or made anew where the library's fork_prepare did
+ * not run (CHILD_ANEW: a library registered while the fork was under way).
+ */
+enum glmux_fork_step { GLMUX_FORK_PREPARE, GLMUX_FORK_PARENT, GLMUX_FORK_CHILD, GLMUX_FORK_CHILD_ANEW };
+
+static inline void glmux_fork_mutex(pthread_mutex_t *lock, enum glmux_fork_step step)
+{
+    if (step == GLMUX_FORK_PREPARE)
+        pthread_mutex_lock(lock);
+    else if (step == GLMUX_FORK_CHILD_ANEW)
+        pthread_mutex_init(lock, NULL);
+    else
+        pthread_mutex_unlock(lock);
+}
+
+static inline void glmux_fork_rwlock(pthread_rwlock_t *lock, enum glmux_fork_step step)
+{
+    if (step == GLMUX_FORK_PREPARE)
+        pthread_rwlock_wrlock(lock);
+    else if (step == GLMUX_FORK_CHILD_ANEW)
+        pthread_rwlock_init(lock, NULL);
+    else
+        pthread_rwlock_unlock(lock);
+}
+
 #endif /* GLMUX_UTIL_LOCK_H */

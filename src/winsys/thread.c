@@ -92,7 +92,7 @@ static bool client_init(const struct glmux_dispatch_client *client)
     }
     warn_mixed(client);
     fallback_client = client;
-    if (pthread_atfork(NULL, NULL, fallback_after_fork) != 0)
+    if (pthread_atfork(client->fork_prepare, client->fork_parent, fallback_after_fork) != 0)
         glmux_log(GLMUX_LOG_WARN, "%s cannot register a fork handler; a forked child may "
                   "misbehave", client->name);
     return true;

@@ -106,8 +106,9 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
  *   load: check libGLdispatch's private ABI version (on a mismatch the library stays unusable
  *     and says why), take a reference on libGLdispatch, register client; libGLdispatch's fork
  *     handler then resets the dispatch state, calls after_fork and passes every record of the
- *     parent to record_destroyed. With a libGLdispatch that is not glmux's, the library
- *     installs its own fork handler instead (libglvnd's behaviour).
+ *     parent to record_destroyed; before fork it runs fork_prepare (and fork_parent after it in
+ *     the parent). With a libGLdispatch that is not glmux's, the library installs the same
+ *     handlers itself (fork_prepare, fork_parent, and libglvnd's reset around after_fork).
  *   unload: drop_current (release the calling thread's context without calling its vendor),
  *     unregister with none of the library's locks held (records still current on other threads
  *     become libGLdispatch's, freed when those threads exit or next ask for their state, never
@@ -115,17 +116,19 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
  *     closed), drop the reference on libGLdispatch.
  */
 struct glmux_winsys_library {
-    /* tag, name, after_fork (re-create the library's locks in a forked child) and
+    /* tag, name, fork_prepare/fork_parent/after_fork (take every lock of the library before
+     * fork; release them in the parent; release or make them anew in the child) and
      * record_destroyed (drop what a record holds and free it) */
     struct glmux_dispatch_client client;
     void (*drop_current)(void);
     void (*teardown)(void);
 };
 extern const struct glmux_winsys_library glmux_winsys_library;
-#define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, after_fork_fn, record_destroyed_fn,             \
-                             drop_current_fn, teardown_fn)                                      \
+#define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, prepare_fn, parent_fn, after_fork_fn,           \
+                             record_destroyed_fn, drop_current_fn, teardown_fn)                 \
     const struct glmux_winsys_library glmux_winsys_library = {                                  \
-        .client = { .tag = (api_tag), .name = (lib_name), .after_fork = (after_fork_fn),        \
+        .client = { .tag = (api_tag), .name = (lib_name), .fork_prepare = (prepare_fn),         \
+                    .fork_parent = (parent_fn), .after_fork = (after_fork_fn),                  \
                     .record_destroyed = (record_destroyed_fn) },                                \
         .drop_current = (drop_current_fn), .teardown = (teardown_fn)                            \
     }
