@@ -46,14 +46,16 @@ static inline void glmux_fork_mutex(pthread_mutex_t *lock, enum glmux_fork_step 
         pthread_mutex_unlock(lock);
 }
 
+/* A write-locked rwlock records its writer's thread id, which the child's thread does not
+ * have: the child makes it anew instead (no other thread is left to hold it). */
 static inline void glmux_fork_rwlock(pthread_rwlock_t *lock, enum glmux_fork_step step)
 {
     if (step == GLMUX_FORK_PREPARE)
         pthread_rwlock_wrlock(lock);
-    else if (step == GLMUX_FORK_CHILD_ANEW)
-        pthread_rwlock_init(lock, NULL);
-    else
+    else if (step == GLMUX_FORK_PARENT)
         pthread_rwlock_unlock(lock);
+    else
+        pthread_rwlock_init(lock, NULL);
 }
 
 #endif /* GLMUX_UTIL_LOCK_H */
