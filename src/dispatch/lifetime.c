@@ -142,12 +142,14 @@ const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
 };
 
 /*
- * The clients whose fork_prepare this thread ran, in the order it ran them; pinned (busy) so
- * that none is unregistered and unloaded before its fork_parent has run. Per thread: two
- * threads may fork at once (the second waits in the first client's fork_prepare).
+ * The clients whose fork_prepare the forking thread ran, in the order it ran them; pinned
+ * (busy) so that none is unregistered and unloaded before its fork_parent has run. fork_lock
+ * lets one thread at a time through the fork handlers (no thread-local storage: libGLdispatch's
+ * static TLS is kept for the dispatch pointer; dlopened vendors like Mesa need the rest).
  */
-static __thread struct glmux_client_slot *forking[MAX_CLIENTS];
-static __thread int forking_count;
+static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct glmux_client_slot *forking[MAX_CLIENTS];
+static int forking_count;
 
 /*
  * Before fork(): every client's locks, in one order — libGLX's, then libEGL's (by API tag:
@@ -158,6 +160,7 @@ static __thread int forking_count;
  */
 static void fork_prepare(void)
 {
+    pthread_mutex_lock(&fork_lock);
     forking_count = 0;
     pthread_mutex_lock(&glmux_dispatch_lock);
     for (int tag = GLDISPATCH_API_GLX; tag <= GLDISPATCH_API_EGL; tag++) {
@@ -183,6 +186,7 @@ static void fork_parent(void)
     }
     forking_count = 0;
     pthread_mutex_unlock(&glmux_dispatch_lock);
+    pthread_mutex_unlock(&fork_lock);
 }
 
 /*
@@ -195,6 +199,7 @@ static void fork_child(void)
 
     /* fork_prepare took the lock on this very thread: unlock it (ThreadSanitizer follows). */
     pthread_mutex_unlock(&glmux_dispatch_lock);
+    pthread_mutex_unlock(&fork_lock);
     pthread_cond_init(&clients_idle, NULL);
     glmux_dispatch_reset_tables();
     glmux_dispatch_records = NULL;
