@@ -26,7 +26,20 @@ static inline bool glmux_lock_held(pthread_mutex_t *lock)
 #endif
 }
 
+/* Whether the calling thread does not own lock (elsewhere than glibc: true). */
+static inline bool glmux_lock_not_held(pthread_mutex_t *lock)
+{
+#ifdef __GLIBC__
+    return lock->__data.__owner != (int)syscall(SYS_gettid);
+#else
+    (void)lock;
+    return true;
+#endif
+}
+
 #define GLMUX_ASSERT_LOCKED(lock) assert(glmux_lock_held(lock))
+/* Before a call into a vendor or X: the calling thread must not own lock. */
+#define GLMUX_ASSERT_UNLOCKED(lock) assert(glmux_lock_not_held(lock))
 
 /*
  * The four steps of a library's fork handlers (docs/architecture.md, "Threads, fork,

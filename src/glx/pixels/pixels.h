@@ -167,7 +167,6 @@ int glmux_pixels_GetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib,
 XVisualInfo *glmux_pixels_GetVisualFromFBConfig(Display *dpy, GLXFBConfig config);
 XVisualInfo *glmux_pixels_ChooseVisual(Display *dpy, int screen, int *attribs);
 int glmux_pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value);
-void glmux_pixels_config_display_closed(Display *dpy);
 
 /* ---- frames and the drawables that show them (pixels_frame.c) ---- */
 
@@ -219,9 +218,12 @@ struct glmux_pixels_drawable {
     EGLSurface surface;
     const struct glmux_pixels_config *surface_config; /* the config surface was made for */
     int width, height;      /* the surface's */
-    int current;            /* threads that have it current (draw or read), or present it */
+    int current;            /* references (the vendor's lock): threads that have it current
+                               (draw or read), are making it current, or present it */
     bool destroyed;         /* glXDestroy* ran while current: freed at release */
-    bool presenting;        /* a thread that does not have it current presents it */
+    pthread_t owner;        /* the thread that claimed it (glmux_pixels_drawable_claim) */
+    int claims;             /* its claims: the surface and transport fields, and the X and EGL
+                               calls that change or show them, belong to the claiming thread */
     bool swap_pending;      /* glXSwapBuffers from another thread: the owner presents it */
     bool filled;            /* a pixmap's surface holds the X pixmap's contents */
     int swap_interval;      /* GLX_EXT_swap_control (0: frames are not paced) */
@@ -235,6 +237,9 @@ struct glmux_pixels_stats {
     unsigned long long frames, bytes, shm_frames, paced_frames;
 };
 
+/* The functions below that change or show a drawable (its surface, its transport) are called
+ * with the drawable claimed (glmux_pixels_drawable_claim), or before it is linked, or while it
+ * is disposed of. */
 /* Makes sure drawable has an EGL surface of its current size for config (its EGL config and
  * colour space); false on error. */
 bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
@@ -274,7 +279,6 @@ XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h);
  * major code: the server's GLX extension (0 without one), minor code glx_minor. */
 void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
                           int glx_minor);
-void glmux_pixels_present_display_closed(Display *dpy);
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 
 /* ---- the X libraries beyond libX11 (pixels_xlibs.c) ---- */
@@ -334,20 +338,55 @@ struct glmux_pixels_current {
     struct glmux_pixels_drawable *draw, *read;
 };
 
-/* The lock over the vendor's context and drawable lists and their counts; never held across
- * an X, EGL or GL call. */
+/* ---- the context and drawable records (pixels_records.c) ---- */
+
+/* The lock over the vendor's context and drawable lists, their counts and the drawables'
+ * claims; never held across an X, EGL or GL call. */
 void glmux_pixels_lock(void);
 void glmux_pixels_unlock(void);
+/* The context with handle ctx (lock held), or NULL; also when it was destroyed. */
+struct glmux_pixels_context *glmux_pixels_context_find(GLXContext ctx);
+/* Lists a context made with no lock held (lock held). */
+void glmux_pixels_context_link(struct glmux_pixels_context *c);
+/* Takes c off the list, to be freed by glmux_pixels_free_released (lock held). */
+void glmux_pixels_context_free(struct glmux_pixels_context *c);
+/* Drops a reference on c (NULL is fine; lock held); a context destroyed meanwhile goes with the
+ * last one. */
+void glmux_pixels_context_release(struct glmux_pixels_context *c);
+/* Whether no context of the vendor is current, or being made current, anywhere. */
+bool glmux_pixels_contexts_idle(void);
 /* The drawable of dpy with GLX XID xid (lock held), or NULL. */
 struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid);
+/* A record not yet listed (no lock needed): its creator fills it in, then lists it with
+ * glmux_pixels_drawable_link. NULL when out of memory. */
+struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, XID target,
+                                                        enum glmux_pixels_kind kind,
+                                                        struct glmux_pixels_config *config);
+/* Lists d (lock held). */
+void glmux_pixels_drawable_link(struct glmux_pixels_drawable *d);
+/* Takes d off the list, to be freed by glmux_pixels_free_released (lock held). */
+void glmux_pixels_drawable_free(struct glmux_pixels_drawable *d);
 /* Drops a reference (d->current) taken under the lock; a drawable destroyed meanwhile and now
- * unused is set aside (lock held), to be freed by glmux_pixels_free_released (no lock held). */
+ * unused is set aside (lock held), to be freed by glmux_pixels_free_released (no lock held),
+ * which frees contexts set aside too. */
 void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d);
 void glmux_pixels_free_released(void);
 /* XCloseDisplay of dpy (its close hook; the connection is still open): its drawables are
  * forgotten, as the next connection's XIDs may name others, and their transports freed now; one
  * still current on a thread shows nothing more and is freed when that thread lets it go. */
 void glmux_pixels_drawables_display_closed(Display *dpy);
+/*
+ * Claims referenced drawables for the calling thread (NULL or the same one twice is fine): their
+ * surface and transport fields, and the X and EGL calls that change or show them, are then this
+ * thread's until glmux_pixels_drawable_unclaim. Waits while another thread holds one (it makes
+ * no call back into this vendor meanwhile); re-entrant in one thread; two are claimed in address
+ * order, so two threads claiming the same pair never wait for each other. No lock held.
+ */
+void glmux_pixels_drawable_claim(struct glmux_pixels_drawable *a, struct glmux_pixels_drawable *b);
+void glmux_pixels_drawable_unclaim(struct glmux_pixels_drawable *a,
+                                   struct glmux_pixels_drawable *b);
+/* The same for one drawable, the lock held (it is released while waiting). */
+void glmux_pixels_drawable_claim_locked(struct glmux_pixels_drawable *d);
 /* The calling thread's current context and drawables. */
 void glmux_pixels_current_get(struct glmux_pixels_current *out);
 
@@ -368,12 +407,40 @@ bool glmux_pixels_swap_query(const struct glmux_pixels_drawable *d, int attrib,
 void glmux_pixels_flush_current(void);
 void glmux_pixels_swap_after_fork(void);
 
+/* ---- one record per X display (pixels_display.c) ---- */
+
+struct display_configs;     /* pixels_config.c's part */
+struct present_display;     /* pixels_present.c's part */
+
+struct glmux_pixels_display {
+    struct glmux_pixels_display *next;
+    Display *dpy;
+    int ext_number;                  /* the vendor's one XAddExtension record: its close hook */
+    struct display_configs *configs; /* FB configs and visuals (configs_lock) */
+    struct present_display *present; /* the frame transport's (NULL without libX11-xcb) */
+};
+
+/* The record of dpy, made on first use (X requests: the caller holds none of the vendor's
+ * locks); NULL when out of memory. It lives until the display is closed. */
+struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy);
+/* The record of dpy if there is one; makes none. */
+struct glmux_pixels_display *glmux_pixels_display_find(Display *dpy);
+/* The modules' parts: made with no lock held (X requests allowed), freed when the display
+ * closes, with no Xlib call (NULL is fine). */
+struct display_configs *glmux_pixels_config_display_new(Display *dpy);
+void glmux_pixels_config_display_free(struct display_configs *d);
+struct present_display *glmux_pixels_present_display_new(Display *dpy);
+void glmux_pixels_present_display_free(struct present_display *pd);
+
 /* ---- what pixels_vendor.c's fork handler and destructor call ---- */
 
-/* libGLX_glmux-pixels.so.0 unloads: the close hook on every display removed. */
-void glmux_pixels_present_fini(void);
+/* libGLX_glmux-pixels.so.0 unloads (or the process exits): the close hook on every display
+ * removed; the records freed too when free_records (no context of the vendor is current). */
+void glmux_pixels_display_fini(bool free_records);
 /* In a forked child: the locks made anew. */
+void glmux_pixels_display_after_fork(void);
 void glmux_pixels_present_after_fork(void);
+void glmux_pixels_records_after_fork(void);
 void glmux_pixels_config_after_fork(void);
 
 /* ---- the GL side of frames (pixels_resolve.c) ---- */

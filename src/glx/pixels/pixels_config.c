@@ -49,9 +49,8 @@ struct visual_choice {
     struct glmux_pixels_config *config;
 };
 
+/* The configs part of a display's record (pixels_display.c); its fields are configs_lock's. */
 struct display_configs {
-    struct display_configs *next;
-    Display *dpy;
     int screen_count;
     struct screen_configs *screens;
     bool *made;
@@ -60,7 +59,6 @@ struct display_configs {
 };
 
 static pthread_mutex_t configs_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct display_configs *displays;
 static int next_id = 1;
 
 /* ---- what the EGL vendor offers ---- */
@@ -246,6 +244,7 @@ static void make_screen(Display *dpy, int screen, struct screen_configs *s)
     int nkinds = 0;
     bool srgb;
 
+    GLMUX_ASSERT_UNLOCKED(&configs_lock); /* EGL and Xlib calls below */
     if (egl == NULL)
         return;
     pick_visuals(dpy, screen, s);
@@ -285,43 +284,39 @@ static void screen_free(struct screen_configs *s)
 
 /* ---- per display ---- */
 
-/* dpy's record, or NULL (configs_lock held). */
-static struct display_configs *display_find(Display *dpy)
+struct display_configs *glmux_pixels_config_display_new(Display *dpy)
 {
-    GLMUX_ASSERT_LOCKED(&configs_lock);
-    for (struct display_configs *d = displays; d != NULL; d = d->next) {
-        if (d->dpy == dpy)
-            return d;
-    }
-    return NULL;
-}
+    struct display_configs *d = calloc(1, sizeof(*d));
 
-/* dpy's record, made if need be; NULL when out of memory (configs_lock held). */
-static struct display_configs *display_of(Display *dpy)
-{
-    struct display_configs *d;
-
-    GLMUX_ASSERT_LOCKED(&configs_lock);
-    d = display_find(dpy);
-
-    if (d != NULL)
-        return d;
-    d = calloc(1, sizeof(*d));
     if (d == NULL)
         return NULL;
-    d->dpy = dpy;
     d->screen_count = ScreenCount(dpy);
     d->screens = calloc((size_t)d->screen_count, sizeof(*d->screens));
     d->made = calloc((size_t)d->screen_count, sizeof(*d->made));
     if (d->screens == NULL || d->made == NULL) {
-        free(d->screens);
-        free(d->made);
-        free(d);
+        glmux_pixels_config_display_free(d);
         return NULL;
     }
-    d->next = displays;
-    displays = d;
     return d;
+}
+
+void glmux_pixels_config_display_free(struct display_configs *d)
+{
+    if (d == NULL)
+        return;
+    for (int s = 0; d->screens != NULL && s < d->screen_count; s++)
+        screen_free(&d->screens[s]);
+    free(d->screens);
+    free(d->made);
+    free(d);
+}
+
+/* The configs part of dpy's record, or NULL (configs_lock guards what it holds). */
+static struct display_configs *display_find(Display *dpy)
+{
+    struct glmux_pixels_display *r = glmux_pixels_display_find(dpy);
+
+    return r != NULL ? r->configs : NULL;
 }
 
 /* The screen's configs, made first if need be; NULL when the display cannot have any. */
@@ -333,27 +328,31 @@ static struct screen_configs *screen_of(Display *dpy, int screen)
     if (dpy == NULL || screen < 0 || screen >= ScreenCount(dpy))
         return NULL;
     glmux_pixels_egl_get(NULL); /* its first call loads libEGL and vendors: not under our lock */
+    if ((d = display_find(dpy)) == NULL) {
+        struct glmux_pixels_display *r = glmux_pixels_display_get(dpy);
+
+        if (r == NULL)
+            return NULL;
+        d = r->configs;
+    }
     pthread_mutex_lock(&configs_lock);
-    d = display_find(dpy);
-    if (d != NULL && d->made[screen])
+    if (d->made[screen])
         s = &d->screens[screen];
     pthread_mutex_unlock(&configs_lock);
     if (s != NULL)
         return s;
     make_screen(dpy, screen, &made);
     pthread_mutex_lock(&configs_lock);
-    d = display_of(dpy);
-    if (d != NULL && !d->made[screen]) {
+    if (!d->made[screen]) {
         for (int i = 0; i < made.count; i++)
             made.configs[i].id = next_id++;
         d->screens[screen] = made;
         d->made[screen] = true;
         made.configs = NULL; /* installed */
     }
-    if (d != NULL)
-        s = &d->screens[screen];
+    s = &d->screens[screen];
     pthread_mutex_unlock(&configs_lock);
-    screen_free(&made); /* another thread was first, or no display record */
+    screen_free(&made); /* another thread was first */
     return s;
 }
 
@@ -372,8 +371,8 @@ bool glmux_pixels_config_valid(Display *dpy, const struct glmux_pixels_config *c
 
     if (config == NULL)
         return false;
-    pthread_mutex_lock(&configs_lock);
     d = display_find(dpy);
+    pthread_mutex_lock(&configs_lock);
     for (int s = 0; d != NULL && s < d->screen_count && !ok; s++)
         ok = d->screens[s].count > 0 && config >= d->screens[s].configs &&
              config < d->screens[s].configs + d->screens[s].count;
@@ -392,8 +391,8 @@ XVisualInfo *glmux_pixels_visual_info(Display *dpy, struct glmux_pixels_config *
     info = XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl, &n);
     if (info == NULL)
         return NULL;
-    pthread_mutex_lock(&configs_lock);
     d = display_find(dpy);
+    pthread_mutex_lock(&configs_lock);
     if (d != NULL) {
         d->choices[d->next_choice % VISUAL_CHOICES] = (struct visual_choice){
             .info = info, .visual = c->visual, .screen = c->screen, .chosen = chosen,
@@ -415,8 +414,8 @@ struct glmux_pixels_config *glmux_pixels_config_of_visual(Display *dpy, const XV
     if (vis == NULL || !usable_visual(vis) || (s = screen_of(dpy, vis->screen)) == NULL ||
         (kind = visual_kind(s, vis->depth)) < 0)
         return NULL;
-    pthread_mutex_lock(&configs_lock);
     d = display_find(dpy);
+    pthread_mutex_lock(&configs_lock);
     /* Newest first: the very XVisualInfo handed out, then what glXChooseVisual chose. */
     for (unsigned i = 0; d != NULL && c == NULL && i < VISUAL_CHOICES; i++) {
         const struct visual_choice *ch = &d->choices[(d->next_choice - 1 - i) % VISUAL_CHOICES];
@@ -525,23 +524,4 @@ bool glmux_pixels_config_same_surface(const struct glmux_pixels_config *a,
 void glmux_pixels_config_after_fork(void)
 {
     pthread_mutex_init(&configs_lock, NULL);
-}
-
-void glmux_pixels_config_display_closed(Display *dpy)
-{
-    pthread_mutex_lock(&configs_lock);
-    for (struct display_configs **p = &displays; *p != NULL; p = &(*p)->next) {
-        if ((*p)->dpy == dpy) {
-            struct display_configs *d = *p;
-
-            *p = d->next;
-            for (int s = 0; s < d->screen_count; s++)
-                screen_free(&d->screens[s]);
-            free(d->screens);
-            free(d->made);
-            free(d);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&configs_lock);
 }

@@ -21,9 +21,9 @@
  * the next frame) and mark it gone; nothing reaches the application's X error handler, with no
  * hook on the display. A connection that died goes to Xlib's I/O error handler at the next
  * frame (an XFlush), as at any Xlib call.
- * Locks: present_lock guards the list of display records and their MIT-SHM state; it is never
- * held across an Xlib, xcb, EGL or GL call. A transport is used by one thread at a time, the one
- * presenting its drawable (pixels_swap.c sees to it).
+ * Locks: present_lock guards each display's MIT-SHM state; it is never held across an Xlib,
+ * xcb, EGL or GL call. A transport is used by one thread at a time, the one that claimed its
+ * drawable (glmux_pixels_drawable_claim, pixels_vendor.c).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -48,12 +48,10 @@
 /* The longest a paced frame waits for its retrace, in milliseconds per swap interval. */
 #define PACE_MS_PER_INTERVAL 1000
 
-/* What we know of one X display. Written before it is listed, then read only: all but the
- * MIT-SHM state (present_lock). */
+/* What we know of one X display (its record's present part, pixels_display.c). Written
+ * before the record is listed, then read only: all but the MIT-SHM state (present_lock). */
 struct present_display {
-    struct present_display *next;
     Display *dpy;
-    int ext_number;         /* our XAddExtension record (the close hook) */
     xcb_connection_t *xcb;
     int glx_opcode;         /* 0: no GLX extension (the major code of the errors we report) */
     int glx_error;          /* the GLX extension's first error code */
@@ -96,26 +94,9 @@ struct glmux_pixels_xfer {
 };
 
 static pthread_mutex_t present_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct present_display *displays;
 static struct glmux_pixels_stats stats;
 
-/* ---- display records ---- */
-
-static int close_display(Display *dpy, XExtCodes *codes)
-{
-    struct glmux_pixels_stats st;
-
-    (void)codes;
-    glmux_pixels_stats_get(&st);
-    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
-              "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
-              "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
-              st.paced_frames, st.bytes);
-    glmux_pixels_drawables_display_closed(dpy);
-    glmux_pixels_present_display_closed(dpy);
-    glmux_pixels_config_display_closed(dpy);
-    return 0;
-}
+/* ---- the transport's part of a display's record (pixels_display.c) ---- */
 
 /* Whether the server has Present (one round trip, once per display). */
 static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
@@ -133,29 +114,13 @@ static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
     return ok;
 }
 
-static struct present_display *display_find(Display *dpy)
-{
-    for (struct present_display *d = displays; d != NULL; d = d->next) {
-        if (d->dpy == dpy)
-            return d;
-    }
-    return NULL;
-}
-
-static struct present_display *display_of(Display *dpy)
+struct present_display *glmux_pixels_present_display_new(Display *dpy)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    struct present_display *d, *other;
-    XExtCodes *codes;
+    struct present_display *d;
     int ev;
 
-    pthread_mutex_lock(&present_lock);
-    d = display_find(dpy);
-    pthread_mutex_unlock(&present_lock);
-    if (d != NULL || !xl->xcb)
-        return d;
-    /* Made with no lock held (X requests); the thread that lists one first wins. */
-    if ((d = calloc(1, sizeof(*d))) == NULL)
+    if (!xl->xcb || (d = calloc(1, sizeof(*d))) == NULL)
         return NULL;
     d->dpy = dpy;
     d->xcb = xl->GetXCBConnection(dpy);
@@ -163,64 +128,29 @@ static struct present_display *display_of(Display *dpy)
         d->glx_opcode = 0;
     d->present = glmux_env_get_int("GLMUX_GLX_REMOTE_PRESENT", 1) != 0 && has_present(xl, d->xcb);
     d->order = ImageByteOrder(dpy);
-    pthread_mutex_lock(&present_lock);
-    if ((other = display_find(dpy)) == NULL) {
-        d->next = displays;
-        displays = d;
-    }
-    pthread_mutex_unlock(&present_lock);
-    if (other != NULL) {
-        free(d);
-        return other;
-    }
-    /* Our record goes when the display closes (XCloseDisplay calls the hook). */
-    if ((codes = XAddExtension(dpy)) != NULL) {
-        d->ext_number = codes->extension;
-        XESetCloseDisplay(dpy, codes->extension, close_display);
-    }
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: %s", DisplayString(dpy),
               d->present ? "Present: window sizes from its events, frames paced by it"
                          : "no Present: window sizes asked after each frame");
     return d;
 }
 
-void glmux_pixels_present_display_closed(Display *dpy)
+void glmux_pixels_present_display_free(struct present_display *pd)
 {
-    pthread_mutex_lock(&present_lock);
-    for (struct present_display **p = &displays; *p != NULL; p = &(*p)->next) {
-        if ((*p)->dpy == dpy) {
-            struct present_display *d = *p;
+    free(pd);
+}
 
-            *p = d->next;
-            free(d);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&present_lock);
+/* What the transport knows of dpy (made on first use: X requests, no lock held); NULL without
+ * libX11-xcb, or when out of memory. */
+static struct present_display *display_of(Display *dpy)
+{
+    struct glmux_pixels_display *r = glmux_pixels_display_get(dpy);
+
+    return r != NULL ? r->present : NULL;
 }
 
 void glmux_pixels_present_after_fork(void)
 {
     pthread_mutex_init(&present_lock, NULL);
-}
-
-void glmux_pixels_present_fini(void)
-{
-    struct present_display *list;
-
-    pthread_mutex_lock(&present_lock);
-    list = displays;
-    displays = NULL;
-    pthread_mutex_unlock(&present_lock);
-    while (list != NULL) {
-        struct present_display *d = list;
-
-        list = d->next;
-        /* The display outlives this code: unhook before it goes away. */
-        if (d->ext_number != 0)
-            XESetCloseDisplay(d->dpy, d->ext_number, NULL);
-        free(d);
-    }
 }
 
 /* ---- questions to the server ---- */

@@ -73,8 +73,9 @@ bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
         egl->DestroySurface(egl->display, d->surface); /* freed once no longer current */
     d->surface = s;
     d->surface_config = config;
-    d->width = w;
-    d->height = h;
+    /* Read by glXQueryDrawable without the claim. */
+    __atomic_store_n(&d->width, w, __ATOMIC_RELAXED);
+    __atomic_store_n(&d->height, h, __ATOMIC_RELAXED);
     return true;
 }
 
@@ -100,13 +101,16 @@ static int interval_of(const struct glmux_pixels_drawable *d)
     return __atomic_load_n(&d->swap_interval, __ATOMIC_RELAXED);
 }
 
-/* Presents this thread's current draw drawable (a swap: then it follows its size). */
+/* Presents this thread's current draw drawable (a swap: then it follows its size), claimed
+ * with its read drawable while it does. */
 static void present_current(const struct glmux_pixels_current *cur, bool swap)
 {
+    glmux_pixels_drawable_claim(cur->draw, cur->read);
     __atomic_store_n(&cur->draw->swap_pending, false, __ATOMIC_RELAXED);
     glmux_pixels_present(cur->draw, interval_of(cur->draw));
     if (swap)
         follow_size(cur->draw, cur->read, cur->ctx->egl);
+    glmux_pixels_drawable_unclaim(cur->draw, cur->read);
 }
 
 /* A context of the vendor's own for surfaces of config c. */
@@ -138,7 +142,7 @@ static EGLContext own_context(const struct glmux_pixels_egl *egl,
     return made;
 }
 
-/* Presents d, current nowhere (this thread holds it: d->presenting), with a context of our own
+/* Presents d, current nowhere (this thread has claimed it), with a context of our own
  * bound for the moment; this thread's binding (cur) is put back after. */
 static void present_unbound(struct glmux_pixels_drawable *d, const struct glmux_pixels_current *cur)
 {
@@ -176,8 +180,10 @@ static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
         if (d->current > 0) {
             __atomic_store_n(&d->swap_pending, true, __ATOMIC_RELAXED);
         } else {
+            /* A reference and the claim: a thread making it current meanwhile waits. */
             d->current++;
-            d->presenting = mine = true;
+            glmux_pixels_drawable_claim_locked(d);
+            mine = true;
         }
     }
     glmux_pixels_unlock();
@@ -187,8 +193,8 @@ static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
     }
     if (mine) {
         present_unbound(d, &cur);
+        glmux_pixels_drawable_unclaim(d, NULL);
         glmux_pixels_lock();
-        d->presenting = false;
         glmux_pixels_drawable_release(d);
         glmux_pixels_unlock();
         glmux_pixels_free_released();

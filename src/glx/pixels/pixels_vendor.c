@@ -10,10 +10,15 @@
  * config (BadMatch when it cannot hold its pixels). A pixmap's surface starts with the X
  * pixmap's contents (uploaded when it is first made current). Swaps, glFinish and glFlush are
  * pixels_swap.c's. Contexts and drawables destroyed while current are freed when the last thread
- * releases them, a drawable after the lock is dropped (freeing makes X and EGL calls). One mutex
- * guards the lists and counts; the current context and drawables of a thread are thread-local.
- * Its own pthread_atfork handler makes its locks anew in a forked child, and its destructor
- * removes its close hooks before the library is unmapped.
+ * releases them. The current context and drawables of a thread are thread-local. Its own
+ * pthread_atfork handler makes its locks anew in a forked child, and its destructor removes its
+ * close hooks before the library is unmapped.
+ *
+ * Locking (docs/architecture.md, "Locking"; the records and their lock are pixels_records.c's):
+ * no X, EGL or GL call is made with the vendor's lock held. eglCreateContext runs with a
+ * reference on the context it shares with, eglMakeCurrent with references on the context and
+ * drawables and the drawables claimed, so a drawable current in two threads is never resized or
+ * presented by both at once.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -25,7 +30,6 @@
 #include <GL/glxproto.h>
 
 #include "glx/pixels/pixels.h"
-#include "util/lock.h"
 #include "util/log.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
@@ -51,148 +55,6 @@
     "GLX_EXT_swap_control GLX_EXT_texture_from_pixmap GLX_EXT_visual_info "                 \
     "GLX_EXT_visual_rating GLX_MESA_swap_control GLX_SGIS_multisample GLX_SGI_swap_control"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t presented = PTHREAD_COND_INITIALIZER; /* a drawable's presenting ended */
-static struct glmux_pixels_context *contexts;
-static struct glmux_pixels_drawable *drawables;
-static struct glmux_pixels_drawable *released; /* unlinked, to be freed with no lock held */
-
-static __thread struct glmux_pixels_context *cur_ctx;
-static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
-
-/* ---- records (lock held) ---- */
-
-static struct glmux_pixels_context *context_find(GLXContext handle)
-{
-    for (struct glmux_pixels_context *c = contexts; c != NULL; c = c->next) {
-        if ((GLXContext)c == handle && !c->destroyed)
-            return c;
-    }
-    return NULL;
-}
-
-static struct glmux_pixels_drawable *drawable_find(Display *dpy, XID xid)
-{
-    for (struct glmux_pixels_drawable *d = drawables; d != NULL; d = d->next) {
-        if (d->dpy == dpy && d->xid == xid && !d->destroyed)
-            return d;
-    }
-    return NULL;
-}
-
-static void context_free(struct glmux_pixels_context *c)
-{
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-
-    for (struct glmux_pixels_context **p = &contexts; *p != NULL; p = &(*p)->next) {
-        if (*p == c) {
-            *p = c->next;
-            break;
-        }
-    }
-    if (egl != NULL)
-        egl->DestroyContext(egl->display, c->egl);
-    free(c);
-}
-
-/* Takes d off the list for glmux_pixels_free_released (lock held). */
-static void drawable_free(struct glmux_pixels_drawable *d)
-{
-    for (struct glmux_pixels_drawable **p = &drawables; *p != NULL; p = &(*p)->next) {
-        if (*p == d) {
-            *p = d->next;
-            break;
-        }
-    }
-    d->next = released;
-    released = d;
-}
-
-void glmux_pixels_free_released(void)
-{
-    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-    struct glmux_pixels_drawable *list;
-
-    pthread_mutex_lock(&lock);
-    list = released;
-    released = NULL;
-    pthread_mutex_unlock(&lock);
-    while (list != NULL) {
-        struct glmux_pixels_drawable *d = list;
-
-        list = d->next;
-        if (egl != NULL && d->surface != EGL_NO_SURFACE)
-            egl->DestroySurface(egl->display, d->surface);
-        glmux_pixels_xfer_free(d->xfer);
-        free(d);
-    }
-}
-
-void glmux_pixels_drawables_display_closed(Display *dpy)
-{
-    struct glmux_pixels_xfer *detached = NULL;
-
-    pthread_mutex_lock(&lock);
-    for (struct glmux_pixels_drawable *d = drawables, *next; d != NULL; d = next) {
-        next = d->next;
-        if (d->dpy != dpy)
-            continue;
-        if (d->current > 0) {
-            /* Freed when the last thread lets it go; until then it shows nothing. */
-            d->destroyed = true;
-            glmux_pixels_xfer_chain(d->xfer, &detached);
-            d->xfer = NULL;
-        } else {
-            drawable_free(d);
-        }
-    }
-    pthread_mutex_unlock(&lock);
-    glmux_pixels_xfer_free_chain(detached);
-    glmux_pixels_free_released();
-}
-
-void glmux_pixels_lock(void)
-{
-    pthread_mutex_lock(&lock);
-}
-
-void glmux_pixels_unlock(void)
-{
-    pthread_mutex_unlock(&lock);
-}
-
-struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid)
-{
-    GLMUX_ASSERT_LOCKED(&lock);
-    return drawable_find(dpy, xid);
-}
-
-void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d)
-{
-    GLMUX_ASSERT_LOCKED(&lock);
-    pthread_cond_broadcast(&presented);
-    if (--d->current == 0 && d->destroyed)
-        drawable_free(d);
-}
-
-static struct glmux_pixels_drawable *drawable_new(Display *dpy, XID xid, XID target,
-                                                  enum glmux_pixels_kind kind,
-                                                  struct glmux_pixels_config *config)
-{
-    struct glmux_pixels_drawable *d = calloc(1, sizeof(*d));
-
-    if (d == NULL)
-        return NULL;
-    d->dpy = dpy;
-    d->xid = xid;
-    d->target = target;
-    d->kind = kind;
-    d->config = config;
-    d->next = drawables;
-    drawables = d;
-    return d;
-}
-
 static XID new_xid(Display *dpy)
 {
     XID id;
@@ -202,6 +64,10 @@ static XID new_xid(Display *dpy)
     UnlockDisplay(dpy);
     return id;
 }
+
+/* This thread's current context and drawables (their references are its own). */
+static __thread struct glmux_pixels_context *cur_ctx;
+static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
 
 /* ---- contexts ---- */
 
@@ -214,29 +80,35 @@ static GLXContext create_context(Display *dpy, struct glmux_pixels_config *confi
 
     if (egl == NULL || !glmux_pixels_config_valid(dpy, config))
         return NULL;
-    pthread_mutex_lock(&lock);
-    if (share != NULL && (sc = context_find(share)) == NULL) {
-        pthread_mutex_unlock(&lock);
-        return NULL;
+    /* The context it shares with stays while eglCreateContext runs: a reference, no lock. */
+    glmux_pixels_lock();
+    if (share != NULL) {
+        if ((sc = glmux_pixels_context_find(share)) == NULL) {
+            glmux_pixels_unlock();
+            return NULL;
+        }
+        sc->current++;
     }
+    glmux_pixels_unlock();
     egl->BindAPI(EGL_OPENGL_API);
     e = egl->CreateContext(egl->display, config->egl_config, sc ? sc->egl : EGL_NO_CONTEXT,
                            attribs);
-    if (e == EGL_NO_CONTEXT || (c = calloc(1, sizeof(*c))) == NULL) {
-        if (e != EGL_NO_CONTEXT)
-            egl->DestroyContext(egl->display, e);
-        else
-            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: EGL vendor \"%s\" refused the "
-                      "context (EGL error 0x%x)", egl->vendor_name, egl->GetError());
-        pthread_mutex_unlock(&lock);
-        return NULL;
+    c = e != EGL_NO_CONTEXT ? calloc(1, sizeof(*c)) : NULL;
+    if (e == EGL_NO_CONTEXT)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: EGL vendor \"%s\" refused the "
+                  "context (EGL error 0x%x)", egl->vendor_name, egl->GetError());
+    else if (c == NULL)
+        egl->DestroyContext(egl->display, e);
+    glmux_pixels_lock();
+    glmux_pixels_context_release(sc);
+    if (c != NULL) {
+        c->dpy = dpy;
+        c->egl = e;
+        c->config = config;
+        glmux_pixels_context_link(c);
     }
-    c->dpy = dpy;
-    c->egl = e;
-    c->config = config;
-    c->next = contexts;
-    contexts = c;
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
+    glmux_pixels_free_released();
     return (GLXContext)c;
 }
 
@@ -312,14 +184,15 @@ static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
     struct glmux_pixels_context *c;
 
     (void)dpy;
-    pthread_mutex_lock(&lock);
-    if ((c = context_find(ctx)) != NULL) {
+    glmux_pixels_lock();
+    if ((c = glmux_pixels_context_find(ctx)) != NULL) {
         if (c->current > 0)
             c->destroyed = true;
         else
-            context_free(c);
+            glmux_pixels_context_free(c);
     }
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
+    glmux_pixels_free_released();
 }
 
 static Bool pixels_IsDirect(Display *dpy, GLXContext ctx)
@@ -345,8 +218,8 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
     int rc = Success;
 
     (void)dpy;
-    pthread_mutex_lock(&lock);
-    c = context_find(ctx);
+    glmux_pixels_lock();
+    c = glmux_pixels_context_find(ctx);
     if (c == NULL)
         rc = GLX_BAD_CONTEXT;
     else if (attrib == GLX_FBCONFIG_ID)
@@ -357,7 +230,7 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
         *value = c->config->screen;
     else
         rc = GLX_BAD_ATTRIBUTE;
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
     return rc;
 }
 
@@ -393,17 +266,17 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                                  target, glx_minor);
         return None;
     }
-    pthread_mutex_lock(&lock);
-    d = drawable_new(dpy, new_xid(dpy), target, kind, c);
-    if (d != NULL) {
-        d->xfer = x;
-        d->tex_format = format;
-        d->tex_target = tex_target;
-    }
-    pthread_mutex_unlock(&lock);
-    if (d == NULL)
+    if ((d = glmux_pixels_drawable_new(dpy, new_xid(dpy), target, kind, c)) == NULL) {
         glmux_pixels_xfer_free(x);
-    return d ? d->xid : None;
+        return None;
+    }
+    d->xfer = x;
+    d->tex_format = format;
+    d->tex_target = tex_target;
+    glmux_pixels_lock();
+    glmux_pixels_drawable_link(d);
+    glmux_pixels_unlock();
+    return d->xid;
 }
 
 static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window win,
@@ -442,34 +315,35 @@ static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const i
         else if (a[0] == GLX_PBUFFER_HEIGHT)
             h = a[1];
     }
-    pthread_mutex_lock(&lock);
-    d = drawable_new(dpy, new_xid(dpy), None, GLMUX_PIXELS_PBUFFER,
+    /* Its surface is made before the record is linked: no other thread sees it yet. */
+    d = glmux_pixels_drawable_new(dpy, new_xid(dpy), None, GLMUX_PIXELS_PBUFFER,
                      (struct glmux_pixels_config *)config);
-    if (d != NULL) {
-        d->width = w;
-        d->height = h;
-        if (!glmux_pixels_surface_update(d, d->config)) {
-            drawable_free(d);
-            d = NULL;
-        }
+    if (d == NULL)
+        return None;
+    d->width = w;
+    d->height = h;
+    if (!glmux_pixels_surface_update(d, d->config)) {
+        free(d); /* no surface was made */
+        return None;
     }
-    pthread_mutex_unlock(&lock);
-    glmux_pixels_free_released();
-    return d ? d->xid : None;
+    glmux_pixels_lock();
+    glmux_pixels_drawable_link(d);
+    glmux_pixels_unlock();
+    return d->xid;
 }
 
 static void destroy_drawable(Display *dpy, XID xid)
 {
     struct glmux_pixels_drawable *d;
 
-    pthread_mutex_lock(&lock);
-    if ((d = drawable_find(dpy, xid)) != NULL) {
+    glmux_pixels_lock();
+    if ((d = glmux_pixels_drawable_find(dpy, xid)) != NULL) {
         if (d->current > 0)
             d->destroyed = true;
         else
-            drawable_free(d);
+            glmux_pixels_drawable_free(d);
     }
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
     glmux_pixels_free_released();
 }
 
@@ -482,8 +356,8 @@ static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, uns
 {
     struct glmux_pixels_drawable *d;
 
-    pthread_mutex_lock(&lock);
-    d = drawable_find(dpy, draw);
+    glmux_pixels_lock();
+    d = glmux_pixels_drawable_find(dpy, draw);
     if (d != NULL && value != NULL) {
         switch (attrib) {
         case GLX_WIDTH: *value = (unsigned)__atomic_load_n(&d->width, __ATOMIC_RELAXED); break;
@@ -498,28 +372,28 @@ static void pixels_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, uns
         default: glmux_pixels_swap_query(d, attrib, value); break;
         }
     }
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
 }
 
 static void pixels_SelectEvent(Display *dpy, GLXDrawable draw, unsigned long mask)
 {
     struct glmux_pixels_drawable *d;
 
-    pthread_mutex_lock(&lock);
-    if ((d = drawable_find(dpy, draw)) != NULL)
+    glmux_pixels_lock();
+    if ((d = glmux_pixels_drawable_find(dpy, draw)) != NULL)
         d->event_mask = mask;
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
 }
 
 static void pixels_GetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned long *mask)
 {
     struct glmux_pixels_drawable *d;
 
-    pthread_mutex_lock(&lock);
-    d = drawable_find(dpy, draw);
+    glmux_pixels_lock();
+    d = glmux_pixels_drawable_find(dpy, draw);
     if (mask != NULL)
         *mask = d ? d->event_mask : 0;
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
 }
 
 bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out)
@@ -527,8 +401,8 @@ bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixm
     struct glmux_pixels_drawable *d;
     bool ok;
 
-    pthread_mutex_lock(&lock);
-    d = drawable_find(dpy, xid);
+    glmux_pixels_lock();
+    d = glmux_pixels_drawable_find(dpy, xid);
     ok = d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && d->tex_target != 0 &&
          d->tex_format != GLX_TEXTURE_FORMAT_NONE_EXT;
     if (ok)
@@ -536,7 +410,7 @@ bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixm
             .pixmap = d->target, .format = d->tex_format, .target = d->tex_target,
             .current_draw = d == cur_draw, .context_current = cur_ctx != NULL,
         };
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_unlock();
     return ok;
 }
 
@@ -554,38 +428,34 @@ void glmux_pixels_current_get(struct glmux_pixels_current *out)
 
 /* ---- current context ---- */
 
-/* Drops this thread's references (lock held); frees what was destroyed meanwhile. */
+/* Drops this thread's references (lock held); what was destroyed meanwhile is set aside. */
 static void release_current(void)
 {
-    struct glmux_pixels_drawable *ds[2] = { cur_draw, cur_read };
-
-    for (int i = 0; i < 2; i++) {
-        if (ds[i] == NULL || (i == 1 && ds[1] == ds[0]))
-            continue;
-        if (--ds[i]->current == 0 && ds[i]->destroyed)
-            drawable_free(ds[i]);
-    }
-    if (cur_ctx != NULL && --cur_ctx->current == 0 && cur_ctx->destroyed)
-        context_free(cur_ctx);
+    glmux_pixels_drawable_release(cur_draw);
+    if (cur_read != cur_draw)
+        glmux_pixels_drawable_release(cur_read);
+    glmux_pixels_context_release(cur_ctx);
     cur_ctx = NULL;
     cur_draw = cur_read = NULL;
 }
 
-/* The record of a GLX drawable, or of an X window used directly (made on first use from the
- * transport probe_window made; x is freed when it is not used). Lock held. */
-static struct glmux_pixels_drawable *drawable_for(Display *dpy, XID xid,
+/* A reference on the record of a GLX drawable, or of an X window used directly (made on first
+ * use from the transport probe_window made; *x is left to the caller when it is not used).
+ * NULL when there is none. Lock held. */
+static struct glmux_pixels_drawable *drawable_ref(Display *dpy, XID xid,
                                                   struct glmux_pixels_config *config,
                                                   struct glmux_pixels_xfer **x)
 {
-    struct glmux_pixels_drawable *d = drawable_find(dpy, xid);
+    struct glmux_pixels_drawable *d = glmux_pixels_drawable_find(dpy, xid);
 
-    if (d != NULL || xid == None || *x == NULL)
-        return d;
-    d = drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config);
-    if (d != NULL) {
+    if (d == NULL && *x != NULL && (d = glmux_pixels_drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW,
+                                                     config)) != NULL) {
         d->xfer = *x;
         *x = NULL;
+        glmux_pixels_drawable_link(d);
     }
+    if (d != NULL)
+        d->current++;
     return d;
 }
 
@@ -603,9 +473,9 @@ static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config *conf
     *x = NULL;
     if (xid == None)
         return true;
-    pthread_mutex_lock(&lock);
-    known = drawable_find(dpy, xid) != NULL;
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_lock();
+    known = glmux_pixels_drawable_find(dpy, xid) != NULL;
+    glmux_pixels_unlock();
     if (known || (*x = glmux_pixels_xfer_new(dpy, config, xid, true, &fit)) != NULL)
         return true;
     if (fit == GLMUX_PIXELS_BAD_MATCH)
@@ -615,13 +485,32 @@ static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config *conf
     return false;
 }
 
-/* Whether d or r is being presented by a thread that does not have it current (lock held). */
-static bool presenting(Display *dpy, GLXDrawable draw, GLXDrawable read)
+/* Binds c with d and r on this thread (referenced and claimed by it); a GLX pixmap made
+ * current for the first time gets the X pixmap's contents. */
+static bool bind_claimed(const struct glmux_pixels_egl *egl, struct glmux_pixels_context *c,
+                         struct glmux_pixels_drawable *d, struct glmux_pixels_drawable *r)
 {
-    struct glmux_pixels_drawable *d = draw != None ? drawable_find(dpy, draw) : NULL;
-    struct glmux_pixels_drawable *r = read != None ? drawable_find(dpy, read) : NULL;
+    XImage *img;
 
-    return (d != NULL && d->presenting) || (r != NULL && r->presenting);
+    if (d != NULL && (!glmux_pixels_surface_update(d, c->config) ||
+                      (r != d && !glmux_pixels_surface_update(r, c->config))))
+        return false;
+    egl->BindAPI(EGL_OPENGL_API);
+    if (!egl->MakeCurrent(egl->display, d ? d->surface : EGL_NO_SURFACE,
+                          r ? r->surface : EGL_NO_SURFACE, c->egl)) {
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: eglMakeCurrent failed (EGL error 0x%x)",
+                  egl->GetError());
+        return false;
+    }
+    if (d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && !d->filled) {
+        d->filled = true;
+        img = glmux_pixels_pixmap_bgra(d->dpy, d->target, d->width, d->height);
+        if (img != NULL) {
+            glmux_pixels_upload(img);
+            XDestroyImage(img);
+        }
+    }
+    return true;
 }
 
 /* glXMakeContextCurrent and glXMakeCurrent (minor: their GLX request, for the X errors). */
@@ -630,8 +519,9 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     struct glmux_pixels_context *c;
-    struct glmux_pixels_drawable *d = NULL, *r = NULL, *fill = NULL;
+    struct glmux_pixels_drawable *d = NULL, *r = NULL;
     struct glmux_pixels_xfer *draw_x = NULL, *read_x = NULL;
+    struct glmux_pixels_config *config = NULL;
     Bool ok = False;
 
     if (egl == NULL)
@@ -640,82 +530,56 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     if (cur_ctx != NULL && ((GLXContext)cur_ctx != ctx || cur_draw == NULL ||
                             cur_draw->xid != draw))
         glmux_pixels_flush_current();
-    if (ctx != NULL && draw != None) {
-        /* X windows used directly are checked against the context's config first, with no
-         * lock held across the X requests. */
-        struct glmux_pixels_config *config = NULL;
-
-        pthread_mutex_lock(&lock);
-        if ((c = context_find(ctx)) != NULL)
-            config = c->config;
-        pthread_mutex_unlock(&lock);
-        if (config == NULL)
-            return False;
-        if (!probe_window(dpy, draw, config, minor, &draw_x) ||
-            (read != draw && !probe_window(dpy, read, config, minor, &read_x))) {
-            glmux_pixels_xfer_free(draw_x);
-            return False;
-        }
-    }
-    pthread_mutex_lock(&lock);
     if (ctx == NULL) {
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        glmux_pixels_lock();
         release_current();
-        pthread_mutex_unlock(&lock);
+        glmux_pixels_unlock();
         glmux_pixels_free_released();
         return True;
     }
-    /* A swap from a thread that does not have it current is reading it back: wait for it. */
-    while (presenting(dpy, draw, read))
-        pthread_cond_wait(&presented, &lock);
-    c = context_find(ctx);
-    if (c == NULL || (draw == None) != (read == None))
-        goto out;
-    if (draw != None) {
-        d = drawable_for(dpy, draw, c->config, &draw_x);
-        r = read == draw ? d : drawable_for(dpy, read, c->config, &read_x);
-        if (d == NULL || r == NULL)
-            goto out;
-        if (!glmux_pixels_surface_update(d, c->config) ||
-            (r != d && !glmux_pixels_surface_update(r, c->config)))
-            goto out;
+    if ((draw == None) != (read == None))
+        return False;
+    /* A reference on the context keeps it while the X and EGL calls below run unlocked. */
+    glmux_pixels_lock();
+    if ((c = glmux_pixels_context_find(ctx)) != NULL) {
+        c->current++;
+        config = c->config;
     }
-    egl->BindAPI(EGL_OPENGL_API);
-    if (!egl->MakeCurrent(egl->display, d ? d->surface : EGL_NO_SURFACE,
-                          r ? r->surface : EGL_NO_SURFACE, c->egl)) {
-        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: eglMakeCurrent failed (EGL error 0x%x)",
-                  egl->GetError());
-        goto out;
+    glmux_pixels_unlock();
+    if (c == NULL)
+        return False;
+    /* X windows used directly are checked against the context's config first. */
+    if (draw != None && probe_window(dpy, draw, config, minor, &draw_x) &&
+        (read == draw || probe_window(dpy, read, config, minor, &read_x))) {
+        glmux_pixels_lock();
+        d = drawable_ref(dpy, draw, config, &draw_x);
+        /* One reference for a drawable that is both (release_current drops it once). */
+        r = read == draw ? d : drawable_ref(dpy, read, config, &read_x);
+        glmux_pixels_unlock();
     }
-    /* Take the new references before dropping the old: they may be the same records. */
-    c->current++;
-    if (d != NULL)
-        d->current++;
-    if (r != NULL && r != d)
-        r->current++;
-    release_current();
-    cur_ctx = c;
-    cur_draw = d;
-    cur_read = r;
-    /* A GLX pixmap starts with what X drew into the pixmap. */
-    if (d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && !d->filled) {
-        d->filled = true;
-        fill = d;
+    if (draw == None || (d != NULL && r != NULL)) {
+        glmux_pixels_drawable_claim(d, r);
+        ok = bind_claimed(egl, c, d, r);
+        glmux_pixels_drawable_unclaim(d, r);
     }
-    ok = True;
-out:
-    pthread_mutex_unlock(&lock);
+    glmux_pixels_lock();
+    if (ok) {
+        /* The references taken above become this thread's; the old ones go. */
+        release_current();
+        cur_ctx = c;
+        cur_draw = d;
+        cur_read = r;
+    } else {
+        glmux_pixels_context_release(c);
+        glmux_pixels_drawable_release(d);
+        if (r != d)
+            glmux_pixels_drawable_release(r);
+    }
+    glmux_pixels_unlock();
     glmux_pixels_xfer_free(draw_x);
     glmux_pixels_xfer_free(read_x);
     glmux_pixels_free_released();
-    if (fill != NULL) {
-        XImage *img = glmux_pixels_pixmap_bgra(dpy, fill->target, fill->width, fill->height);
-
-        if (img != NULL) {
-            glmux_pixels_upload(img);
-            XDestroyImage(img);
-        }
-    }
     return ok;
 }
 
@@ -834,8 +698,8 @@ static void pixels_set_dispatch_index(const GLubyte *name, int index)
 /* In a forked child: every lock made anew (the parent's holders do not exist there). */
 static void after_fork_child(void)
 {
-    pthread_mutex_init(&lock, NULL);
-    pthread_cond_init(&presented, NULL);
+    glmux_pixels_records_after_fork();
+    glmux_pixels_display_after_fork();
     glmux_pixels_config_after_fork();
     glmux_pixels_present_after_fork();
     glmux_pixels_swap_after_fork();
@@ -847,10 +711,16 @@ __attribute__((constructor)) static void pixels_load(void)
     pthread_atfork(NULL, NULL, after_fork_child);
 }
 
-/* Unload: the close hook on every display removed, so no callback reaches unmapped code. */
+/*
+ * Unload, or process exit: the close hook on every display removed, so no callback reaches
+ * unmapped code. What the displays' records hold is freed only when no context of this vendor
+ * is current anywhere: at exit, other threads may still be rendering (several threads can be
+ * ending the process through Xlib's I/O error handler at once, docs/remote.md), and nothing
+ * they use is freed under them.
+ */
 __attribute__((destructor)) static void pixels_unload(void)
 {
-    glmux_pixels_present_fini();
+    glmux_pixels_display_fini(glmux_pixels_contexts_idle());
 }
 
 __attribute__((visibility("default"))) Bool __glx_Main(uint32_t version,

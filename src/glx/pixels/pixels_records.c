@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the pixels vendor's context and drawable records (pixels_vendor.c makes and uses them):
+ * the lists, their reference counts, the drawables' claims, and freeing with no lock held.
+ *
+ * Locking (docs/architecture.md, "Locking"): one mutex, `lock`, guards the context and drawable
+ * lists, their reference counts (`current`: threads that have a record current, are making it
+ * current or present it) and the drawables' claims; no X, EGL or GL call is made with it held.
+ * Records are unlinked under it and set aside, then freed (eglDestroyContext, eglDestroySurface,
+ * the transport's requests) by glmux_pixels_free_released after it is released. A drawable's
+ * surface and transport, and the X and EGL calls that change or show them, belong to the thread
+ * that claimed it (glmux_pixels_drawable_claim: waits on `claim_done` while another thread
+ * holds it).
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "glx/pixels/pixels.h"
+#include "util/lock.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t claim_done = PTHREAD_COND_INITIALIZER; /* a drawable's claim ended */
+static struct glmux_pixels_context *contexts;
+static struct glmux_pixels_drawable *drawables;
+/* Unlinked, to be freed with no lock held (glmux_pixels_free_released). */
+static struct glmux_pixels_context *released_contexts;
+static struct glmux_pixels_drawable *released;
+
+/* ---- records (lock held) ---- */
+
+struct glmux_pixels_context *glmux_pixels_context_find(GLXContext handle)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    for (struct glmux_pixels_context *c = contexts; c != NULL; c = c->next) {
+        if ((GLXContext)c == handle && !c->destroyed)
+            return c;
+    }
+    return NULL;
+}
+
+static struct glmux_pixels_drawable *drawable_find(Display *dpy, XID xid)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    for (struct glmux_pixels_drawable *d = drawables; d != NULL; d = d->next) {
+        if (d->dpy == dpy && d->xid == xid && !d->destroyed)
+            return d;
+    }
+    return NULL;
+}
+
+/* Takes c off the list for glmux_pixels_free_released (lock held). */
+void glmux_pixels_context_free(struct glmux_pixels_context *c)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    for (struct glmux_pixels_context **p = &contexts; *p != NULL; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
+    c->next = released_contexts;
+    released_contexts = c;
+}
+
+/* Drops a reference on c (lock held); a context destroyed meanwhile goes with the last one. */
+void glmux_pixels_context_release(struct glmux_pixels_context *c)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    if (c != NULL && --c->current == 0 && c->destroyed)
+        glmux_pixels_context_free(c);
+}
+
+/* Takes d off the list for glmux_pixels_free_released (lock held). */
+void glmux_pixels_drawable_free(struct glmux_pixels_drawable *d)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    for (struct glmux_pixels_drawable **p = &drawables; *p != NULL; p = &(*p)->next) {
+        if (*p == d) {
+            *p = d->next;
+            break;
+        }
+    }
+    d->next = released;
+    released = d;
+}
+
+void glmux_pixels_free_released(void)
+{
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    struct glmux_pixels_drawable *list;
+    struct glmux_pixels_context *ctxs;
+
+    pthread_mutex_lock(&lock);
+    list = released;
+    released = NULL;
+    ctxs = released_contexts;
+    released_contexts = NULL;
+    pthread_mutex_unlock(&lock);
+    while (ctxs != NULL) {
+        struct glmux_pixels_context *c = ctxs;
+
+        ctxs = c->next;
+        if (egl != NULL)
+            egl->DestroyContext(egl->display, c->egl);
+        free(c);
+    }
+    while (list != NULL) {
+        struct glmux_pixels_drawable *d = list;
+
+        list = d->next;
+        if (egl != NULL && d->surface != EGL_NO_SURFACE)
+            egl->DestroySurface(egl->display, d->surface);
+        glmux_pixels_xfer_free(d->xfer);
+        free(d);
+    }
+}
+
+void glmux_pixels_drawables_display_closed(Display *dpy)
+{
+    struct glmux_pixels_xfer *detached = NULL;
+
+    pthread_mutex_lock(&lock);
+    for (struct glmux_pixels_drawable *d = drawables, *next; d != NULL; d = next) {
+        next = d->next;
+        if (d->dpy != dpy)
+            continue;
+        if (d->current > 0) {
+            /* Freed when the last thread lets it go; until then it shows nothing. */
+            d->destroyed = true;
+            glmux_pixels_xfer_chain(d->xfer, &detached);
+            d->xfer = NULL;
+        } else {
+            glmux_pixels_drawable_free(d);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    glmux_pixels_xfer_free_chain(detached);
+    glmux_pixels_free_released();
+}
+
+void glmux_pixels_lock(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void glmux_pixels_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    return drawable_find(dpy, xid);
+}
+
+void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    if (d != NULL && --d->current == 0 && d->destroyed)
+        glmux_pixels_drawable_free(d);
+}
+
+void glmux_pixels_drawable_claim_locked(struct glmux_pixels_drawable *d)
+{
+    pthread_t self = pthread_self();
+
+    GLMUX_ASSERT_LOCKED(&lock);
+    if (d == NULL)
+        return;
+    while (d->claims > 0 && !pthread_equal(d->owner, self))
+        pthread_cond_wait(&claim_done, &lock);
+    d->owner = self;
+    d->claims++;
+}
+
+void glmux_pixels_drawable_claim(struct glmux_pixels_drawable *a, struct glmux_pixels_drawable *b)
+{
+    GLMUX_ASSERT_UNLOCKED(&lock);
+    if ((uintptr_t)a > (uintptr_t)b) {
+        struct glmux_pixels_drawable *t = a;
+
+        a = b;
+        b = t;
+    }
+    pthread_mutex_lock(&lock);
+    glmux_pixels_drawable_claim_locked(a);
+    if (b != a)
+        glmux_pixels_drawable_claim_locked(b);
+    pthread_mutex_unlock(&lock);
+}
+
+void glmux_pixels_drawable_unclaim(struct glmux_pixels_drawable *a,
+                                   struct glmux_pixels_drawable *b)
+{
+    pthread_mutex_lock(&lock);
+    if (a != NULL && --a->claims == 0)
+        pthread_cond_broadcast(&claim_done);
+    if (b != NULL && b != a && --b->claims == 0)
+        pthread_cond_broadcast(&claim_done);
+    pthread_mutex_unlock(&lock);
+}
+
+/* A record not yet on the list: its creator fills it in, then links it (drawable_link). */
+struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, XID target,
+                                                  enum glmux_pixels_kind kind,
+                                                  struct glmux_pixels_config *config)
+{
+    struct glmux_pixels_drawable *d = calloc(1, sizeof(*d));
+
+    if (d == NULL)
+        return NULL;
+    d->dpy = dpy;
+    d->xid = xid;
+    d->target = target;
+    d->kind = kind;
+    d->config = config;
+    return d;
+}
+
+void glmux_pixels_drawable_link(struct glmux_pixels_drawable *d)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    d->next = drawables;
+    drawables = d;
+}
+
+void glmux_pixels_context_link(struct glmux_pixels_context *c)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    c->next = contexts;
+    contexts = c;
+}
+
+bool glmux_pixels_contexts_idle(void)
+{
+    bool idle = true;
+
+    pthread_mutex_lock(&lock);
+    for (struct glmux_pixels_context *c = contexts; c != NULL && idle; c = c->next)
+        idle = c->current == 0;
+    pthread_mutex_unlock(&lock);
+    return idle;
+}
+
+void glmux_pixels_records_after_fork(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&claim_done, NULL);
+}
