@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: installs what is missing, builds the default (x86-64 assembly stubs,
 # Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
-# configurations and runs ctest in both, runs the unit, dispatch, EGL, GLX, selector and tool
-# tests (not those that run Mesa's own programs; the lifetime and pixels-vendor tests with Mesa
-# too) in an ASan+UBSan Debug build, the same again built with clang with the fuzz targets'
-# smoke runs (libFuzzer, a fixed number of executions each), the unit and fake-vendor tests under
-# ThreadSanitizer, and everything in a build with EGL, GLX and GLES switched off.
+# configurations and runs ctest in both (in pure-C, the tests that call through the stubs), runs
+# the unit, dispatch, EGL, GLX, selector and tool tests (not those that run Mesa's own programs;
+# the lifetime and pixels-vendor tests with Mesa too) in an ASan+UBSan Debug build, the unit and
+# dispatch tests built with clang with the fuzz targets' smoke runs (libFuzzer, a fixed number
+# of executions each), the unit and fake-vendor tests under ThreadSanitizer, and everything in a
+# build with EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages, nocheck: the suite a package build would run inside is the default configuration's,
 # just run) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
@@ -23,21 +24,22 @@ case ${1:-} in -h|--help)
     cat <<'EOH'
 Usage: scripts/test.sh [CTEST_ARGS...]
 Builds and tests glmux in every configuration: default (Ninja), pure-c (Unix Makefiles),
-sanitize (ASan+UBSan), clang (+ fuzz smoke runs), tsan, minimal. Extra arguments go to each
+sanitize (ASan+UBSan), clang (unit tests, fuzz smoke runs), tsan, minimal. Extra arguments go to each
 configuration's ctest run. Ends with a table: a row per ctest run, with its time.
 
 Variables:
   CI=true             also the packaging tests (label packaging: the .deb and .rpm builds,
-                      nocheck, about 5 minutes on two cores) and the cross runs (label cross:
-                      i386 and arm64, about 5 minutes), both after the default configuration
+                      nocheck, about 4 minutes on two cores) and the cross runs (label cross:
+                      i386 and arm64, about 3 minutes), both after the default configuration
   GLMUX_CROSS=all     with CI=true: every cross architecture (armhf, ppc64el, riscv64, s390x,
                       i386 forced under qemu, the i386 package build) instead of i386 and arm64
   GLMUX_PACKAGING=full
                       with CI=true: also the package builds that run the whole test suite
-                      inside (label fulltests: packaging_deb_check, packaging_rpm_check) and the
-                      clean mmdebstrap chroot build (label chroot: packaging_chroot, root and
-                      the Debian archive needed); each takes 10 to 30 minutes
-                      (docs/packaging.md, "Tests")
+                      inside, the second build that shows the .debs reproducible (label
+                      fulltests: packaging_deb_check, packaging_rpm_check,
+                      packaging_reproducible) and the clean mmdebstrap chroot build (label
+                      chroot: packaging_chroot, root and the Debian archive needed); 2 to 30
+                      minutes each (docs/packaging.md, "Tests")
 Opt-in tests run alone from a configured build, e.g.:
   cd build && ctest -L fulltests      cd build && ctest -L chroot
 EOH
@@ -67,15 +69,22 @@ for config in default pure-c sanitize clang tsan minimal; do
     generator=Ninja
     labels="-LE packaging|memcheck|cross"
     case $config in
+        # The pure-C stubs: every test that calls GL through them. Not the selector's beds,
+        # the tool, the fuzz replays, the docs checks nor the pixels vendor's long depth and
+        # config sweeps: none of them goes through the stubs, and the default configuration
+        # has just run them.
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles"
-                labels="-LE packaging|memcheck|cross|scripts" ;;
+                labels="-LE packaging|memcheck|cross|scripts|select|cli|fuzz|docs -E ^glx_pixels_(depth|configs)$" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
-        clang) build="$top/build-clang"   # clang's sanitizer runtime, and libFuzzer
+        # clang's warnings over the whole tree, its sanitizer runtime and libFuzzer: the unit
+        # and dispatch tests and the fuzz smoke runs (the sanitize configuration has run the
+        # others under ASan+UBSan).
+        clang) build="$top/build-clang"
                opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
-               labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa|cross" ;;
+               labels="-L unit|dispatch|fuzz -LE packaging|mesa|cross" ;;
         tsan) build="$top/build-tsan"   # data races: the unit and fake-vendor tests, and the
               # selector's threads test (label threads) (~2 min)
               opts="-DGLMUX_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"

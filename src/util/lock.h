@@ -59,16 +59,33 @@ static inline void glmux_fork_mutex(pthread_mutex_t *lock, enum glmux_fork_step 
         pthread_mutex_unlock(lock);
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) && !defined(__SANITIZE_THREAD__)
+#define __SANITIZE_THREAD__ 1
+#endif
+#endif
+#ifdef __SANITIZE_THREAD__
+#include <sanitizer/tsan_interface.h>
+#endif
+
 /* A write-locked rwlock records its writer's thread id, which the child's thread does not
- * have: the child makes it anew instead (no other thread is left to hold it). */
+ * have: the child makes it anew instead (no other thread is left to hold it). ThreadSanitizer
+ * keeps its own record of the lock across pthread_rwlock_init: it is told of the release. */
 static inline void glmux_fork_rwlock(pthread_rwlock_t *lock, enum glmux_fork_step step)
 {
-    if (step == GLMUX_FORK_PREPARE)
+    if (step == GLMUX_FORK_PREPARE) {
         pthread_rwlock_wrlock(lock);
-    else if (step == GLMUX_FORK_PARENT)
+    } else if (step == GLMUX_FORK_PARENT) {
         pthread_rwlock_unlock(lock);
-    else
+    } else {
+#ifdef __SANITIZE_THREAD__
+        if (step == GLMUX_FORK_CHILD) {
+            __tsan_mutex_pre_unlock(lock, 0);
+            __tsan_mutex_post_unlock(lock, 0);
+        }
+#endif
         pthread_rwlock_init(lock, NULL);
+    }
 }
 
 #endif /* GLMUX_UTIL_LOCK_H */

@@ -54,6 +54,23 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$work/glmux.log" ] && cat "$work/glmux.log"; exit 1; }
+. "$(dirname "$0")/../common/run_until.sh"
+
+# gears PATTERN [ARGS...]: glxgears runs until the glmux log shows PATTERN (its first frame
+# went out), then is stopped; it must not have exited by itself.
+gears() {
+    gears_pattern=$1
+    shift
+    rm -f "$work/glmux.log"
+    run_until "$gears_pattern" "$work/glmux.log" "$work/gears" glxgears "$@"
+    rc=$?
+    cat "$work/gears"
+    case $rc in
+        0) ;;
+        1) fail "glxgears $* exited $run_until_status before it sent a frame" ;;
+        *) fail "glxgears $* sent no frame in ${RUN_UNTIL_WATCHDOG:-300} s" ;;
+    esac
+}
 
 start_xvfb() {
     rm -f "$work/fd"
@@ -102,12 +119,7 @@ tools() {
         fail "glxinfo: no core profile >= 3.3"
     grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glxinfo: not the pixels vendor"
     if command -v glxgears >/dev/null 2>&1; then
-        rm -f "$work/glmux.log"
-        timeout 3 glxgears >"$work/gears" 2>&1
-        rc=$?
-        cat "$work/gears"
-        [ $rc -eq 124 ] || fail "glxgears exited $rc before it was stopped"
-        grep -q "frames go out with" "$work/glmux.log" || fail "glxgears sent no frame"
+        gears "frames go out with"
     fi
 }
 
@@ -216,11 +228,7 @@ libglvnd)
         "$work/glmux.log" || fail "not the public path"
     grep -q 'renders with EGL vendor "mesa"' "$work/glmux.log" || fail "no EGL vendor"
     if command -v glxgears >/dev/null 2>&1; then
-        rm -f "$work/glmux.log"
-        timeout 3 glxgears >"$work/gears" 2>&1
-        rc=$?
-        [ $rc -eq 124 ] || { cat "$work/gears"; fail "glxgears exited $rc before it was stopped"; }
-        grep -q "frames go out with XPutImage" "$work/glmux.log" || fail "glxgears sent no frame"
+        gears "frames go out with XPutImage"
     fi
     if [ -e "$sysdir/libEGL.so.1" ]; then
         export PIXELS_LIBGLX="$sysglx" PIXELS_LIBEGL="$sysdir/libEGL.so.1"
@@ -262,13 +270,8 @@ configs)
     done
     [ -z "${PIXELS_SANITIZED:-}" ] || { echo "ok: configs (glxgears skipped: sanitized build)"; exit 0; }
     command -v glxgears >/dev/null 2>&1 || { echo "skipped: glxgears is not installed"; exit 77; }
-    rm -f "$work/glmux.log"
-    timeout 3 glxgears -samples 4 >"$work/gears" 2>&1
-    rc=$?
-    cat "$work/gears"
-    [ $rc -eq 124 ] || fail "glxgears -samples 4 exited $rc before it was stopped"
+    gears "frames go out with" -samples 4
     grep -q 'vendor "glmux-pixels"' "$work/glmux.log" || fail "glxgears: not the pixels vendor"
-    grep -q "frames go out with" "$work/glmux.log" || fail "glxgears -samples 4 sent no frame"
     ;;
 glmark2)
     [ -z "${PIXELS_SANITIZED:-}" ] ||

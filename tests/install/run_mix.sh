@@ -11,7 +11,8 @@
 #     libglvnd's (exit 0, glmux not in use), and the mix (exit 1, every library named).
 # Skips (77) without the install, without EGL in the build, or when the system's
 # libGLdispatch.so.0 is missing or glmux's own.
-# CFLAGS: what a sanitized build's programs are compiled with (-fsanitize=...), or nothing.
+# CFLAGS: what a sanitized build's programs are compiled with (GLMUX_SANITIZE_PROGRAM_FLAGS:
+# -fsanitize=..., with clang also its shared runtime), or nothing.
 # Usage: run_mix.sh PREFIX GLMUX CC WORK_DIR [CFLAGS]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +41,9 @@ printf '#include <EGL/egl.h>\nint main(void) { return eglGetError() == EGL_SUCCE
 # shellcheck disable=SC2086
 $cc $cflags -I"$prefix/include" "$work/prog.c" -L"$libdir" -lEGL -o "$work/prog" ||
     glmux_fail "cannot build the test program against $prefix"
-readelf -d "$work/prog" | grep -Eq 'RUNPATH|RPATH' && glmux_fail "the test program has a RUNPATH"
+# (A clang-sanitized build's program has a RUNPATH to the sanitizer's runtime, none to the prefix.)
+readelf -d "$work/prog" | grep -E 'RUNPATH|RPATH' | grep -qF "$prefix" &&
+    glmux_fail "the test program has a RUNPATH into $prefix"
 
 # The mix: glmux's libEGL, the system's libGLdispatch.
 LD_LIBRARY_PATH="$work/only-egl" "$work/prog" 2> "$work/mixed.err" ||
