@@ -77,7 +77,7 @@ bool glmux_gpu_request_parse(const char *value, struct glmux_gpu_request *out, c
     size_t n;
 
     if (strlen(value) >= sizeof(v)) {
-        begin("", out, v, sizeof(v));
+        begin(value, out, v, sizeof(v));   /* refused; its start kept for messages */
         snprintf(err, err_size, "value too long");
         return false;
     }
