@@ -293,9 +293,7 @@ struct glmux_pixels_xlibs {
     __typeof__(&xcb_get_file_descriptor) get_file_descriptor;
     __typeof__(&xcb_get_maximum_request_length) get_maximum_request_length;
     __typeof__(&xcb_poll_for_reply) poll_for_reply;
-    __typeof__(&xcb_wait_for_reply) wait_for_reply;
     __typeof__(&xcb_discard_reply) discard_reply;
-    __typeof__(&xcb_request_check) request_check;
     __typeof__(&xcb_get_extension_data) get_extension_data;
     __typeof__(&xcb_register_for_special_xge) register_for_special_xge;
     __typeof__(&xcb_unregister_for_special_event) unregister_for_special_event;

@@ -21,6 +21,12 @@
  * the next frame) and mark it gone; nothing reaches the application's X error handler, with no
  * hook on the display. A connection that died goes to Xlib's I/O error handler at the next
  * frame (an XFlush), as at any Xlib call.
+ * A reply is waited for by polling (reply_wait: xcb_poll_for_reply, which reads the socket
+ * when no other thread does, and poll(2) on it), never inside xcb_wait_for_reply or
+ * xcb_request_check: libxcb 1.15 (Debian 12) spins forever, holding the connection's lock, when
+ * a thread leaves xcb_wait_for_reply while another thread waiting for an earlier reply is still
+ * queued ahead of it; a connection that dies under several waiting threads does just that, and
+ * every thread of the process then hangs instead of reaching the I/O error handler (issue 25).
  * Locks: present_lock guards each display's MIT-SHM state; it is never held across an Xlib,
  * xcb, EGL or GL call. A transport is used by one thread at a time, the one that claimed its
  * drawable (glmux_pixels_drawable_claim, pixels_vendor.c).
@@ -33,6 +39,7 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
@@ -98,6 +105,36 @@ static struct glmux_pixels_stats stats;
 
 /* ---- the transport's part of a display's record (pixels_display.c) ---- */
 
+/* The pause after poll(2) found the socket readable and our reply still was not in: another
+ * thread is reading the connection; it gets a moment to take in what is there. */
+#define REPLY_BUSY_PAUSE_US 200
+
+/*
+ * The reply (or error, *err when err is not NULL) to request seq, waited for without entering
+ * xcb's queue of waiting readers (see the top of this file): xcb_poll_for_reply reads what the
+ * server has sent when no other thread is reading the connection, poll(2) waits for more, at
+ * most 5 ms at a time (another thread may read it meanwhile). NULL when there is no reply: an
+ * error, or a connection that died (xcb_poll_for_reply answers at once then).
+ */
+static void *reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
+                        unsigned int seq, xcb_generic_error_t **err)
+{
+    void *reply = NULL;
+    int busy = 0;
+
+    if (err != NULL)
+        *err = NULL;
+    xl->flush(c);
+    while (!xl->poll_for_reply(c, seq, &reply, err)) {
+        struct pollfd pfd = { xl->get_file_descriptor(c), POLLIN, 0 };
+
+        if (busy > 0)
+            usleep(REPLY_BUSY_PAUSE_US);
+        busy = poll(&pfd, 1, 5) > 0 ? busy + 1 : 0;
+    }
+    return reply;
+}
+
 /* Whether the server has Present (one round trip, once per display). */
 static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
 {
@@ -108,7 +145,7 @@ static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
     if (!xl->present || (ext = xl->get_extension_data(c, xl->present_id)) == NULL ||
         !ext->present)
         return false;
-    v = xl->wait_for_reply(c, xl->present_query_version(c, 1, 2).sequence, NULL);
+    v = reply_wait(xl, c, xl->present_query_version(c, 1, 2).sequence, NULL);
     ok = v != NULL && v->major_version >= 1;
     free(v);
     return ok;
@@ -161,8 +198,7 @@ static xcb_get_geometry_reply_t *geometry_now(struct present_display *pd, XID ta
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     xcb_generic_error_t *err = NULL;
     xcb_get_geometry_reply_t *r =
-        xl->wait_for_reply(pd->xcb, xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence,
-                           &err);
+        reply_wait(xl, pd->xcb, xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence, &err);
 
     free(err);
     return r;
@@ -194,9 +230,9 @@ XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h)
 
     if (pd == NULL || !glmux_pixels_layout(w, h, &l))
         return NULL;
-    r = xl->wait_for_reply(pd->xcb, xl->get_image(pd->xcb, XCB_IMAGE_FORMAT_Z_PIXMAP,
-                                                  (xcb_drawable_t)pixmap, 0, 0, (uint16_t)w,
-                                                  (uint16_t)h, ~0u).sequence, NULL);
+    r = reply_wait(xl, pd->xcb, xl->get_image(pd->xcb, XCB_IMAGE_FORMAT_Z_PIXMAP,
+                                              (xcb_drawable_t)pixmap, 0, 0, (uint16_t)w,
+                                              (uint16_t)h, ~0u).sequence, NULL);
     /* Only what the server says is there, and only if it is the frame's size. */
     if (r == NULL || (r->depth != 24 && r->depth != 32) ||
         glmux_pixels_format_bpp(dpy, r->depth) != 32 || (uint64_t)r->length * 4 != l.size ||
@@ -249,14 +285,19 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
     UnlockDisplay(dpy);
 }
 
-/* A private segment of size bytes attached here and to the server; false (nothing kept) when
- * either fails. The server's answer is waited for only when check (the display's test; a
- * drawable's segments rely on that test, and a put that fails turns the drawable to PutImage). */
+/*
+ * A private segment of size bytes attached here and to the server; false (nothing kept) when
+ * either fails. The server's answer is waited for only when check_root is not 0 (the display's
+ * test; a drawable's segments rely on that test, and a put that fails turns the drawable to
+ * PutImage): a GetGeometry of that root window follows the attach, and once its reply is in,
+ * the attach's error, if any, is too (reply_wait: no xcb_request_check).
+ */
 static bool shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c, size_t size,
-                        bool check, struct xfer_buffer *b)
+                        xcb_window_t check_root, struct xfer_buffer *b)
 {
     xcb_void_cookie_t attach;
     xcb_generic_error_t *err = NULL;
+    bool failed = false;
 
     b->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
     if (b->shmid < 0)
@@ -269,14 +310,22 @@ static bool shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
     }
     b->seg = xl->generate_id(c);
     attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1);
-    if (check)
-        err = xl->request_check(c, attach);
-    else
+    if (check_root != 0) {
+        void *sync = reply_wait(xl, c, xl->get_geometry(c, check_root).sequence, NULL);
+        void *none = NULL;
+
+        /* No answer (the connection died): not attached, as far as we know. */
+        failed = sync == NULL || !xl->poll_for_reply(c, attach.sequence, &none, &err) ||
+                 err != NULL;
+        free(sync);
+        free(none);
+    } else {
         xl->discard_reply(c, attach.sequence);
+    }
     /* Attached (the server's attach is in flight or done): the segment goes when the last
      * attachment does. */
     shmctl(b->shmid, IPC_RMID, NULL);
-    if (err != NULL) {
+    if (failed) {
         free(err);
         shmdt(b->data);
         b->data = NULL;
@@ -307,7 +356,7 @@ static bool shm_works(struct present_display *pd)
     state = -1;
     if (xl->shm && glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) != 0 &&
         (ext = xl->get_extension_data(pd->xcb, xl->shm_id)) != NULL && ext->present &&
-        shm_segment(xl, pd->xcb, 4096, true, &test)) {
+        shm_segment(xl, pd->xcb, 4096, (xcb_window_t)DefaultRootWindow(pd->dpy), &test)) {
         xl->discard_reply(pd->xcb, xl->shm_detach_checked(pd->xcb, test.seg).sequence);
         shmdt(test.data);
         state = 1;
@@ -397,8 +446,8 @@ static bool buffers_make(struct glmux_pixels_xfer *x, const struct glmux_pixels_
 
     buffers_free(x);
     x->shm = !x->no_shm && shm_works(x->pd) &&
-             shm_segment(xl, x->c, l->size, false, &x->buf[0]) &&
-             shm_segment(xl, x->c, l->size, false, &x->buf[1]);
+             shm_segment(xl, x->c, l->size, 0, &x->buf[0]) &&
+             shm_segment(xl, x->c, l->size, 0, &x->buf[1]);
     if (!x->shm) {
         buffers_free(x);
         if ((x->buf[0].data = malloc(l->size)) == NULL)
@@ -499,7 +548,7 @@ static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
         void *reply;
 
         done = x->pending[0] == seq;
-        reply = xl->wait_for_reply(x->c, x->pending[0], &err);
+        reply = reply_wait(xl, x->c, x->pending[0], &err);
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }

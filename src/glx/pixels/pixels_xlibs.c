@@ -5,7 +5,8 @@
  * Every request of the transport goes through the display's own xcb connection
  * (XGetXCBConnection), checked: its error comes back to the vendor (in the reply, or through
  * xcb_poll_for_reply on its cookie) and is never delivered to the application's X error
- * handler, and replies are collected later without blocking. So:
+ * handler, and replies are collected later without blocking (or polled for: never inside
+ * xcb_wait_for_reply, pixels_present.c). So:
  * - libX11-xcb and libxcb: needed (Mesa's EGL and GLX need them too); without them the pixels
  *   vendor serves no screen;
  * - libxcb-shm: MIT-SHM (xcb_shm_put_image); without it frames go out with PutImage;
@@ -55,9 +56,7 @@ static void load_xcb(void)
     XL_LOAD(xcb, get_file_descriptor, "xcb_get_file_descriptor", ok);
     XL_LOAD(xcb, get_maximum_request_length, "xcb_get_maximum_request_length", ok);
     XL_LOAD(xcb, poll_for_reply, "xcb_poll_for_reply", ok);
-    XL_LOAD(xcb, wait_for_reply, "xcb_wait_for_reply", ok);
     XL_LOAD(xcb, discard_reply, "xcb_discard_reply", ok);
-    XL_LOAD(xcb, request_check, "xcb_request_check", ok);
     XL_LOAD(xcb, get_extension_data, "xcb_get_extension_data", ok);
     XL_LOAD(xcb, register_for_special_xge, "xcb_register_for_special_xge", ok);
     XL_LOAD(xcb, unregister_for_special_event, "xcb_unregister_for_special_event", ok);
