@@ -22,6 +22,7 @@
 #include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
 #include "select/pixels_rule.h"
+#include "util/exiting.h"
 #include "util/log.h"
 
 #ifndef GLX_VENDOR_NAMES_EXT
@@ -101,6 +102,8 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
         return NULL;
     }
     d->ext_number = codes->extension;
+    /* Hooks to remove at unload, never at exit (util/exiting.h). */
+    glmux_exit_watch();
     XESetCloseDisplay(dpy, codes->extension, close_display);
     XESetError(dpy, codes->extension, glmux_glx_x11_error_hook);
     d->has_glx = XQueryExtension(dpy, "GLX", &d->opcode, &d->first_event, &d->first_error);

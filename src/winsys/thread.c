@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/exiting.h"
 #include "util/log.h"
 #include "winsys/winsys.h"
 
@@ -123,7 +124,12 @@ __attribute__((constructor)) static void library_load(void)
 
 __attribute__((destructor)) static void library_unload(void)
 {
-    if (!usable)
+    /*
+     * At process exit nothing is torn down (util/exiting.h): other threads may still be
+     * calling into the library and its vendors, or be stopped in Xlib's I/O error path holding
+     * a display's lock that a close hook's removal would wait for forever.
+     */
+    if (!usable || glmux_process_exiting())
         return;
     /* Vendors are not called from here, except by the dlclose in teardown. */
     glmux_winsys_library.drop_current();
@@ -135,8 +141,11 @@ __attribute__((destructor)) static void library_unload(void)
 
 __GLdispatchThreadState *glmux_winsys_record_new(size_t size)
 {
-    __GLdispatchThreadState *state = calloc(1, size);
+    __GLdispatchThreadState *state;
 
+    /* A context made current: at exit, other threads may be in its vendor (util/exiting.h). */
+    glmux_exit_watch();
+    state = calloc(1, size);
     if (state == NULL)
         return NULL;
     state->tag = glmux_winsys_library.client.tag;

@@ -21,6 +21,7 @@
 #include <X11/Xlibint.h>
 
 #include "glx/pixels/pixels.h"
+#include "util/exiting.h"
 #include "util/lock.h"
 #include "util/log.h"
 
@@ -112,7 +113,9 @@ struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy)
         record_free(r); /* another thread was first; this extension record stays unused */
         return first;
     }
-    /* The record goes when the display closes (XCloseDisplay calls the hook). */
+    /* The record goes when the display closes (XCloseDisplay calls the hook); the hook is
+     * removed at unload, never at exit (util/exiting.h). */
+    glmux_exit_watch();
     XESetCloseDisplay(dpy, r->ext_number, close_hook);
     return r;
 }

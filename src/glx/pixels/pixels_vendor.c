@@ -30,6 +30,7 @@
 #include <GL/glxproto.h>
 
 #include "glx/pixels/pixels.h"
+#include "util/exiting.h"
 #include "util/log.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
@@ -712,15 +713,17 @@ __attribute__((constructor)) static void pixels_load(void)
 }
 
 /*
- * Unload, or process exit: the close hook on every display removed, so no callback reaches
- * unmapped code. What the displays' records hold is freed only when no context of this vendor
- * is current anywhere: at exit, other threads may still be rendering (several threads can be
- * ending the process through Xlib's I/O error handler at once, docs/remote.md), and nothing
- * they use is freed under them.
+ * Unload: the close hook on every display removed, so no callback reaches unmapped code. What
+ * the displays' records hold is freed only when no context of this vendor is current anywhere,
+ * so nothing another thread uses is freed under it. At process exit nothing is done
+ * (util/exiting.h): other threads may still be rendering, or be stopped in Xlib's I/O error
+ * path holding their display's lock, which XESetCloseDisplay would wait for forever (several
+ * connections dying at once, docs/reliability.md).
  */
 __attribute__((destructor)) static void pixels_unload(void)
 {
-    glmux_pixels_display_fini(glmux_pixels_contexts_idle());
+    if (!glmux_process_exiting())
+        glmux_pixels_display_fini(glmux_pixels_contexts_idle());
 }
 
 __attribute__((visibility("default"))) Bool __glx_Main(uint32_t version,
