@@ -21,6 +21,12 @@
 #                (LD_DEBUG=libs)
 #   noegl        no EGL vendor installed (__EGL_VENDOR_LIBRARY_DIRS=<empty directory>)
 #   iodeath      the server is killed mid-frame: the application's I/O error handler runs
+#   iodeath-threads (test_glx_pixels_threads) the server is killed while 4 threads show frames,
+#                PIXELS_IODEATH_RUNS times (10) for each of: one display shared by the threads
+#                and a display each, with the application's I/O error handler ending the process
+#                once with _exit, and (a display each) with exit once the other threads stopped:
+#                every run ends with the handler's status 42, no hang (the program's 60 s
+#                watchdog fails it), no crash
 #   configs      server without GLX: PROGRAM is test_glx_pixels_configs (choose, render, visuals,
 #                tfp); glxgears -samples 4 runs (a multisampled visual)
 #   glmark2      a server reached over TCP: glmark2 with its default config request renders a
@@ -261,6 +267,30 @@ iodeath)
     rc=$?
     [ $rc -eq 42 ] || fail "expected the I/O error handler's exit status 42, got $rc"
     xpid=
+    ;;
+iodeath-threads)
+    # Before issue 25: threads waited forever inside libxcb for replies on the dead connection,
+    # or libGLX's destructor waited forever for a display lock a dying thread held.
+    runs=${PIXELS_IODEATH_RUNS:-10}
+    for how in "_exit shared" "_exit own" "exit own"; do
+        run=0
+        while [ $run -lt "$runs" ]; do
+            start_xvfb -nolisten tcp -extension GLX
+            # shellcheck disable=SC2086
+            PIXELS_DISPLAY=":$num" PIXELS_XVFB_PID=$xpid "$prog" iodeath $how \
+                >"$work/out" 2>&1
+            rc=$?
+            kill "$xpid" 2>/dev/null
+            wait "$xpid" 2>/dev/null
+            xpid=
+            grep -q "killing the X server" "$work/out" ||
+                { cat "$work/out"; fail "iodeath $how (run $run): the server was not killed"; }
+            [ $rc -eq 42 ] ||
+                { cat "$work/out"; fail "iodeath $how (run $run): exit status $rc, not 42"; }
+            run=$((run + 1))
+        done
+        echo "ok: iodeath $how: $runs runs ended through the I/O error handler"
+    done
     ;;
 configs)
     start_xvfb -nolisten tcp -extension GLX

@@ -17,9 +17,11 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pixels_util.h"
 
@@ -248,9 +250,149 @@ static int race(void)
     return 0;
 }
 
+/* ---- iodeath: the server killed while 4 threads show frames ---- */
+
+static int exits;        /* the application's I/O error handler's calls */
+static bool stopping;    /* the first call has begun to end the process */
+static int parked;       /* the other rendering threads stopped (in the handler or idle) */
+static bool quick_exit_; /* _exit rather than exit */
+
+/* Stops this thread for good (it never again calls GL or X). */
+static void park(void)
+{
+    __atomic_add_fetch(&parked, 1, __ATOMIC_SEQ_CST);
+    for (;;)
+        pause();
+}
+
+/*
+ * What a program can do (docs/reliability.md): the first thread whose connection died ends the
+ * process; any other thread that gets there meanwhile (its own display died too) waits for it,
+ * so that exit runs once. _exit runs no atexit handler and no library destructor. exit runs
+ * them all, Mesa's and LLVM's among them, which pull llvmpipe from under a thread still
+ * rendering (SIGSEGV): before exit, the other rendering threads are stopped (each looks at
+ * `stopping` between GL calls; one blocked in Xlib on a display the dying thread holds calls
+ * nothing more). glmux's own destructors then run while the other threads sit in the handler
+ * holding their own dead display's lock.
+ */
+static int io_error_exit_once(Display *d)
+{
+    (void)d;
+    if (__atomic_add_fetch(&exits, 1, __ATOMIC_SEQ_CST) != 1)
+        park();
+    if (quick_exit_)
+        _exit(42);
+    __atomic_store_n(&stopping, true, __ATOMIC_SEQ_CST);
+    /* Every other thread parks promptly on displays of their own (this test's "own"). */
+    while (__atomic_load_n(&parked, __ATOMIC_SEQ_CST) < THREADS - 1)
+        usleep(1000);
+    exit(42);
+}
+
+static void park_if_stopping(void)
+{
+    if (__atomic_load_n(&stopping, __ATOMIC_SEQ_CST))
+        park();
+}
+
+struct dying {
+    Display *d; /* the thread's display: the shared one, or its own */
+    GLXFBConfig cfg;
+    Window win;
+};
+
+static pthread_barrier_t shown; /* every thread has shown a frame */
+
+static void *dying_worker(void *p)
+{
+    struct dying *w = p;
+    GLXContext ctx = glXCreateNewContext(w->d, w->cfg, GLX_RGBA_TYPE, NULL, True);
+
+    CHECK(ctx != NULL);
+    CHECK(glXMakeCurrent(w->d, w->win, ctx));
+    for (int i = 0;; i++) {
+        park_if_stopping();
+        pixels_clear(i & 1 ? RED : GREEN);
+        park_if_stopping();
+        glXSwapBuffers(w->d, w->win);
+        if (i == 2)
+            pthread_barrier_wait(&shown);
+        if (i > 2)
+            usleep(1000);
+    }
+    return NULL;
+}
+
+/* No thread may wait forever on a dead connection: a minute after the kill, the test fails. */
+static void *watchdog(void *p)
+{
+    (void)p;
+    sleep(60);
+    fprintf(stderr, "FAIL: 60 s after the X server was killed the process still runs: a "
+            "thread waits on a dead connection\n");
+    _exit(3);
+}
+
+/*
+ * how: "exit" and "_exit": the application's I/O error handler (io_error_exit_once: exit status
+ * 42, through exit or _exit; "exit" only with "own" displays, where every other thread parks);
+ * "default": Xlib's own (exit(1) in every thread that gets there, while the others render:
+ * not something a test can expect to end well, docs/reliability.md). displays: "shared": the 4 threads draw on one display;
+ * "own": each thread has a display of its own, so that several connections die at once.
+ * PIXELS_XVFB_PID names the server to kill. SIGPIPE is ignored, as a program that wants its I/O
+ * error handler to run must (docs/reliability.md): a write to a dead socket then fails with
+ * EPIPE instead of killing the process before any handler runs.
+ */
+static int iodeath(const char *how, const char *displays)
+{
+    const char *pid = getenv("PIXELS_XVFB_PID");
+    bool own = strcmp(displays, "own") == 0;
+    struct dying w[THREADS];
+    pthread_t th[THREADS], dog;
+    XVisualInfo *vis[THREADS];
+    const char *vendor;
+
+    CHECK_MSG(pid != NULL, "PIXELS_XVFB_PID is not set (run through run_glx_pixels.sh)");
+    CHECK_MSG(strcmp(how, "exit") == 0 || strcmp(how, "_exit") == 0 ||
+              strcmp(how, "default") == 0, "iodeath exit|_exit|default shared|own, not %s", how);
+    CHECK_MSG(own || strcmp(displays, "shared") == 0, "iodeath: shared|own, not %s", displays);
+    CHECK_MSG(own || strcmp(how, "exit") != 0, "iodeath exit: only with own displays");
+    CHECK(signal(SIGPIPE, SIG_IGN) != SIG_ERR);
+    CHECK(XInitThreads());
+    quick_exit_ = strcmp(how, "_exit") == 0;
+    if (strcmp(how, "default") != 0)
+        XSetIOErrorHandler(io_error_exit_once);
+    dpy = pixels_open_display();
+    for (int t = 0; t < THREADS; t++) {
+        w[t].d = own ? pixels_open_display() : dpy;
+        w[t].cfg = pixels_pick_config(w[t].d, &vis[t]);
+        w[t].win = pixels_make_window(w[t].d, vis[t], 70 * t, 0, 64, 48);
+    }
+    glmux_test_require_ours("libGLX.so.0");
+    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/glx/pixels/") != NULL,
+              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
+    CHECK(pthread_barrier_init(&shown, NULL, THREADS + 1) == 0);
+    for (int t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&th[t], NULL, dying_worker, &w[t]) == 0);
+    pthread_barrier_wait(&shown);
+    CHECK(pthread_create(&dog, NULL, watchdog, NULL) == 0);
+    printf("%d threads show frames on %s; killing the X server\n", THREADS,
+           own ? "a display each" : "one display");
+    fflush(stdout);
+    CHECK(kill((pid_t)atol(pid), SIGKILL) == 0);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(th[t], NULL);
+    fprintf(stderr, "FAIL: every thread returned; no I/O error handler ended the process\n");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    CHECK_MSG(argc >= 2, "usage: %s threads | many | race", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s threads | many | race | iodeath exit|_exit|default shared|own",
+              argv[0]);
+    if (strcmp(argv[1], "iodeath") == 0 && argc >= 4)
+        return iodeath(argv[2], argv[3]);
     if (strcmp(argv[1], "threads") == 0)
         return threads();
     if (strcmp(argv[1], "many") == 0)
