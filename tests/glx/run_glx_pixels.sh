@@ -22,8 +22,9 @@
 #   noegl        no EGL vendor installed (__EGL_VENDOR_LIBRARY_DIRS=<empty directory>)
 #   iodeath      the server is killed mid-frame: the application's I/O error handler runs
 #   iodeath-threads (test_glx_pixels_threads) the server is killed while 4 threads show frames,
-#                PIXELS_IODEATH_RUNS times (10) for each of: one display shared by the threads
-#                and a display each, with the application's I/O error handler ending the process
+#                PIXELS_IODEATH_RUNS times (10; 3 in sanitized builds) for each of: one
+#                display shared by the threads and a display each, with the application's I/O
+#                error handler ending the process
 #                once with _exit, and (a display each) with exit once the other threads stopped:
 #                every run ends with the handler's status 42, no hang (the program's 60 s
 #                watchdog fails it), no crash
