@@ -5,9 +5,12 @@
  * frames into a WIDTHxHEIGHT window (a clear and 64 coloured triangles turning, GL 1.x, as
  * glxgears-like as a few lines get) and swaps; prints frames per second (wall clock), CPU
  * milliseconds per frame (getrusage: every thread of the process, llvmpipe's included), bytes
- * the process wrote per frame (/proc/self/io "wchar": the X connection, nearly all of it) and
- * the GL renderer.
- * usage: bench_frames LIBGL WIDTH HEIGHT FRAMES
+ * the process wrote per frame (/proc/self/io "wchar": the X connection, nearly all of it), the
+ * GL renderer, the alpha bits of the default framebuffer, and the GL libraries the process has
+ * mapped (/proc/self/maps: which libGLX, libGLdispatch and vendors each stack really loaded).
+ * CONFIG "rgb" asks for what glxgears asks for (no alpha: llvmpipe renders into an X8 buffer),
+ * "rgba" for 8 bits of alpha too.
+ * usage: bench_frames LIBGL WIDTH HEIGHT FRAMES [rgb|rgba]
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -37,6 +40,7 @@ static struct {
     void (*Vertex2f)(GLfloat, GLfloat);
     void (*Finish)(void);
     const GLubyte *(*GetString)(GLenum);
+    void (*GetIntegerv)(GLenum, GLint *);
 } gl;
 
 static unsigned long long written(void)
@@ -53,6 +57,33 @@ static unsigned long long written(void)
     }
     fclose(f);
     return v;
+}
+
+/* The GL and EGL libraries mapped into the process, comma-separated. */
+static void print_libs(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4096], seen[8192] = "";
+    size_t used = 0;
+
+    if (f == NULL)
+        return;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *path = strchr(line, '/'), *base;
+
+        if (path == NULL)
+            continue;
+        path[strcspn(path, "\n")] = '\0';
+        base = strrchr(path, '/') + 1;
+        if (strncmp(base, "libGL", 5) != 0 && strncmp(base, "libEGL", 6) != 0 &&
+            strncmp(base, "libOpenGL", 9) != 0)
+            continue;
+        if (strstr(seen, path) != NULL || used + strlen(path) + 2 > sizeof(seen))
+            continue;
+        used += (size_t)snprintf(seen + used, sizeof(seen) - used, "%s%s", used ? "," : "", path);
+    }
+    fclose(f);
+    printf(" libs=%s", seen);
 }
 
 static double now(void)
@@ -92,7 +123,8 @@ static void draw(int frame)
 
 int main(int argc, char **argv)
 {
-    int attribs[] = { GLX_RGBA, GLX_DOUBLEBUFFER, GLX_RED_SIZE, 8, GLX_DEPTH_SIZE, 16, None };
+    int attribs[] = { GLX_RGBA, GLX_DOUBLEBUFFER, GLX_RED_SIZE, 8, GLX_DEPTH_SIZE, 16,
+                      None, None, None };
     XSetWindowAttributes swa = { 0 };
     Display *dpy;
     XVisualInfo *vis;
@@ -100,12 +132,17 @@ int main(int argc, char **argv)
     Window win;
     void *lib;
     int w, h, frames;
+    GLint alpha = -1;
     unsigned long long b0;
     double t0, c0, t1, c1;
 
-    if (argc < 5) {
-        fprintf(stderr, "usage: %s LIBGL WIDTH HEIGHT FRAMES\n", argv[0]);
+    if (argc < 5 || (argc > 5 && strcmp(argv[5], "rgb") != 0 && strcmp(argv[5], "rgba") != 0)) {
+        fprintf(stderr, "usage: %s LIBGL WIDTH HEIGHT FRAMES [rgb|rgba]\n", argv[0]);
         return 2;
+    }
+    if (argc > 5 && strcmp(argv[5], "rgba") == 0) {
+        attribs[6] = GLX_ALPHA_SIZE;
+        attribs[7] = 8;
     }
     if ((lib = dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL)) == NULL) {
         fprintf(stderr, "%s\n", dlerror());
@@ -121,6 +158,7 @@ int main(int argc, char **argv)
     LOAD(DestroyContext, "glXDestroyContext") LOAD(ClearColor, "glClearColor")
     LOAD(Clear, "glClear") LOAD(Begin, "glBegin") LOAD(End, "glEnd") LOAD(Color3f, "glColor3f")
     LOAD(Vertex2f, "glVertex2f") LOAD(Finish, "glFinish") LOAD(GetString, "glGetString")
+    LOAD(GetIntegerv, "glGetIntegerv")
 #undef LOAD
     w = atoi(argv[2]);
     h = atoi(argv[3]);
@@ -156,9 +194,12 @@ int main(int argc, char **argv)
     XSync(dpy, False);
     t1 = now();
     c1 = cpu();
-    printf("fps=%.1f cpu_ms_per_frame=%.2f bytes_per_frame=%llu renderer=%s\n",
+    gl.GetIntegerv(GL_ALPHA_BITS, &alpha);
+    printf("fps=%.1f cpu_ms_per_frame=%.2f bytes_per_frame=%llu alpha_bits=%d renderer=%s",
            frames / (t1 - t0), (c1 - c0) * 1000.0 / frames, (written() - b0) / (unsigned)frames,
-           (const char *)gl.GetString(GL_RENDERER));
+           alpha, (const char *)gl.GetString(GL_RENDERER));
+    print_libs();
+    printf("\n");
     gl.MakeCurrent(dpy, None, NULL);
     gl.DestroyContext(dpy, ctx);
     XFree(vis);

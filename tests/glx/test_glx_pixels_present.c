@@ -10,8 +10,8 @@
  *           frame as drawn or fails with BadMatch (and nothing else reaches the application).
  *   count present|nopresent shm|put
  *           the requests frames cost, counted by the server (RECORD) between two markers: no
- *           XSync (GetInputFocus), at most one request with a reply per frame, none at all with
- *           Present and PutImage, across a resize (the window shows the new size after).
+ *           XSync (GetInputFocus), at most one request with a reply per frame (GetGeometry, the
+ *           frame's fence), across a resize (the window shows the new size after).
  *   swap    glXSwapBuffers of a drawable current nowhere (shown, and the calling thread's own
  *           binding kept), of one current on another thread (shown at that thread's glFlush);
  *           a GLX pixmap starts with what X drew into it.
@@ -416,9 +416,11 @@ static int count_requests(bool present, bool shm)
     else
         CHECK_MSG(c.shm_put == 0 && c.put_image >= frames, "%d ShmPutImage, %d PutImage",
                   c.shm_put, c.put_image);
-    if (present && !shm) /* the size from Present's events: no question at all */
-        CHECK_MSG(c.replies == 0, "%d requests with a reply with Present and PutImage",
-                  c.replies);
+    /* The one question a frame asks is its fence (GetGeometry: an MIT-SHM segment is written
+     * again, or the next frame put, once the server has taken this one), whose reply is read
+     * later; without Present it also tells the window's size. */
+    CHECK_MSG(c.replies == c.get_geometry, "%d requests with a reply, %d of them GetGeometry",
+              c.replies, c.get_geometry);
     /* The window shows frames of its new size. */
     XSync(dpy, False);
     for (int i = 0; i < 2; i++) {

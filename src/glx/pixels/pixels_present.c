@@ -86,8 +86,9 @@ struct glmux_pixels_xfer {
     struct glmux_pixels_layout l; /* of the buffers; width 0: none yet */
     bool shm;               /* the buffers are MIT-SHM segments */
     bool no_shm;            /* an MIT-SHM put failed: plain memory from now on */
-    struct xfer_buffer buf[2];
-    int next;               /* the buffer of the next frame */
+    struct xfer_buffer buf[2]; /* MIT-SHM: both, in turn; else buf[0] */
+    int next;               /* the buffer (MIT-SHM) or put_fence (PutImage) of the next frame */
+    unsigned int put_fence[2]; /* PutImage: the GetGeometry sent after each of the last two */
     unsigned int pending[XFER_PENDING]; /* GetGeometry sequence numbers, oldest first */
     int npending;
     unsigned int put;       /* the last put's cookie, looked at during the next frame */
@@ -538,16 +539,21 @@ static void hear(struct glmux_pixels_xfer *x)
     put_heard(x);
 }
 
-/* Waits for the replies up to and including sequence seq (one round trip at most). */
+/* Waits for the replies up to and including sequence seq (one round trip at most); none when
+ * seq's reply was heard already (hear). */
 static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    int n = 0;
 
-    for (bool done = false; !done && x->npending > 0;) {
+    while (n < x->npending && x->pending[n] != seq)
+        n++;
+    if (n == x->npending)
+        return;
+    for (int i = 0; i <= n; i++) {
         xcb_generic_error_t *err = NULL;
         void *reply;
 
-        done = x->pending[0] == seq;
         reply = reply_wait(xl, x->c, x->pending[0], &err);
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
@@ -690,25 +696,32 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
         x->gc = xl->generate_id(x->c);
         xl->discard_reply(x->c, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence);
     }
-    b = &x->buf[x->next];
+    b = &x->buf[x->shm ? x->next : 0];
     /* A segment is written again only once the server has read it (its fence answered). */
-    if (b->fence != 0)
+    if (x->shm && b->fence != 0) {
         wait_for(x, b->fence);
-    b->fence = 0;
+        b->fence = 0;
+    }
     glmux_pixels_read_back(d->surface_config, &x->l, x->pd->order, b->data);
+    /* PutImage: a frame is sent once the server has taken the one before the last (its fence
+     * answered), so that at most two frames are queued in the connection, as with MIT-SHM:
+     * frames sent as fast as they are made fill every buffer on the way (an ssh tunnel's too)
+     * and wait there, late. */
+    if (!x->shm && x->put_fence[x->next] != 0) {
+        wait_for(x, x->put_fence[x->next]);
+        x->put_fence[x->next] = 0;
+    }
     if (interval > 0 && x->special != NULL)
         paced = pace(x, interval);
     if (x->gone || !put(x, b))
         return false;
-    /* Fence the segment (waited for when it comes round again); without Present the same
-     * replies tell a window's size. Without MIT-SHM one question at a time: a reply to wait for
-     * would cost a round trip whenever the server is slow to answer (over a network). */
+    /* Fence the frame (waited for two frames later); without Present the same replies tell a
+     * window's size. */
     if (x->shm)
         b->fence = ask_geometry(x);
-    else if (x->window && x->special == NULL && x->npending == 0)
-        ask_geometry(x);
-    if (x->shm)
-        x->next ^= 1;
+    else
+        x->put_fence[x->next] = ask_geometry(x);
+    x->next ^= 1;
     xl->flush(x->c);
     __atomic_add_fetch(&stats.frames, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stats.bytes, x->shm ? 40 : (unsigned long long)l.size, __ATOMIC_RELAXED);
