@@ -133,7 +133,7 @@ gears() {
     transport=$1 stack=$2 w=$3 h=$4
     rm -f "$work/maps"
     fps=$(run "$transport" "$stack" sh "$work/gears.sh" "$work/maps" "$gears_s" -geometry "${w}x${h}" 2>/dev/null |
-        awk '/frames in/ { n++; if (n > 1) { s += $1; t += $5 } } END { if (t) printf "%.0f\n", s / t; else print "-" }')
+        awk '/frames in/ { n++; if (n > 1) { s += $1; t += $4 } } END { if (t) printf "%.0f\n", s / t; else print "-" }')
     v=$(check "$stack" "$(cat "$work/maps" 2>/dev/null || true)" "glxgears over $transport") || exit 1
     echo "$fps $v"
 }
