@@ -9,11 +9,12 @@
  * (pixels_resolve.c: top row first, no copy) and puts it with ShmPutImage, or PutImage in whole
  * rows per request, with no round trip:
  * - a window's size comes from Present's ConfigureNotify events, which xcb queues for us alone
- *   (xcb_register_for_special_xge: never in the application's event queue); without Present, a
- *   GetGeometry is sent after each frame and its reply read at a later frame;
- * - an MIT-SHM segment is written again only after the server has read it: a GetGeometry sent
- *   after its put is answered after the put was done, and is waited for (if it has not come
- *   yet) two frames later, when that segment comes round again;
+ *   (xcb_register_for_special_xge: never in the application's event queue); without Present,
+ *   from the replies to the frames' fences;
+ * - each put is followed by a GetGeometry, the frame's fence, answered after the put was done
+ *   and waited for (if it has not come yet) two frames later: an MIT-SHM segment is written
+ *   again, or a PutImage frame put, only once the server has taken the frame before the last
+ *   (at most two frames queued in the connection, an ssh tunnel's buffers included);
  * - with a swap interval and Present, a PresentNotifyMSC for the retrace due is waited for
  *   before the put (pacing: the one wait of such a frame, bounded).
  * Every request goes through the display's xcb connection, checked: the errors of a drawable
