@@ -25,13 +25,15 @@ gears_s=${3:-11}
 prog="$build/bench/remote/bench_frames"
 system_gl=$(ldconfig -p | sed -n 's/.*libGL.so.1 (libc6,x86-64) => //p' | head -n 1)
 command -v Xvfb >/dev/null || { echo "Xvfb is needed (apt-get install xvfb)"; exit 2; }
-command -v glxgears >/dev/null && command -v stdbuf >/dev/null ||
-    { echo "glxgears (mesa-utils) and stdbuf (coreutils) are needed"; exit 2; }
+if ! command -v glxgears >/dev/null || ! command -v stdbuf >/dev/null; then
+    echo "glxgears (mesa-utils) and stdbuf (coreutils) are needed"
+    exit 2
+fi
 [ -x "$prog" ] || { echo "build first: $prog is missing"; exit 2; }
 [ -n "$system_gl" ] || { echo "Debian's libGL.so.1 (libgl1) is needed"; exit 2; }
 case $system_gl in "$build"/*) echo "ldconfig names glmux's libGL: $system_gl"; exit 2 ;; esac
 work=$(mktemp -d)
-xvfb= sshd=
+xvfb='' sshd=''
 cleanup() {
     [ -n "$sshd" ] && kill "$sshd" 2>/dev/null
     [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
@@ -71,6 +73,7 @@ EOF
     ssh_cmd="ssh -Y -q -F /dev/null -i $work/user -p $port -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@127.0.0.1"
     i=0
     while [ $i -lt 50 ] && ! DISPLAY=":$num" $ssh_cmd true 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
+    # shellcheck disable=SC2016 # $DISPLAY of the far side
     DISPLAY=":$num" $ssh_cmd 'test -n "$DISPLAY"' 2>/dev/null && ssh_ok=yes
 fi
 
@@ -99,6 +102,7 @@ run() {
         glmux) vars="vblank_mode=0 LD_LIBRARY_PATH=$ours" ;;
         pixels) vars="vblank_mode=0 LD_LIBRARY_PATH=$ours GLMUX_GLX_REMOTE=pixels" ;;
     esac
+    # shellcheck disable=SC2086 # $vars: several assignments
     case $transport in
         shm) env -u LD_LIBRARY_PATH DISPLAY=":$num" $vars "$@" ;;
         tcp) env -u LD_LIBRARY_PATH DISPLAY="127.0.0.1:$num" $vars "$@" ;;
@@ -171,7 +175,7 @@ for transport in shm tcp ssh; do
             for s in $stacks; do : >"$work/$s.runs"; done
             : >"$work/fps.ratio"
             : >"$work/cpu.ratio"
-            for r in $(seq "$runs"); do
+            for _ in $(seq "$runs"); do
                 for s in $stacks; do
                     lib=$system_gl
                     [ $s = mesa ] || lib="$build/src/gl/libGL.so.1"
@@ -204,7 +208,8 @@ for transport in shm tcp ssh; do
         for s in $stacks; do : >"$work/$s.gears"; done
         : >"$work/gp.ratio"
         : >"$work/gg.ratio"
-        for r in $(seq $gruns); do
+        g_mesa='' g_glmux='' g_pixels=''
+        for _ in $(seq $gruns); do
             for s in $stacks; do
                 # shellcheck disable=SC2046
                 set -- $(gears $transport $s "$w" "$h")
