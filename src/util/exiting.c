@@ -11,16 +11,24 @@
 static bool exiting;
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
 
-static void mark_exiting(void)
+/* The C++ ABI's registration, which glibc's atexit is: a handler tied to the object whose
+ * __dso_handle it names, run by exit or, after the object's destructors, by its dlclose. */
+extern void *__dso_handle;
+int __cxa_atexit(void (*handler)(void *), void *arg, void *dso);
+
+static void mark_exiting(void *unused)
 {
+    (void)unused;
     __atomic_store_n(&exiting, true, __ATOMIC_RELAXED);
 }
 
-/* atexit from a shared object is __cxa_atexit with the object's handle: dlclose runs it after
- * the object's destructors. If it cannot be registered, destructors behave as at dlclose. */
+/* Registered against this library's own handle, as atexit from a shared object is (said here
+ * rather than left to atexit: ThreadSanitizer's atexit registers against no object, so the
+ * handler outlived a dlclose and exit called into the unmapped library). If it cannot be
+ * registered, destructors behave as at dlclose. */
 static void watch(void)
 {
-    atexit(mark_exiting);
+    __cxa_atexit(mark_exiting, NULL, &__dso_handle);
 }
 
 void glmux_exit_watch(void)
