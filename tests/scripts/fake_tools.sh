@@ -4,6 +4,7 @@
 # line to DIR/calls. Their behaviour comes from files in DIR:
 #   installed      packages dpkg-query reports as installed, one a line
 #   lock-failures  how many times apt-get update fails with apt's lock message (counted down)
+#   fetch-failures how many times, after that, it fails as a mirror in sync makes it fail
 # fake_work WORK_DIR: WORK_DIR made afresh; FAKE_DIR, where fake_tools puts the programs, in it.
 fake_work() {
     rm -rf "$1"
@@ -17,6 +18,7 @@ fake_tools() {
     : >"$d/calls"
     : >"$d/installed"
     echo 0 >"$d/lock-failures"
+    echo 0 >"$d/fetch-failures"
     for tool in apt-get dpkg dpkg-query sudo sleep cmake xvfb-run; do
         cat >"$d/$tool" <<FAKE
 #!/bin/sh
@@ -42,6 +44,13 @@ for a in "$@"; do
         if [ "$n" -gt 0 ]; then
             echo $((n - 1)) >"$d/lock-failures"
             echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 1 (apt-get)" >&2
+            exit 100
+        fi
+        n=$(cat "$d/fetch-failures")
+        if [ "$n" -gt 0 ]; then
+            echo $((n - 1)) >"$d/fetch-failures"
+            echo "E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 192.0.2.1 80]" >&2
+            echo "E: Some index files failed to download. They have been ignored, or old ones used instead." >&2
             exit 100
         fi
     fi

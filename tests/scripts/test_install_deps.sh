@@ -3,7 +3,9 @@
 # scripts/install-deps.sh against fake apt-get, dpkg and sleep (fake_tools.sh): nothing runs
 # when everything is installed; while another apt holds the package lists' lock, apt-get update
 # is tried again until it gets it, or until GLMUX_APT_LOCK_TIMEOUT with a clear message; any
-# other apt error stops at once; the demonstration's list adds no foreign architecture, the
+# other apt error stops at once; a mirror in sync is tried again with growing pauses, and after
+# GLMUX_APT_RETRIES tries the install goes on from the lists apt has; --update refreshes the
+# lists though nothing is missing; the demonstration's list adds no foreign architecture, the
 # full list adds those it names.
 #   test_install_deps.sh SOURCE_DIR WORK_DIR
 set -u
@@ -57,6 +59,46 @@ run 1
 [ "$(count sleep)" = 0 ] || fail "waited on an error that is not the lock"
 grep -q "does not have a Release file" "$work/out" || fail "apt's error was not shown"
 
+# A mirror in sync fails twice: two pauses (15 s, 30 s), then the update and the install.
+fake_tools "$FAKE_DIR"
+echo gcc >"$FAKE_DIR/installed"
+echo 2 >"$FAKE_DIR/fetch-failures"
+run 0
+[ "$(count 'apt-get .*update')" = 3 ] || fail "apt-get update ran $(count 'apt-get .*update') times, expected 3"
+[ "$(grep '^sleep' "$FAKE_DIR/calls" | tr '\n' ' ')" = "sleep 15 sleep 30 " ] ||
+    fail "the pauses were not 15 s then 30 s"
+grep -q "mirror answered badly (try 1 of 3)" "$work/out" || fail "the retry was not said: $(cat "$work/out")"
+grep -q "^apt-get .*install -y" "$FAKE_DIR/calls" || fail "nothing installed after the mirror recovered"
+
+# The mirror never recovers: after GLMUX_APT_RETRIES tries, a clear message and the install from
+# the lists apt has.
+fake_tools "$FAKE_DIR"
+echo 1000 >"$FAKE_DIR/fetch-failures"
+run 0 GLMUX_APT_RETRIES=3
+[ "$(count 'apt-get .*update')" = 3 ] || fail "apt-get update ran $(count 'apt-get .*update') times, expected 3"
+[ "$(count sleep)" = 2 ] || fail "slept $(count sleep) times for 3 tries, expected 2"
+grep -q "could not be fetched after 3 tries" "$work/out" || fail "no clear message: $(cat "$work/out")"
+grep -q "Mirror sync in progress" "$work/out" || fail "apt's error was not shown"
+grep -q "^apt-get .*install -y" "$FAKE_DIR/calls" || fail "the install did not go on"
+
+# An odd GLMUX_APT_RETRIES is said and replaced by the default.
+fake_tools "$FAKE_DIR"
+run 0 GLMUX_APT_RETRIES=many
+grep -q "GLMUX_APT_RETRIES=many is not a number" "$work/out" || fail "the odd value was not said"
+
+# --update with everything installed: the lists are refreshed, nothing is installed.
+fake_tools "$FAKE_DIR"
+printf 'gcc\ncmake\n' >"$FAKE_DIR/installed"
+rc=0
+env PATH="$FAKE_DIR:$PATH" sh "$script" --update "$work/list" >"$work/out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$work/out"; fail "--update exited $rc"; }
+[ "$(count 'apt-get .*update')" = 1 ] || fail "--update did not update the lists"
+[ "$(count 'apt-get .*install')" = 0 ] || fail "--update installed though nothing is missing"
+rc=0
+env PATH="$FAKE_DIR:$PATH" sh "$script" --bogus >"$work/out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "an unknown option exited $rc, expected 2"
+grep -q "unknown option --bogus" "$work/out" || fail "an unknown option was not said: $(cat "$work/out")"
+
 # The demonstration's list adds no architecture; the full list adds what it names.
 fake_tools "$FAKE_DIR"
 env PATH="$FAKE_DIR:$PATH" sh "$script" "$src/scripts/demo-packages" >"$work/out" 2>&1 ||
@@ -68,4 +110,4 @@ env PATH="$FAKE_DIR:$PATH" sh "$script" >"$work/out" 2>&1 || fail "the full list
 for arch in i386 arm64 armhf; do
     grep -qx "dpkg --add-architecture $arch" "$FAKE_DIR/calls" || fail "the full list did not add $arch"
 done
-echo "install-deps.sh: 6 cases as expected"
+echo "install-deps.sh: 10 cases as expected"
