@@ -8,6 +8,9 @@
  * current (libGLdispatch, then vendor) and, if that fails, puts the old one back. A thread
  * with a current EGL context gets BadAccess. The per-thread record embeds libGLdispatch's
  * thread state as its first member; a context stays known until no thread has it current.
+ * Every record is on one list (glmux_glx_lock) so that a display's close hook can reach the
+ * records of other threads current on it; a display a context is made current on gets
+ * libGLX's record, and so its close hook, first.
  */
 #include <stdlib.h>
 
@@ -29,20 +32,62 @@ glmux_glx_vendor *glmux_glx_current_vendor(void)
     return t ? t->vendor : NULL;
 }
 
-void glmux_glx_current_destroyed(__GLdispatchThreadState *base)
-{
-    struct glmux_glx_thread *t = (struct glmux_glx_thread *)base;
+static struct glmux_glx_thread *live;      /* every record (glmux_glx_lock) */
 
+static void link_locked(struct glmux_glx_thread *t)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    t->live_next = live;
+    live = t;
+}
+
+/* Takes t off the list; a record of the parent in a forked child is on none. */
+static void unlink_locked(struct glmux_glx_thread *t)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    for (struct glmux_glx_thread **p = &live; *p != NULL; p = &(*p)->live_next) {
+        if (*p == t) {
+            *p = t->live_next;
+            return;
+        }
+    }
+}
+
+/* Drops t's context reference, takes it off the list and frees it. */
+static void retire(struct glmux_glx_thread *t)
+{
     glmux_glx_lock_acquire();
     glmux_glx_context_unref_locked(t->ctx);
+    unlink_locked(t);
     glmux_glx_lock_release();
     free(t);
+}
+
+void glmux_glx_current_destroyed(__GLdispatchThreadState *base)
+{
+    retire((struct glmux_glx_thread *)base);
+}
+
+void glmux_glx_current_after_fork(void)
+{
+    live = NULL;
 }
 
 static void unref(struct glmux_glx_context *info)
 {
     glmux_glx_lock_acquire();
     glmux_glx_context_unref_locked(info);
+    glmux_glx_lock_release();
+}
+
+/*
+ * The display a context is made current on gets libGLX's record (and so its close hook) if it
+ * has none: a context may be made current on another connection than its own.
+ */
+static void track_display(Display *dpy)
+{
+    glmux_glx_lock_acquire();
+    glmux_glx_display_get(dpy);
     glmux_glx_lock_release();
 }
 
@@ -75,11 +120,10 @@ static bool dispatch_make_current(struct glmux_glx_thread *t)
 /* Releases the thread's context: vendor first, then libGLdispatch. */
 static Bool release(struct glmux_glx_thread *old)
 {
-    if (!old->vendor->fns.MakeCurrent(old->dpy, None, NULL))
+    if (!old->vendor->fns.MakeCurrent(glmux_glx_thread_dpy(old), None, NULL))
         return False;
     __glDispatchLoseCurrent();
-    unref(old->ctx);
-    free(old);
+    retire(old);
     return True;
 }
 
@@ -87,15 +131,14 @@ static Bool release(struct glmux_glx_thread *old)
 static void restore(struct glmux_glx_thread *old)
 {
     if (dispatch_make_current(old)) {
-        if (vendor_make_current(old->vendor, true, old->dpy, old->draw, old->read,
-                                old->ctx->handle))
+        if (vendor_make_current(old->vendor, true, glmux_glx_thread_dpy(old), old->draw,
+                                old->read, old->ctx->handle))
             return;
         __glDispatchLoseCurrent();
     }
     glmux_log(GLMUX_LOG_WARN, "could not restore the previous GLX context after a failed "
               "make-current; the thread has no current context now");
-    unref(old->ctx);
-    free(old);
+    retire(old);
 }
 
 /* Remembers in t the context it leaves, left (its record, alive at generation gen). */
@@ -144,14 +187,14 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
         remember_prev(old, old->ctx, gen);  /* before the unref, which may free it */
         unref(old->ctx);
         old->ctx = info;
-        old->dpy = dpy;
+        glmux_glx_thread_dpy_set(old, dpy);
         old->draw = draw;
         old->read = mcc ? read : draw;
         return True;
     }
 
     if (old != NULL) {
-        if (!old->vendor->fns.MakeCurrent(old->dpy, None, NULL)) {
+        if (!old->vendor->fns.MakeCurrent(glmux_glx_thread_dpy(old), None, NULL)) {
             unref(info);
             return False;
         }
@@ -161,16 +204,20 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
     if (t != NULL) {
         t->vendor = v;
         t->ctx = info;
-        t->dpy = dpy;
+        glmux_glx_thread_dpy_set(t, dpy);
         t->draw = draw;
         t->read = mcc ? read : draw;
         remember_prev(t, old != NULL ? old->ctx : NULL, gen);
         if (dispatch_make_current(t)) {
             if (vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
+                glmux_glx_lock_acquire();
+                link_locked(t);
                 if (old != NULL) {
-                    unref(old->ctx);
-                    free(old);
+                    glmux_glx_context_unref_locked(old->ctx);
+                    unlink_locked(old);
                 }
+                glmux_glx_lock_release();
+                free(old);
                 return True;
             }
             __glDispatchLoseCurrent();
@@ -213,13 +260,17 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     if (old != NULL && old->ctx->handle == ctx) {
         /* The thread's own context again (perhaps with other drawables): this thread's
          * reference keeps the record, so neither the lock nor the map is needed. */
+        if (dpy != glmux_glx_thread_dpy(old))
+            track_display(dpy);
         if (!vendor_make_current(old->vendor, mcc, dpy, draw, read, ctx))
             return False;
-        old->dpy = dpy;
+        glmux_glx_thread_dpy_set(old, dpy);
         old->draw = draw;
         old->read = mcc ? read : draw;
         return True;
     }
+    if (old == NULL || dpy != glmux_glx_thread_dpy(old))
+        track_display(dpy);
     return make_current_switch(dpy, draw, read, ctx, mcc, old);
 }
 
@@ -248,7 +299,7 @@ Display *glXGetCurrentDisplay(void)
 
     glmux_glx_entry();
     t = glmux_glx_current();
-    return t ? t->dpy : NULL;
+    return t ? glmux_glx_thread_dpy(t) : NULL;
 }
 
 GLXDrawable glXGetCurrentDrawable(void)
@@ -278,5 +329,20 @@ void glmux_glx_current_drop(void)
         return;
     __glDispatchLoseCurrent();
     glmux_glx_context_unref_locked(t->ctx);
+    unlink_locked(t);
     free(t);
+}
+
+void glmux_glx_current_display_closed(Display *dpy)
+{
+    struct glmux_glx_thread *self = glmux_glx_current();
+
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    /* The vendor is not called: the display is going, and its own close hook does its part. */
+    if (self != NULL && glmux_glx_thread_dpy(self) == dpy)
+        glmux_glx_current_drop();
+    for (struct glmux_glx_thread *t = live; t != NULL; t = t->live_next) {
+        if (glmux_glx_thread_dpy(t) == dpy)
+            glmux_glx_thread_dpy_set(t, NULL);
+    }
 }

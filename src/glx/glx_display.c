@@ -47,6 +47,7 @@ static int close_display(Display *dpy, XExtCodes *codes)
 {
     (void)codes;
     glmux_glx_lock_acquire();
+    glmux_glx_current_display_closed(dpy);
     for (struct glmux_glx_display **p = &displays; *p != NULL; p = &(*p)->next) {
         if ((*p)->dpy == dpy) {
             struct glmux_glx_display *d = *p;

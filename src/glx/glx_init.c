@@ -170,6 +170,7 @@ static void after_fork(void)
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
+    glmux_glx_current_after_fork();
     holder_depth = 0;
     out_count = 0;
     holder_out = false;

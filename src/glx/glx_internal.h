@@ -261,8 +261,11 @@ struct glmux_glx_thread {
     __GLdispatchThreadState base;   /* first: libGLdispatch sees only this */
     glmux_glx_vendor *vendor;
     struct glmux_glx_context *ctx;
+    /* Read and written with glmux_glx_thread_dpy / _set: the close hook of another thread
+     * clears it (NULL) when the display closes while the context is current here. */
     Display *dpy;
     GLXDrawable draw, read;
+    struct glmux_glx_thread *live_next;     /* the list of live records (glmux_glx_lock) */
     /* The context this thread made current before ctx, its record (no reference held) and
      * glmux_glx_context_generation() when it was known alive: a switch back to it needs no
      * lookup while no record was freed since. */
@@ -278,6 +281,24 @@ glmux_glx_vendor *glmux_glx_current_vendor(void);
 void glmux_glx_current_drop(void);
 /* Drops a record's context reference and frees it (thread exit, forked child). */
 void glmux_glx_current_destroyed(__GLdispatchThreadState *base);
+/*
+ * dpy is being closed (its close hook, lock held): the calling thread's context, if current
+ * on dpy, is released without calling its vendor, and other threads' records forget dpy
+ * (glXGetCurrentDisplay answers NULL there), as libglvnd does.
+ */
+void glmux_glx_current_display_closed(Display *dpy);
+/* In a forked child (after_fork): the list of live records is the parent's; forget it. */
+void glmux_glx_current_after_fork(void);
+
+static inline Display *glmux_glx_thread_dpy(const struct glmux_glx_thread *t)
+{
+    return __atomic_load_n(&t->dpy, __ATOMIC_RELAXED);
+}
+
+static inline void glmux_glx_thread_dpy_set(struct glmux_glx_thread *t, Display *dpy)
+{
+    __atomic_store_n(&t->dpy, dpy, __ATOMIC_RELAXED);
+}
 
 /* ---- client strings (glx_client_string.c) ---- */
 

@@ -6,7 +6,8 @@
 #   noglx        server without GLX (Unix socket, MIT-SHM): test_glx_pixels render shm (and put
 #                with GLMUX_GLX_REMOTE_SHM=0), withegl shared (glmux's libEGL used in the same
 #                process), glxinfo -B (a >= 3.3 core profile from llvmpipe), glxgears for a few
-#                frames, the GLX demo; no variable set
+#                frames, the GLX demo; closed (XCloseDisplay with a context current, the
+#                context then used on a second connection); no variable set
 #   noglx-noshm  the same server without MIT-SHM: frames go out with XPutImage
 #   tcp          a server with GLX, reached over TCP as 127.0.0.1:N, and no GPU here: the
 #                server's vendor (Mesa, which renders with llvmpipe) comes first and the pixels
@@ -154,6 +155,7 @@ noglx)
     PIXELS_LIBEGL="$build/src/egl/libEGL.so.1" run_prog withegl shared
     explain 'vendor "glmux-pixels" renders here.*the X server has no GLX extension'
     GLMUX_GLX_REMOTE_SHM=0 run_prog render put
+    run_prog closed
     tools
     if [ -n "$demo" ]; then
         out=$("$demo" 2>&1)

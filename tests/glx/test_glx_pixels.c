@@ -438,10 +438,54 @@ static int iodeath(void)
     return 1;
 }
 
+/*
+ * XCloseDisplay with a context current: libGLX lets it go without calling the vendor, as
+ * libglvnd does. The context outlives that connection (its display's FBConfigs do not): made
+ * current on a second connection it renders, answers glXQueryContext and is destroyed there,
+ * touching nothing of the closed display (the sanitized builds run this).
+ */
+static int closed(void)
+{
+    GLXContext ctx;
+    Window win = start(64, 64, &ctx);
+    int id = 0;
+
+    pixels_clear(RED);
+    glXSwapBuffers(dpy, win);
+    glFinish();
+    CHECK_PIXEL(dpy, win, 32, 32, RED);
+    XFree(vis);
+    XCloseDisplay(dpy);
+    CHECK_MSG(glXGetCurrentContext() == NULL && glXGetCurrentDisplay() == NULL,
+              "the context is still current after XCloseDisplay");
+    CHECK(glGetString(GL_VENDOR) == NULL);
+    dpy = pixels_open_display();
+    XSetErrorHandler(pixels_count_errors);
+    setup();
+    win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+    CHECK(glXMakeCurrent(dpy, win, ctx));
+    CHECK(glXGetCurrentContext() == ctx && glXGetCurrentDisplay() == dpy);
+    pixels_clear(BLUE);
+    glXSwapBuffers(dpy, win);
+    glFinish();
+    CHECK_PIXEL(dpy, win, 32, 32, BLUE);
+    CHECK(glXQueryContext(dpy, ctx, GLX_FBCONFIG_ID, &id) == Success && id > 0);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
+    glXDestroyContext(dpy, ctx);
+    CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
+    XFree(vis);
+    XCloseDisplay(dpy);
+    printf("ok: a context current at XCloseDisplay was let go and renders on another "
+           "connection\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MSG(argc >= 2, "usage: %s render shm|put | withegl shared|before|after | noegl | "
-              "iodeath", argv[0]);
+              "iodeath | closed", argv[0]);
+    if (strcmp(argv[1], "closed") == 0)
+        return closed();
     if (strcmp(argv[1], "render") == 0 && argc >= 3)
         return render(argv[2]);
     if (strcmp(argv[1], "withegl") == 0 && argc >= 3)

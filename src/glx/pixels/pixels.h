@@ -116,7 +116,8 @@ const struct glmux_pixels_gl *glmux_pixels_gl_get(void);
 
 /*
  * One FBConfig. Colour is always 8-bit red, green and blue (plus 8 bits of alpha or none),
- * read back as BGRA bytes; what differs is listed here. Configs live as long as their display.
+ * read back as BGRA bytes; what differs is listed here. Configs live as long as their display
+ * (a context keeps a copy of its own).
  */
 struct glmux_pixels_config {
     int id;                 /* GLX_FBCONFIG_ID, 1-based and unique in the process */
@@ -323,9 +324,11 @@ const struct glmux_pixels_xlibs *glmux_pixels_xlibs(void);
 
 struct glmux_pixels_context {
     struct glmux_pixels_context *next;
-    Display *dpy;
     EGLContext egl;
+    /* own_config, a copy of its FBConfig: the display's configs go when it closes, and a
+     * context may outlive it (made current on another connection, queried, destroyed). */
     struct glmux_pixels_config *config;
+    struct glmux_pixels_config own_config;
     int current;            /* threads that have it current */
     bool destroyed;
 };

@@ -103,9 +103,9 @@ static GLXContext create_context(Display *dpy, struct glmux_pixels_config *confi
     glmux_pixels_lock();
     glmux_pixels_context_release(sc);
     if (c != NULL) {
-        c->dpy = dpy;
         c->egl = e;
-        c->config = config;
+        c->own_config = *config;
+        c->config = &c->own_config;
         glmux_pixels_context_link(c);
     }
     glmux_pixels_unlock();
