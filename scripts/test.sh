@@ -55,7 +55,7 @@ trap 'rm -f "$rows"' EXIT
 run_ctest() {
     row=$1
     shift
-    junit="$build/Testing/junit-$(echo "$row" | tr -c 'a-z0-9\n' '-').xml"
+    junit="$build/Testing/junit-$(echo "$row" | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9\n' '-').xml"
     rm -f "$junit"
     started=$(date +%s)
     (cd "$build" && ctest --output-on-failure --output-junit "$junit" "$@") || status=1
