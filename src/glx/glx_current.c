@@ -234,8 +234,10 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
     return False;
 }
 
-static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx,
-                         bool mcc)
+/* Inlined into both entry points: for glXMakeCurrent, read is draw and mcc false. */
+static inline __attribute__((always_inline)) Bool make_current(Display *dpy, GLXDrawable draw,
+                                                               GLXDrawable read, GLXContext ctx,
+                                                               bool mcc)
 {
     __GLdispatchThreadState *s;
     struct glmux_glx_thread *old;

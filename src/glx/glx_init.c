@@ -33,72 +33,51 @@ pthread_mutex_t glmux_glx_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
  * (from its call, or into libGLX's exports from the vendor) waits until fork() is over. The
  * child then makes the lock anew: the thread that was out does not exist there.
  *
- * holder_depth and out_depths belong to the lock's holder; holder_out is written by the
- * holder under fork_gate and read by fork_prepare under fork_gate.
+ * The holder's record is glmux_glx_lock_state (glx_internal.h, whose inline acquire and
+ * release keep it): holder_depth and out_depths belong to the lock's holder; holder_out is
+ * written by the holder under fork_gate and read by fork_prepare under fork_gate.
  */
 static pthread_mutex_t fork_gate = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fork_gate_cond = PTHREAD_COND_INITIALIZER;
-static bool holder_out;
-static int holder_depth;
-static int out_depths[16], out_count;
-static int fork_waiting;                /* atomic: fork_prepare waits for the lock */
+struct glmux_glx_lock_state glmux_glx_lock_state;
 static bool fork_took_lock, fork_prepared;
 
-static void set_out(bool out)
+void glmux_glx_lock_set_out(bool out)
 {
     pthread_mutex_lock(&fork_gate);
-    holder_out = out;
+    glmux_glx_lock_state.holder_out = out;
     if (out)
         pthread_cond_broadcast(&fork_gate_cond);
     pthread_mutex_unlock(&fork_gate);
 }
 
-void glmux_glx_lock_acquire(void)
+/* The lock's last release while fork_prepare waits for it. */
+void glmux_glx_lock_wake_fork(void)
 {
-    pthread_mutex_lock(&glmux_glx_lock);
-    if (holder_out)         /* this thread, called back from where it called out */
-        set_out(false);
-    holder_depth++;
-}
-
-void glmux_glx_lock_release(void)
-{
-    bool last;
-
-    holder_depth--;
-    if (out_count > 0 && out_depths[out_count - 1] == holder_depth)
-        set_out(true);      /* back to the call out of libGLX */
-    last = holder_depth == 0;
-    pthread_mutex_unlock(&glmux_glx_lock);
-    if (last && __atomic_load_n(&fork_waiting, __ATOMIC_SEQ_CST)) {
-        pthread_mutex_lock(&fork_gate);
-        pthread_cond_broadcast(&fork_gate_cond);
-        pthread_mutex_unlock(&fork_gate);
-    }
+    pthread_mutex_lock(&fork_gate);
+    pthread_cond_broadcast(&fork_gate_cond);
+    pthread_mutex_unlock(&fork_gate);
 }
 
 void glmux_glx_call_out_begin(void)
 {
+    struct glmux_glx_lock_state *st = &glmux_glx_lock_state;
+
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     /* Deeper than the array: not marked, so fork_prepare waits for this call (as before). */
-    if (out_count < (int)(sizeof(out_depths) / sizeof(out_depths[0]))) {
-        out_depths[out_count++] = holder_depth;
-        set_out(true);
+    if (st->out_count < GLMUX_GLX_OUT_DEPTHS) {
+        st->out_depths[st->out_count++] = st->holder_depth;
+        glmux_glx_lock_set_out(true);
     } else {
-        out_count++;
+        st->out_count++;
     }
 }
 
 void glmux_glx_call_out_end(void)
 {
     GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
-    if (out_count-- <= (int)(sizeof(out_depths) / sizeof(out_depths[0])))
-        set_out(false);     /* waits while a fork is under way */
-}
-
-void glmux_glx_entry(void)
-{
-    __glDispatchCheckMultithreaded();
+    if (glmux_glx_lock_state.out_count-- <= GLMUX_GLX_OUT_DEPTHS)
+        glmux_glx_lock_set_out(false);  /* waits while a fork is under way */
 }
 
 /*
@@ -108,7 +87,7 @@ void glmux_glx_entry(void)
 static void fork_prepare(void)
 {
     pthread_mutex_lock(&fork_gate);
-    __atomic_store_n(&fork_waiting, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&glmux_glx_lock_state.fork_waiting, 1, __ATOMIC_SEQ_CST);
     for (;;) {
         struct timespec t;
 
@@ -116,7 +95,7 @@ static void fork_prepare(void)
             fork_took_lock = true;
             break;
         }
-        if (holder_out) {
+        if (glmux_glx_lock_state.holder_out) {
             fork_took_lock = false;
             break;
         }
@@ -129,7 +108,7 @@ static void fork_prepare(void)
         }
         pthread_cond_timedwait(&fork_gate_cond, &fork_gate, &t);
     }
-    __atomic_store_n(&fork_waiting, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&glmux_glx_lock_state.fork_waiting, 0, __ATOMIC_SEQ_CST);
     glmux_fork_mutex(&glmux_glx_dyn_lock, GLMUX_FORK_PREPARE);
     glmux_select_fork(GLMUX_FORK_PREPARE);
     fork_prepared = true;
@@ -171,10 +150,10 @@ static void after_fork(void)
     pthread_mutex_init(&glmux_glx_lock, &attr);
     pthread_mutexattr_destroy(&attr);
     glmux_glx_current_after_fork();
-    holder_depth = 0;
-    out_count = 0;
-    holder_out = false;
-    fork_waiting = 0;
+    glmux_glx_lock_state.holder_depth = 0;
+    glmux_glx_lock_state.out_count = 0;
+    glmux_glx_lock_state.holder_out = false;
+    glmux_glx_lock_state.fork_waiting = 0;
     pthread_cond_init(&fork_gate_cond, NULL);
     if (fork_prepared)
         pthread_mutex_unlock(&fork_gate);

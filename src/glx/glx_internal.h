@@ -103,8 +103,46 @@ void glXFreeContextEXT(Display *dpy, GLXContext ctx);
 /* ---- lock, init (glx_init.c) ---- */
 
 extern pthread_mutex_t glmux_glx_lock;
-void glmux_glx_lock_acquire(void);
-void glmux_glx_lock_release(void);
+/*
+ * What glmux_glx_lock's holder records for fork_prepare (glx_init.c explains it): inline, as
+ * every make-current takes the lock twice. holder_depth and out_depths belong to the holder;
+ * holder_out is written under fork_gate (glmux_glx_lock_set_out); fork_waiting is atomic.
+ */
+enum { GLMUX_GLX_OUT_DEPTHS = 16 };
+struct glmux_glx_lock_state {
+    bool holder_out;
+    int holder_depth;
+    int out_count;
+    int fork_waiting;
+    int out_depths[GLMUX_GLX_OUT_DEPTHS];
+};
+extern struct glmux_glx_lock_state glmux_glx_lock_state;
+void glmux_glx_lock_set_out(bool out);
+void glmux_glx_lock_wake_fork(void);
+
+static inline void glmux_glx_lock_acquire(void)
+{
+    struct glmux_glx_lock_state *st = &glmux_glx_lock_state;
+
+    pthread_mutex_lock(&glmux_glx_lock);
+    if (st->holder_out)     /* this thread, called back from where it called out */
+        glmux_glx_lock_set_out(false);
+    st->holder_depth++;
+}
+
+static inline void glmux_glx_lock_release(void)
+{
+    struct glmux_glx_lock_state *st = &glmux_glx_lock_state;
+    bool last;
+
+    st->holder_depth--;
+    if (st->out_count > 0 && st->out_depths[st->out_count - 1] == st->holder_depth)
+        glmux_glx_lock_set_out(true);   /* back to the call out of libGLX */
+    last = st->holder_depth == 0;
+    pthread_mutex_unlock(&glmux_glx_lock);
+    if (last && __atomic_load_n(&st->fork_waiting, __ATOMIC_SEQ_CST))
+        glmux_glx_lock_wake_fork();
+}
 /*
  * Around a call out of libGLX made with glmux_glx_lock held (a vendor's load, a display's
  * first Xlib queries), at a point where libGLX's state is whole: a fork() meanwhile does not
@@ -114,7 +152,10 @@ void glmux_glx_lock_release(void);
 void glmux_glx_call_out_begin(void);
 void glmux_glx_call_out_end(void);
 /* Every GLX entry point calls this first: fork recovery and the patch thread hook. */
-void glmux_glx_entry(void);
+static inline void glmux_glx_entry(void)
+{
+    __glDispatchCheckMultithreaded();
+}
 
 /* ---- vendors (glx_vendor.c) ---- */
 
