@@ -29,8 +29,9 @@ configuration's ctest run. Ends with a table: a row per ctest run, with its time
 
 Variables:
   CI=true             also the packaging tests (label packaging: the .deb and .rpm builds,
-                      nocheck, about 4 minutes on two cores) and the cross runs (label cross:
-                      i386 and arm64, about 3 minutes), both after the default configuration
+                      nocheck, side by side, about 3 minutes on two cores) and the cross
+                      runs (label cross: i386 and arm64, about 3 minutes), both after the
+                      default configuration
   GLMUX_CROSS=all     with CI=true: every cross architecture (armhf, ppc64el, riscv64, s390x,
                       i386 forced under qemu, the i386 package build) instead of i386 and arm64
   GLMUX_PACKAGING=full
@@ -75,7 +76,7 @@ for config in default pure-c sanitize clang tsan minimal; do
         # has just run them.
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles"
-                labels="-LE packaging|memcheck|cross|scripts|select|cli|fuzz|docs -E ^glx_pixels_(depth|configs)$" ;;
+                labels="-LE packaging|memcheck|cross|scripts|select|cli|fuzz|docs -E ^glx_pixels_(depth|depth-put|configs)$" ;;
         sanitize) build="$top/build-sanitize"
                   opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
                   labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
@@ -131,13 +132,13 @@ for config in default pure-c sanitize clang tsan minimal; do
         # Not the package builds with the suite inside (label fulltests) nor the clean-chroot
         # build (label chroot): GLMUX_PACKAGING=full, or ctest -L fulltests / -L chroot.
         if [ "${GLMUX_PACKAGING:-}" = full ]; then
-            run_ctest "default: packaging" -L packaging
+            run_ctest "default: packaging" -j "$jobs" -L packaging
         else
-            run_ctest "default: packaging" -L packaging -LE "chroot|fulltests"
+            run_ctest "default: packaging" -j "$jobs" -L packaging -LE "chroot|fulltests"
         fi
-        # Other architectures, one after the other (each builds with -j): i386 and arm64 (about
-        # five minutes together on two cores); GLMUX_CROSS=all adds armhf, ppc64el, riscv64,
-        # s390x and the i386 package build.
+        # Other architectures, one after the other (each builds with -j; two side by side take
+        # no less time on two cores): i386 and arm64 (about three minutes together);
+        # GLMUX_CROSS=all adds armhf, ppc64el, riscv64, s390x and the i386 package build.
         cross='-R cross_(i386|arm64|probe)$'
         [ "${GLMUX_CROSS:-}" != all ] || cross=""
         # shellcheck disable=SC2086

@@ -33,9 +33,9 @@
 #                tfp); glxgears -samples 4 runs (a multisampled visual)
 #   glmark2      a server reached over TCP: glmark2 with its default config request renders a
 #                short benchmark selection through the pixels vendor
-#   depth        (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30 and 15,
-#                and pixmaps of every depth: each FBConfig shows frames or raises BadMatch, with
-#                MIT-SHM and with GLMUX_GLX_REMOTE_SHM=0
+#   depth, depth-put (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30
+#                and 15, and pixmaps of every depth: each FBConfig shows frames or raises
+#                BadMatch; depth with MIT-SHM, depth-put with GLMUX_GLX_REMOTE_SHM=0
 #   nopresent    (test_glx_pixels) GLMUX_GLX_REMOTE_PRESENT=0 (Xvfb always has Present): window
 #                sizes from GetGeometry replies read a frame later; MIT-SHM and XPutImage; and
 #                Mesa without GL_MESA_pack_invert (MESA_EXTENSION_OVERRIDE): a flipping blit
@@ -365,9 +365,12 @@ swap|interval|threads)
         run_prog "$mode"
     fi
     ;;
-depth)
+depth|depth-put)
     # One screen (with Composite's 32-bit visual, so 32-bit configs), then five screens (the
-    # server has no Composite then): windows of depth 24, 32, 16, 8, 30 and 15.
+    # server has no Composite then): windows of depth 24, 32, 16, 8, 30 and 15. Mode depth puts
+    # frames through MIT-SHM, depth-put through XPutImage (two tests, so that ctest -j runs the
+    # two transports side by side).
+    [ "$mode" = depth ] || export GLMUX_GLX_REMOTE_SHM=0
     for screens in 1 5; do
         more=""
         [ $screens = 5 ] && more="-screen 1 64x64x16 -screen 2 64x64x8 -screen 3 64x64x30
@@ -376,7 +379,6 @@ depth)
         start_xvfb -nolisten tcp -extension GLX $more -pixdepths 1 4 8 15 16 24 30 32
         export PIXELS_DISPLAY=":$num"
         run_prog depth
-        GLMUX_GLX_REMOTE_SHM=0 run_prog depth
         kill "$xpid"
         wait "$xpid" 2>/dev/null
         xpid=

@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from select_driver import (D3, I, N1, OFFLOAD, SELECT_VARS, Report, Runner,  # noqa: E402
-                           SkipTest, case_label, enumerated, parse_main)
+                           SkipTest, case_label, enumerated, parse_main, sampled)
 
 SERVER_VENDOR = "mesa"          # what the fixture's Xvfb names
 LOADABLE = ("mesa", "nvidia")   # the fake vendors that exist
@@ -236,7 +236,7 @@ def main():
     report = Report()
 
     libpath = os.path.join(vendors, "mesa") + ":" + os.path.join(vendors, "nvidia")
-    for dirs, cases, lp in ((vendors, CASES, None), (os.path.join(gpu, "abs"), ABS, None),
+    for dirs, cases, lp in ((vendors, sampled(CASES), None), (os.path.join(gpu, "abs"), ABS, None),
                             (os.path.join(gpu, "solo"), SOLO, None),
                             (os.path.join(gpu, "empty"), PLAIN, libpath)):
         for case in cases:
