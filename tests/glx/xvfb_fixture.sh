@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # glmux tests: the Xvfb fixture of the GLX tests. "start DIR" starts three servers on free
 # displays (Xvfb -displayfd): "two" with two screens and GLX, "one" with one screen and GLX,
-# "noglx" with one screen and the GLX extension disabled, and writes DIR/<name>.display (":N", or "none" when Xvfb is not
-# installed, so that the tests skip). "stop DIR" stops them.
+# "noglx" with one screen and the GLX extension disabled, and writes DIR/<name>.display (":N",
+# or "none" when Xvfb is not installed, so that the tests skip). "stop DIR" stops them. A start first stops the servers
+# that an earlier start in DIR left running (ctest --repeat runs the setup before each
+# repetition but the cleanup once).
 set -u
 cmd=$1
 dir=$2
@@ -33,9 +35,24 @@ start_one() {
     return 1
 }
 
+# Stops the servers DIR's pid files name; a pid that is no longer an Xvfb (reused after a
+# reboot) is left alone.
+stop_all() {
+    for name in two noglx one; do
+        if [ -f "$dir/$name.pid" ]; then
+            pid=$(cat "$dir/$name.pid")
+            if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = Xvfb ]; then
+                kill "$pid" 2>/dev/null
+            fi
+            rm -f "$dir/$name.pid"
+        fi
+    done
+}
+
 case $cmd in
 start)
     mkdir -p "$dir"
+    stop_all
     if ! command -v Xvfb >/dev/null 2>&1; then
         echo none >"$dir/two.display"
         echo none >"$dir/noglx.display"
@@ -48,12 +65,7 @@ start)
     start_one one -screen 0 320x240x24 || exit 1
     ;;
 stop)
-    for name in two noglx one; do
-        if [ -f "$dir/$name.pid" ]; then
-            kill "$(cat "$dir/$name.pid")" 2>/dev/null
-            rm -f "$dir/$name.pid"
-        fi
-    done
+    stop_all
     ;;
 *)
     echo "usage: $0 start|stop DIR" >&2
