@@ -3,9 +3,9 @@
 # glmux tests: the Xvfb fixture of the GLX tests. "start DIR" starts three servers on free
 # displays (Xvfb -displayfd): "two" with two screens and GLX, "one" with one screen and GLX,
 # "noglx" with one screen and the GLX extension disabled, and writes DIR/<name>.display (":N",
-# or "none" when Xvfb is not installed, so that the tests skip). "stop DIR" stops them. A start first stops the servers
-# that an earlier start in DIR left running (ctest --repeat runs the setup before each
-# repetition but the cleanup once).
+# or "none" when Xvfb is not installed, so that the tests skip). "stop DIR" stops them. A
+# start first stops the servers that an earlier start in DIR left running (ctest --repeat
+# runs the setup before each repetition but the cleanup once).
 set -u
 cmd=$1
 dir=$2
