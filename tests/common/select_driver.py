@@ -32,10 +32,8 @@ class SkipTest(Exception):
 
 
 def sampled(cases):
-    """The cases to run: all of them, or with GLMUX_TEST_STRIDE=N (set by tests/*/CMakeLists.txt
-    in sanitized builds, where a case costs two to three times as much) every Nth, the first
-    included. The default configuration runs every case; a sanitized build still runs each bed
-    and most variable forms under its checks."""
+    """The cases to run: all of them, or with GLMUX_TEST_STRIDE=N every Nth, the first included
+    (tests/CMakeLists.txt, GLMUX_TEST_BEDS_STRIDE, says when and why)."""
     try:
         stride = max(1, int(os.environ.get("GLMUX_TEST_STRIDE", "1")))
     except ValueError:
