@@ -26,10 +26,23 @@
 
 #include <X11/Xlib.h>
 #include <X11/Xlib-xcb.h>
-#include <xcb/present.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
+/* Present's requests and events are declared by <xcb/present.h> (Debian: libxcb-present-dev).
+ * A build without that header (scripts/demo.sh's short package list), or with
+ * -DGLMUX_PIXELS_PRESENT=0, leaves Present out, with the behaviour of a process where
+ * libxcb-present.so.0 cannot be loaded (pixels_xlibs.c). */
+#ifndef GLMUX_PIXELS_PRESENT
+#if __has_include(<xcb/present.h>)
+#define GLMUX_PIXELS_PRESENT 1
+#else
+#define GLMUX_PIXELS_PRESENT 0
+#endif
+#endif
+#if GLMUX_PIXELS_PRESENT
+#include <xcb/present.h>
+#endif
 #include <GL/glx.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -310,11 +323,13 @@ struct glmux_pixels_xlibs {
     __typeof__(&xcb_shm_attach_checked) shm_attach_checked;
     __typeof__(&xcb_shm_detach_checked) shm_detach_checked;
     __typeof__(&xcb_shm_put_image_checked) shm_put_image_checked;
-    bool present;           /* libxcb-present (and xcb) */
+    bool present;           /* libxcb-present (and xcb); never in a build without Present */
+#if GLMUX_PIXELS_PRESENT
     xcb_extension_t *present_id;
     __typeof__(&xcb_present_query_version) present_query_version;
     __typeof__(&xcb_present_select_input_checked) present_select_input_checked;
     __typeof__(&xcb_present_notify_msc_checked) present_notify_msc_checked;
+#endif
 };
 
 /* Loaded on first use (dlopen, pthread_once); never NULL. */

@@ -137,6 +137,11 @@ static void *reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
     return reply;
 }
 
+/*
+ * Present's requests and events, all in one place: a build without <xcb/present.h> (pixels.h)
+ * has none of them, and there has_present is false, so nothing below it asks for the others.
+ */
+#if GLMUX_PIXELS_PRESENT
 /* Whether the server has Present (one round trip, once per display). */
 static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
 {
@@ -152,6 +157,86 @@ static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
     free(v);
     return ok;
 }
+
+/* Asks for the window's ConfigureNotify and CompleteNotify events, queued for us alone. */
+static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
+{
+    x->eid = xl->generate_id(x->c);
+    xl->discard_reply(x->c, xl->present_select_input_checked(
+        x->c, x->eid, x->target,
+        XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
+        XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence);
+    x->special = xl->register_for_special_xge(x->c, xl->present_id, x->eid, NULL);
+}
+
+/* Stops the window's events (the transport is freed). */
+static void present_unlisten(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
+{
+    xl->discard_reply(x->c, xl->present_select_input_checked(x->c, x->eid, x->target, 0)
+                                .sequence);
+}
+
+/* One event of the window's: its size, or the retrace of the frame paced last. */
+static void present_heard(struct glmux_pixels_xfer *x, const xcb_generic_event_t *ev)
+{
+    const xcb_present_generic_event_t *g = (const xcb_present_generic_event_t *)ev;
+
+    if (g->evtype == XCB_PRESENT_CONFIGURE_NOTIFY) {
+        const xcb_present_configure_notify_event_t *ce =
+            (const xcb_present_configure_notify_event_t *)ev;
+
+        x->width = ce->width;
+        x->height = ce->height;
+    } else if (g->evtype == XCB_PRESENT_COMPLETE_NOTIFY) {
+        const xcb_present_complete_notify_event_t *ce =
+            (const xcb_present_complete_notify_event_t *)ev;
+
+        if (ce->serial == x->serial)
+            x->msc = ce->msc;
+    }
+}
+
+/* PresentNotifyMSC for retrace msc (0: the next one), tagged with x->serial. */
+static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x,
+                           uint64_t msc)
+{
+    xl->discard_reply(x->c, xl->present_notify_msc_checked(x->c, x->target, x->serial, msc, 0,
+                                                           0).sequence);
+}
+#else
+static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
+{
+    (void)xl;
+    (void)c;
+    return false;
+}
+
+static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
+{
+    (void)xl;
+    (void)x;
+}
+
+static void present_unlisten(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
+{
+    (void)xl;
+    (void)x;
+}
+
+static void present_heard(struct glmux_pixels_xfer *x, const xcb_generic_event_t *ev)
+{
+    (void)x;
+    (void)ev;
+}
+
+static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x,
+                           uint64_t msc)
+{
+    (void)xl;
+    (void)x;
+    (void)msc;
+}
+#endif
 
 struct present_display *glmux_pixels_present_display_new(Display *dpy)
 {
@@ -394,14 +479,8 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
     x->target = (xcb_drawable_t)target;
     x->window = window;
     /* Present's events first, so that no size change between the two is missed. */
-    if (window && pd->present) {
-        x->eid = xl->generate_id(x->c);
-        xl->discard_reply(x->c, xl->present_select_input_checked(
-            x->c, x->eid, x->target,
-            XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
-            XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence);
-        x->special = xl->register_for_special_xge(x->c, xl->present_id, x->eid, NULL);
-    }
+    if (window && pd->present)
+        present_listen(xl, x);
     if ((g = geometry_now(pd, target)) == NULL) {
         glmux_pixels_xfer_free(x);
         return NULL;
@@ -511,21 +590,7 @@ static void hear(struct glmux_pixels_xfer *x)
     xcb_generic_event_t *ev;
 
     while (x->special != NULL && (ev = xl->poll_for_special_event(x->c, x->special)) != NULL) {
-        const xcb_present_generic_event_t *g = (const xcb_present_generic_event_t *)ev;
-
-        if (g->evtype == XCB_PRESENT_CONFIGURE_NOTIFY) {
-            const xcb_present_configure_notify_event_t *ce =
-                (const xcb_present_configure_notify_event_t *)ev;
-
-            x->width = ce->width;
-            x->height = ce->height;
-        } else if (g->evtype == XCB_PRESENT_COMPLETE_NOTIFY) {
-            const xcb_present_complete_notify_event_t *ce =
-                (const xcb_present_complete_notify_event_t *)ev;
-
-            if (ce->serial == x->serial)
-                x->msc = ce->msc;
-        }
+        present_heard(x, ev);
         free(ev);
     }
     while (x->npending > 0) {
@@ -594,9 +659,7 @@ static bool pace(struct glmux_pixels_xfer *x, int interval)
     uint64_t before = x->msc;
 
     x->serial++;
-    xl->discard_reply(x->c, xl->present_notify_msc_checked(
-        x->c, x->target, x->serial, before != 0 ? before + (uint64_t)interval : 0, 0,
-        0).sequence);
+    present_notify(xl, x, before != 0 ? before + (uint64_t)interval : 0);
     xl->flush(x->c);
     for (;;) {
         struct pollfd pfd = { xl->get_file_descriptor(x->c), POLLIN, 0 };
@@ -745,8 +808,7 @@ void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
     if (x->put != 0)
         xl->discard_reply(x->c, x->put);
     if (x->special != NULL) {
-        xl->discard_reply(x->c, xl->present_select_input_checked(x->c, x->eid, x->target, 0)
-                                    .sequence);
+        present_unlisten(xl, x);
         xl->unregister_for_special_event(x->c, x->special);
     }
     if (x->gc != 0)

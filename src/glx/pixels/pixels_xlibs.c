@@ -10,8 +10,9 @@
  * - libX11-xcb and libxcb: needed (Mesa's EGL and GLX need them too); without them the pixels
  *   vendor serves no screen;
  * - libxcb-shm: MIT-SHM (xcb_shm_put_image); without it frames go out with PutImage;
- * - libxcb-present: Present (window sizes from its events, swap intervals); without it a window's
- *   size is asked after each frame and frames are not paced.
+ * - libxcb-present: Present (window sizes from its events, swap intervals); without it (or in a
+ *   build without <xcb/present.h>, pixels.h) a window's size is asked after each frame and
+ *   frames are not paced.
  * A group is usable only when every function of it was found. The libraries stay loaded for the
  * life of the process: a display may use them until it is closed.
  */
@@ -86,6 +87,11 @@ static void load_shm(void)
 
 static void load_present(void)
 {
+#if !GLMUX_PIXELS_PRESENT
+    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: built without Present (no <xcb/present.h>): "
+              "frames are not paced (swap interval) and a window's size is asked after each "
+              "frame");
+#else
     void *lib;
     bool ok = xl.xcb;
 
@@ -98,6 +104,7 @@ static void load_present(void)
     XL_LOAD(lib, present_select_input_checked, "xcb_present_select_input_checked", ok);
     XL_LOAD(lib, present_notify_msc_checked, "xcb_present_notify_msc_checked", ok);
     xl.present = ok;
+#endif
 }
 
 #undef XL_LOAD
