@@ -5,13 +5,16 @@ tests/glx/test_glx_select.py).
 A Runner runs a test program under a umockdev bed (tests/cli/beds/BED.umockdev; bed None is an
 empty testbed, which has no /sys/devices) with a clean environment, a fresh record file for the
 fake vendors and a GLMUX_DEBUG_FILE, and runs `glmux explain --json` under exactly the same bed
-and environment, so that a driver can check that the tool and the library decided alike. A
-Report counts failures and prints one line per check.
+and environment, so that a driver can check that the tool and the library decided alike. The
+runs on one bed share one testbed (bed_host.py). A Report counts failures and prints one line
+per check.
 """
 import json
 import os
 import shutil
 import subprocess
+
+from bed_host import Beds
 
 I = "pci-0000_00_02_0"      # Intel iGPU (intel-nvidia), virtio-gpu (vm-virtio)
 N1 = "pci-0000_01_00_0"     # NVIDIA dGPU (intel-nvidia, nvidia-desktop, dgpu-first, boot-display)
@@ -61,6 +64,7 @@ class Runner:
         self.program, self.beds, self.work = program, beds, work
         self.record_var, self.glmux, self.keep = record_var, glmux, keep
         self.count = 0
+        self.testbeds = Beds()
 
     def env(self, dirs, variables, libpath=None):
         env = {k: v for k, v in os.environ.items()
@@ -71,9 +75,10 @@ class Runner:
         env.update(variables)
         return env
 
-    def command(self, bed, args):
-        bed_args = ["-d", os.path.join(self.beds, bed + ".umockdev")] if bed else []
-        return ["umockdev-run"] + bed_args + ["--"] + args
+    def in_bed(self, bed, args, env):
+        """args run under bed, in a testbed shared with the other runs on that bed."""
+        return self.testbeds.run(os.path.join(self.beds, bed + ".umockdev") if bed else None,
+                                 args, env, timeout=60)
 
     def run(self, bed, dirs, variables, debug, libpath=None):
         """Runs the program under a bed; returns (stdout lines, records, log text)."""
@@ -87,8 +92,7 @@ class Runner:
         env[self.record_var] = record
         env["GLMUX_DEBUG"] = debug
         env["GLMUX_DEBUG_FILE"] = log
-        r = subprocess.run(self.command(bed, [self.program]), env=env, capture_output=True,
-                           text=True, timeout=60)
+        r = self.in_bed(bed, [self.program], env)
         records = open(record).read().splitlines() if os.path.exists(record) else []
         text = open(log).read() if os.path.exists(log) else ""
         if r.returncode == 77:
@@ -102,8 +106,7 @@ class Runner:
         if self.glmux is None:
             return None
         env = self.env(dirs, variables, libpath)
-        r = subprocess.run(self.command(bed, [self.glmux, "explain", "--json"]), env=env,
-                           capture_output=True, text=True, timeout=60)
+        r = self.in_bed(bed, [self.glmux, "explain", "--json"], env)
         if r.returncode != 0:
             raise RuntimeError("glmux explain: exit status %d: %s" % (r.returncode, r.stderr))
         return json.loads(r.stdout)
