@@ -4,10 +4,10 @@
 # Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
 # configurations and runs ctest in both (in pure-C, the tests that call through the stubs), runs
 # the unit, dispatch, EGL, GLX, selector and tool tests (not those that run Mesa's own programs;
-# the lifetime and pixels-vendor tests with Mesa too) in an ASan+UBSan Debug build, the unit and
-# dispatch tests built with clang with the fuzz targets' smoke runs (libFuzzer, a fixed number
-# of executions each), the unit and fake-vendor tests under ThreadSanitizer, and everything in a
-# build with EGL, GLX and GLES switched off.
+# the lifetime and pixels-vendor tests with Mesa too) and the fuzz targets' smoke runs
+# (libFuzzer, a fixed number of executions each) in an ASan+UBSan Debug build made with clang,
+# the unit and fake-vendor tests under ThreadSanitizer (gcc), and everything in a build with
+# EGL, GLX and GLES switched off.
 # With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
 # packages, nocheck: the suite a package build would run inside is the default configuration's,
 # just run) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
@@ -24,7 +24,7 @@ case ${1:-} in -h|--help)
     cat <<'EOH'
 Usage: scripts/test.sh [CTEST_ARGS...]
 Builds and tests glmux in every configuration: default (Ninja), pure-c (Unix Makefiles),
-sanitize (ASan+UBSan), clang (unit tests, fuzz smoke runs), tsan, minimal. Extra arguments go to each
+sanitize (clang, ASan+UBSan, fuzz smoke runs), tsan, minimal. Extra arguments go to each
 configuration's ctest run. Ends with a table: a row per ctest run, with its time.
 
 Variables:
@@ -64,7 +64,7 @@ run_ctest() {
     build_s=0
 }
 
-for config in default pure-c sanitize clang tsan minimal; do
+for config in default pure-c sanitize tsan minimal; do
     build="$top/build"
     opts=""
     generator=Ninja
@@ -77,15 +77,12 @@ for config in default pure-c sanitize clang tsan minimal; do
         pure-c) build="$top/build-pure-c"; opts="-DGLMUX_ENABLE_ASM=OFF"
                 generator="Unix Makefiles"
                 labels="-LE packaging|memcheck|cross|scripts|select|cli|fuzz|docs -E ^glx_pixels_(depth|depth-put|configs)$" ;;
+        # clang: its warnings over the whole tree (gcc's are the other configurations'), its
+        # sanitizer runtime and libFuzzer, in one build (a gcc ASan build besides it took two
+        # minutes more and found nothing this one does not).
         sanitize) build="$top/build-sanitize"
-                  opts="-DGLMUX_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
-                  labels="-L unit|dispatch|egl|glx|gl|select|cli -LE packaging|mesa|cross" ;;
-        # clang's warnings over the whole tree, its sanitizer runtime and libFuzzer: the unit
-        # and dispatch tests and the fuzz smoke runs (the sanitize configuration has run the
-        # others under ASan+UBSan).
-        clang) build="$top/build-clang"
-               opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
-               labels="-L unit|dispatch|fuzz -LE packaging|mesa|cross" ;;
+                  opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
+                  labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa|cross" ;;
         tsan) build="$top/build-tsan"   # data races: the unit and fake-vendor tests, and the
               # selector's threads test (label threads) (~2 min)
               opts="-DGLMUX_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
@@ -95,10 +92,17 @@ for config in default pure-c sanitize clang tsan minimal; do
                  labels="-LE packaging|memcheck|cross|scripts" ;;
     esac
     echo "== configuration: $config ($build, $generator)"
-    # A tree configured with the other generator (an older checkout) is configured afresh.
-    if [ -f "$build/CMakeCache.txt" ] &&
-       ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$build/CMakeCache.txt"; then
-        rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+    # A tree configured with the other generator or compiler (an older checkout's) is
+    # configured afresh.
+    cache="$build/CMakeCache.txt"
+    if [ -f "$cache" ]; then
+        want_clang=false has_clang=false
+        case $opts in *COMPILER=clang*) want_clang=true ;; esac
+        ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' "$cache" || has_clang=true
+        if ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$cache" ||
+           [ "$want_clang" != "$has_clang" ]; then
+            rm -rf "$cache" "$build/CMakeFiles"
+        fi
     fi
     # The build time counts in the configuration's first row. A build that fails is a row that
     # says so; the other configurations still run.
