@@ -16,6 +16,9 @@ For each case three answers must match the oracle's GPU:
     applies its own loader rule to the DRI_PRIME it sees; NVIDIA needs the offload variables
     unless X runs on it);
   * libGLX (the same process, screen 0 of the fake X server): likewise.
+With a known display GPU, the fake server's DRI3Open requests are counted too: none from explain
+or the libraries where one vendor serves every GPU (the display's GPU decides nothing there),
+some from the libraries with vendors that differ and nothing set (the counter's own check).
 Where glmux deliberately differs from the reference, a rule in DIFFERENCES gives glmux's answer
 and the words docs/compatibility.md uses for it; each row it changes says so, and the test
 checks the document.
@@ -187,8 +190,16 @@ def default_display_asked(devices, variables):
     return len({d["vendor"] for d in devices if d["renders"]}) > 1
 
 
-def check_case(setup, devices, spec, bed, display, variables, server_vendor):
+def one_vendor(devices):
+    """Whether every GPU that renders is served by one vendor: then no display's GPU can change
+    which vendor serves, and neither library nor explain asks any display for it (no DRI3Open:
+    docs/compatibility.md, "GPUs whose vendors differ")."""
+    return len({d["vendor"] for d in devices if d["renders"]}) <= 1
+
+
+def check_case(setup, server, devices, spec, bed, display, variables):
     classes = spec["classes"]
+    server_vendor = server.screens[0].vendor
     # GLX asks the application's own connection: the display is known.
     want, reference, vendor_only = decide(devices, display, classes, variables)
     # libEGL's default display (and explain) asks over a connection of its own only when no GPU
@@ -208,7 +219,9 @@ def check_case(setup, devices, spec, bed, display, variables, server_vendor):
     problems = []
     env = setup.env(setup.display, variables)
 
+    asked = server.dri3_opens
     out, r = setup.explain(env)
+    explain_opens, asked = server.dri3_opens - asked, server.dri3_opens
     if out is None:
         problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
     else:
@@ -230,6 +243,16 @@ def check_case(setup, devices, spec, bed, display, variables, server_vendor):
                                   {"egl": (egl_want, egl_vendor_only),
                                    "glx": (want, vendor_only)},
                                   server_vendor if glx_server else None)
+    # One vendor for every GPU: the display's GPU decides nothing, so it is never asked for.
+    if display is not None and one_vendor(devices):
+        for who, opens in (("glmux explain", explain_opens),
+                           ("libEGL and libGLX", server.dri3_opens - asked)):
+            if opens:
+                problems.append("%s asked the display for its GPU (%d DRI3Open) with one vendor "
+                                "for every GPU" % (who, opens))
+    # The counter's own check: with vendors that differ and nothing set, the display is asked.
+    elif display is not None and not variables and server.dri3_opens == asked:
+        problems.append("libEGL and libGLX did not ask the display for its GPU (no DRI3Open)")
     return want, reference, problems
 
 
@@ -264,8 +287,8 @@ def inner(args):
                 screen = Screen(None, "mesa")
             server.configure([screen])
             for variables in variable_sets(devices, spec, quick):
-                want, reference, problems = check_case(setup, devices, spec, bed, display,
-                                                       variables, screen.vendor)
+                want, reference, problems = check_case(setup, server, devices, spec, bed,
+                                                       display, variables)
                 rows.append({"label": label(bed, display, variables), "want": want,
                              "reference": reference, "problems": problems})
     json.dump({"rows": rows, "mknod": server.mknod_error}, sys.stdout)
