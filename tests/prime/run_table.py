@@ -16,9 +16,10 @@ For each case three answers must match the oracle's GPU:
     applies its own loader rule to the DRI_PRIME it sees; NVIDIA needs the offload variables
     unless X runs on it);
   * libGLX (the same process, screen 0 of the fake X server): likewise.
-With a known display GPU, the fake server's DRI3Open requests are counted too: none from explain
-or the libraries where one vendor serves every GPU (the display's GPU decides nothing there),
-some from the libraries with vendors that differ and nothing set (the counter's own check).
+With a known display GPU, the fake server's DRI3Open requests are counted too: the libraries ask
+the display for its GPU exactly when its answer can change the vendor (display_asked: the GPUs
+the screen could be on lead to different vendors, or libEGL's default display is asked), and
+explain never asks where one vendor serves every GPU.
 Where glmux deliberately differs from the reference, a rule in DIFFERENCES gives glmux's answer
 and the words docs/compatibility.md uses for it; each row it changes says so, and the test
 checks the document.
@@ -197,6 +198,15 @@ def one_vendor(devices):
     return len({d["vendor"] for d in devices if d["renders"]}) <= 1
 
 
+def display_asked(devices, classes, variables):
+    """Whether the probe's libraries ask a display that can name its GPU (DRI3) for it
+    (docs/hybrid-gpus.md, "The display's GPU" and "GLX programs"): libGLX when the GPUs the screen
+    could be on lead to different vendors, libEGL's default display as default_display_asked."""
+    tags = [d["tag"] for d in devices if d["renders"]]
+    vendors = {vendor_of(devices, decide(devices, tag, classes, variables)[0]) for tag in tags}
+    return len(vendors) > 1 or default_display_asked(devices, variables)
+
+
 def check_case(setup, server, devices, spec, bed, display, variables):
     classes = spec["classes"]
     server_vendor = server.screens[0].vendor
@@ -243,16 +253,15 @@ def check_case(setup, server, devices, spec, bed, display, variables):
                                   {"egl": (egl_want, egl_vendor_only),
                                    "glx": (want, vendor_only)},
                                   server_vendor if glx_server else None)
-    # One vendor for every GPU: the display's GPU decides nothing, so it is never asked for.
-    if display is not None and one_vendor(devices):
-        for who, opens in (("glmux explain", explain_opens),
-                           ("libEGL and libGLX", server.dri3_opens - asked)):
-            if opens:
-                problems.append("%s asked the display for its GPU (%d DRI3Open) with one vendor "
-                                "for every GPU" % (who, opens))
-    # The counter's own check: with vendors that differ and nothing set, the display is asked.
-    elif display is not None and not variables and server.dri3_opens == asked:
-        problems.append("libEGL and libGLX did not ask the display for its GPU (no DRI3Open)")
+    # The display is asked for its GPU only when its answer can change the vendor: never where
+    # one vendor serves every GPU (explain neither), else as display_asked says.
+    opens = server.dri3_opens - asked
+    if display is not None and one_vendor(devices) and explain_opens:
+        problems.append("glmux explain asked the display for its GPU (%d DRI3Open) with one "
+                        "vendor for every GPU" % explain_opens)
+    if display is not None and bool(opens) != display_asked(devices, classes, variables):
+        problems.append("libEGL and libGLX %s the display for its GPU (%d DRI3Open)" % (
+            "asked" if opens else "did not ask", opens))
     return want, reference, problems
 
 
