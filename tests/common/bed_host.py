@@ -58,9 +58,8 @@ class Beds:
 
     def close(self):
         for proc in self.hosts.values():
-            if proc.poll() is None:
-                proc.stdin.close()
-                proc.wait()
+            proc.stdin.close()      # the host's end of input: it ends, and its testbed goes
+            proc.wait()
             proc.stdout.close()
         self.hosts.clear()
 

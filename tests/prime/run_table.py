@@ -183,19 +183,19 @@ def decide(devices, display, classes, variables):
     return want, reference, False
 
 
-def default_display_asked(devices, variables):
-    """Whether libEGL (and explain) asks the default display for its GPU over a connection of
-    its own (documented): only when no GPU variable is set and the GPUs' vendors differ."""
-    if any(variables.get(k) for k in ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD")):
-        return False
-    return len({d["vendor"] for d in devices if d["renders"]}) > 1
-
-
 def one_vendor(devices):
     """Whether every GPU that renders is served by one vendor: then no display's GPU can change
     which vendor serves, and neither library nor explain asks any display for it (no DRI3Open:
     docs/compatibility.md, "GPUs whose vendors differ")."""
     return len({d["vendor"] for d in devices if d["renders"]}) <= 1
+
+
+def default_display_asked(devices, variables):
+    """Whether libEGL (and explain) asks the default display for its GPU over a connection of
+    its own (documented): only when no GPU variable is set and the GPUs' vendors differ."""
+    if any(variables.get(k) for k in ("DRI_PRIME", "GLMUX_GPU", "__NV_PRIME_RENDER_OFFLOAD")):
+        return False
+    return not one_vendor(devices)
 
 
 def display_asked(devices, classes, variables):
@@ -229,9 +229,10 @@ def check_case(setup, server, devices, spec, bed, display, variables):
     problems = []
     env = setup.env(setup.display, variables)
 
-    asked = server.dri3_opens
+    before_explain = server.dri3_opens
     out, r = setup.explain(env)
-    explain_opens, asked = server.dri3_opens - asked, server.dri3_opens
+    explain_opens = server.dri3_opens - before_explain
+    before_probe = server.dri3_opens
     if out is None:
         problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
     else:
@@ -255,7 +256,7 @@ def check_case(setup, server, devices, spec, bed, display, variables):
                                   server_vendor if glx_server else None)
     # The display is asked for its GPU only when its answer can change the vendor: never where
     # one vendor serves every GPU (explain neither), else as display_asked says.
-    opens = server.dri3_opens - asked
+    opens = server.dri3_opens - before_probe
     if display is not None and one_vendor(devices) and explain_opens:
         problems.append("glmux explain asked the display for its GPU (%d DRI3Open) with one "
                         "vendor for every GPU" % explain_opens)
