@@ -11,14 +11,18 @@
 # mirror answers badly for a while (a sync in progress: "File has unexpected size", "Hash Sum
 # mismatch", a failed fetch), the update is tried again, GLMUX_APT_RETRIES times (3) with
 # growing pauses; if the lists still cannot all be fetched, this says so and installs from
-# what apt has, which fails clearly if a package cannot be found.
+# what apt has. When that install fails (a suite's list missing for one architecture leaves its
+# packages at other versions than the native ones, which multiarch forbids), it is tried once
+# more with the suites whose lists failed pinned below the others (priority 100) for this one
+# install: the versions that every architecture has. A later apt-get upgrade brings the rest.
+# If that fails too, apt's error stands.
 #   scripts/install-deps.sh [--update] [LIST]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 update=false
 case ${1:-} in
     --update) update=true; shift ;;
-    -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "install-deps: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
 list=${1:-$top/.ci/packages}
@@ -61,8 +65,10 @@ done
 waited=0
 tries=1
 pause=15
+partial=false
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pins=$(mktemp -d)
+trap 'rm -rf "$log" "$pins"' EXIT
 until $sudo env LC_ALL=C apt-get -o DPkg::Lock::Timeout="$timeout" -o Acquire::Retries=3 \
         update -qq >"$log" 2>&1; do
     if grep -q "Could not get lock" "$log" && [ "$waited" -lt "$timeout" ]; then
@@ -81,6 +87,7 @@ until $sudo env LC_ALL=C apt-get -o DPkg::Lock::Timeout="$timeout" -o Acquire::R
             cat "$log" >&2
             echo "install-deps: some package lists could not be fetched after $tries tries;" \
                  "installing from the lists apt has" >&2
+            partial=true
             break
         fi
         grep -E "^E: " "$log" | head -n 2 >&2
@@ -96,6 +103,20 @@ until $sudo env LC_ALL=C apt-get -o DPkg::Lock::Timeout="$timeout" -o Acquire::R
 done
 cat "$log"
 [ -n "$missing" ] || exit 0
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout="$timeout" install -y -qq \
-    --no-install-recommends $missing
+apt_install() {   # apt-get install of the missing packages; extra apt options first
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout="$timeout" "$@" \
+        install -y -qq --no-install-recommends $missing
+}
+[ "$partial" = true ] || { apt_install; exit; }
+apt_install && exit 0
+# The suites of the lists that failed ("Failed to fetch http://.../dists/SUITE/..."), each
+# pinned to 100 in a preferences file of this install only.
+suites=$(sed -n 's|.*Failed to fetch [^ ]*/dists/\([^/ ]*\)/.*|\1|p' "$log" | sort -u | tr '\n' ' ')
+[ -n "$suites" ] || exit 1
+for suite in $suites; do
+    printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n\n' "$suite"
+done >"$pins/glmux-install-deps.pref"
+echo "install-deps: the install failed with incomplete package lists; trying once more with" \
+     "${suites% } pinned below the other suites for this install" >&2
+apt_install -o Dir::Etc::PreferencesParts="$pins"

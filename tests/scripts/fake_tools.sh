@@ -5,6 +5,9 @@
 #   installed      packages dpkg-query reports as installed, one a line
 #   lock-failures  how many times apt-get update fails with apt's lock message (counted down)
 #   fetch-failures how many times, after that, it fails as a mirror in sync makes it fail
+#   install-failures how many times apt-get install fails as with versions that do not fit
+#                  (counted down); an install given Dir::Etc::PreferencesParts=DIR copies
+#                  DIR's files into DIR/calls
 # fake_work WORK_DIR: WORK_DIR made afresh; FAKE_DIR, where fake_tools puts the programs, in it.
 fake_work() {
     rm -rf "$1"
@@ -19,6 +22,7 @@ fake_tools() {
     : >"$d/installed"
     echo 0 >"$d/lock-failures"
     echo 0 >"$d/fetch-failures"
+    echo 0 >"$d/install-failures"
     for tool in apt-get dpkg dpkg-query sudo sleep cmake xvfb-run; do
         cat >"$d/$tool" <<FAKE
 #!/bin/sh
@@ -51,6 +55,15 @@ for a in "$@"; do
             echo $((n - 1)) >"$d/fetch-failures"
             echo "E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 192.0.2.1 80]" >&2
             echo "E: Some index files failed to download. They have been ignored, or old ones used instead." >&2
+            exit 100
+        fi
+    fi
+    case $a in Dir::Etc::PreferencesParts=*) cat "${a#*=}"/* >>"$d/calls" ;; esac
+    if [ "$a" = install ]; then
+        n=$(cat "$d/install-failures")
+        if [ "$n" -gt 0 ]; then
+            echo $((n - 1)) >"$d/install-failures"
+            echo "E: Unable to correct problems, you have held broken packages." >&2
             exit 100
         fi
     fi

@@ -4,7 +4,8 @@
 # when everything is installed; while another apt holds the package lists' lock, apt-get update
 # is tried again until it gets it, or until GLMUX_APT_LOCK_TIMEOUT with a clear message; any
 # other apt error stops at once; a mirror in sync is tried again with growing pauses, and after
-# GLMUX_APT_RETRIES tries the install goes on from the lists apt has; --update refreshes the
+# GLMUX_APT_RETRIES tries the install goes on from the lists apt has, and if that install fails,
+# it is tried once more with the failed lists' suite pinned to 100, and no more; --update refreshes the
 # lists though nothing is missing; the demonstration's list adds no foreign architecture, the
 # full list adds those it names.
 #   test_install_deps.sh SOURCE_DIR WORK_DIR
@@ -81,6 +82,31 @@ grep -q "could not be fetched after 3 tries" "$work/out" || fail "no clear messa
 grep -q "Mirror sync in progress" "$work/out" || fail "apt's error was not shown"
 grep -q "^apt-get .*install -y" "$FAKE_DIR/calls" || fail "the install did not go on"
 
+# The lists stay incomplete and the install fails (multiarch versions that do not fit): once
+# more with the failed suite pinned below the others, which installs.
+fake_tools "$FAKE_DIR"
+echo 1000 >"$FAKE_DIR/fetch-failures"
+echo 1 >"$FAKE_DIR/install-failures"
+run 0 GLMUX_APT_RETRIES=1
+[ "$(count 'apt-get .*install -y')" = 2 ] || fail "apt-get install ran $(count 'apt-get .*install -y') times, expected 2"
+grep -q "^apt-get .*-o Dir::Etc::PreferencesParts=.* install -y" "$FAKE_DIR/calls" ||
+    fail "the second install had no preferences of its own"
+grep -qx "Pin: release n=bookworm-security" "$FAKE_DIR/calls" || fail "the failed suite was not pinned"
+grep -qx "Pin-Priority: 100" "$FAKE_DIR/calls" || fail "the pin's priority is not 100"
+grep -q "trying once more with bookworm-security pinned" "$work/out" || fail "the second try was not said: $(cat "$work/out")"
+# ... and when that fails too, apt's error stands and nothing else is tried.
+fake_tools "$FAKE_DIR"
+echo 1000 >"$FAKE_DIR/fetch-failures"
+echo 2 >"$FAKE_DIR/install-failures"
+run 100 GLMUX_APT_RETRIES=1
+[ "$(count 'apt-get .*install -y')" = 2 ] || fail "apt-get install ran $(count 'apt-get .*install -y') times, expected 2"
+grep -q "held broken packages" "$work/out" || fail "apt's error was not shown"
+# Complete lists and a failing install: no second try.
+fake_tools "$FAKE_DIR"
+echo 1 >"$FAKE_DIR/install-failures"
+run 100
+[ "$(count 'apt-get .*install -y')" = 1 ] || fail "an install with complete lists was tried again"
+
 # An odd GLMUX_APT_RETRIES is said and replaced by the default.
 fake_tools "$FAKE_DIR"
 run 0 GLMUX_APT_RETRIES=many
@@ -110,4 +136,4 @@ env PATH="$FAKE_DIR:$PATH" sh "$script" >"$work/out" 2>&1 || fail "the full list
 for arch in i386 arm64 armhf; do
     grep -qx "dpkg --add-architecture $arch" "$FAKE_DIR/calls" || fail "the full list did not add $arch"
 done
-echo "install-deps.sh: 10 cases as expected"
+echo "install-deps.sh: 13 cases as expected"
