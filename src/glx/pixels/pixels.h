@@ -10,12 +10,12 @@
  * (FBConfigs and visuals), pixels_choose.c (glXChooseFBConfig and the other config functions),
  * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_swap.c
  * (glXSwapBuffers, glFinish and glFlush, swap intervals), pixels_present.c (a drawable's frame
- * transport), pixels_resolve.c (the GL side: read-back, resolve, pixmap upload), pixels_frame.c
- * (what a drawable and a frame may be: the checks of what the server answers), pixels_xlibs.c
- * (libX11-xcb, libxcb-shm and libxcb-present, dlopened) and pixels_texture.c
- * (GLX_EXT_texture_from_pixmap). It uses public GLX
- * vendor ABI, EGL, GL and X11 calls only, and src/util (logging, the environment) and
- * src/select (the EGL vendor directory) linked statically: nothing of libGLX's.
+ * transport), pixels_server.c (the transport's part of each display), pixels_resolve.c (the GL
+ * side: read-back, resolve, pixmap upload), pixels_frame.c (what a drawable and a frame may be:
+ * the checks of what the server answers), pixels_xlibs.c (libX11-xcb, libxcb-shm and
+ * libxcb-present, dlopened) and pixels_texture.c (GLX_EXT_texture_from_pixmap). It uses public GLX
+ * vendor ABI, EGL, GL and X11 calls only, and src/util (logging, the environment) and src/select
+ * (the EGL vendor directory) linked statically: nothing of libGLX's.
  */
 #ifndef GLMUX_GLX_PIXELS_H
 #define GLMUX_GLX_PIXELS_H
@@ -282,17 +282,6 @@ bool glmux_pixels_xfer_paced(const struct glmux_pixels_xfer *x);
 /* Reads the current draw surface (d's) back and puts it into d's X drawable, paced to every
  * interval-th retrace when interval > 0 and Present can; false when nothing was sent. */
 bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval);
-/* The window or pixmap's size (one round trip); false when it is gone (the error is ours). */
-bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth);
-/* The X pixmap's w x h contents (its depth must be 24 or 32, in 32 bits a pixel) as an XImage of
- * 32-bit B, G, R, A bytes, opaque where it has no alpha (XDestroyImage it); NULL when it cannot
- * be read (the error is ours). One round trip. */
-XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h);
-/* Reports an X error to the application's error handler, as the server would for a GLX request:
- * the GLX error glx_code (>= 0) when the server has the GLX extension, else the core error code;
- * major code: the server's GLX extension (0 without one), minor code glx_minor. */
-void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
-                          int glx_minor);
 void glmux_pixels_stats_get(struct glmux_pixels_stats *out);
 
 /* ---- the X libraries beyond libX11 (pixels_xlibs.c) ---- */
@@ -334,6 +323,58 @@ struct glmux_pixels_xlibs {
 
 /* Loaded on first use (dlopen, pthread_once); never NULL. */
 const struct glmux_pixels_xlibs *glmux_pixels_xlibs(void);
+
+/* ---- the display's side of the frame transport (pixels_server.c) ---- */
+
+/* What we know of one X display (its record's present part, pixels_display.c and
+ * pixels_server.c). Written
+ * before the record is listed, then read only: all but the MIT-SHM state (shm_lock). */
+struct present_display {
+    Display *dpy;
+    xcb_connection_t *xcb;
+    int glx_opcode;         /* 0: no GLX extension (the major code of the errors we report) */
+    int glx_error;          /* the GLX extension's first error code */
+    bool present;           /* Present 1.0 or later, and libxcb-present */
+    int order;              /* the server's image byte order */
+    int shm_state;          /* 0 untested, 1 works, -1 does not (shm_lock) */
+    bool shm_testing;       /* a thread is testing it; the others put meanwhile (shm_lock) */
+};
+
+/* A frame buffer of a transport: an MIT-SHM segment, or plain memory. */
+struct glmux_pixels_buffer {
+    char *data;             /* the frame's pixels (l.size bytes); NULL: none */
+    int shmid;
+    xcb_shm_seg_t seg;      /* 0: plain memory */
+    unsigned int fence;     /* the GetGeometry sent after its last put (0: none pending) */
+};
+
+/* The window or pixmap's size (one round trip); false when it is gone (the error is ours). */
+bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth);
+/* The X pixmap's w x h contents (its depth must be 24 or 32, in 32 bits a pixel) as an XImage of
+ * 32-bit B, G, R, A bytes, opaque where it has no alpha (XDestroyImage it); NULL when it cannot
+ * be read (the error is ours). One round trip. */
+XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h);
+/* Reports an X error to the application's error handler, as the server would for a GLX request:
+ * the GLX error glx_code (>= 0) when the server has the GLX extension, else the core error code;
+ * major code: the server's GLX extension (0 without one), minor code glx_minor. */
+void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
+                          int glx_minor);
+/* The transport's part of dpy's record (made on first use: X requests, no lock held); NULL
+ * without libX11-xcb, or when out of memory. */
+struct present_display *glmux_pixels_present_of(Display *dpy);
+/* The reply (or error, *err when err is not NULL) to request seq on c, waited for without
+ * entering xcb's queue of waiting readers (pixels_server.c); NULL when there is none. */
+void *glmux_pixels_reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
+                              unsigned int seq, xcb_generic_error_t **err);
+/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
+xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target);
+/* A private MIT-SHM segment of size bytes attached here and to the server, into *b; false
+ * (nothing kept) when either fails. check_root (not 0): the server's answer is waited for. */
+bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
+                              size_t size, xcb_window_t check_root,
+                              struct glmux_pixels_buffer *b);
+/* Whether the server can attach our shared memory (tested once per display). */
+bool glmux_pixels_shm_works(struct present_display *pd);
 
 /* ---- the vendor (pixels_vendor.c) ---- */
 
@@ -426,7 +467,6 @@ void glmux_pixels_swap_after_fork(void);
 /* ---- one record per X display (pixels_display.c) ---- */
 
 struct display_configs;     /* pixels_config.c's part */
-struct present_display;     /* pixels_present.c's part */
 
 struct glmux_pixels_display {
     struct glmux_pixels_display *next;

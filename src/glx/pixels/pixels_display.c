@@ -3,7 +3,7 @@
  * glmux: the pixels vendor's one record per X display. It owns the vendor's one Xlib extension
  * record on the display (XAddExtension), so one close hook frees everything the vendor knows of
  * the display; it holds the display's FB configs (pixels_config.c) and what the frame transport
- * knows of the server (pixels_present.c), each guarded by its own module's lock. Made on first
+ * knows of the server (pixels_server.c), each guarded by its own module's lock. Made on first
  * use, outside every lock (XAddExtension and the modules' server queries are X requests); when
  * two threads make one at once, the first linked wins and the other is dropped before its hook
  * is set.

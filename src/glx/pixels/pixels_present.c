@@ -22,31 +22,18 @@
  * the next frame) and mark it gone; nothing reaches the application's X error handler, with no
  * hook on the display. A connection that died goes to Xlib's I/O error handler at the next
  * frame (an XFlush), as at any Xlib call.
- * A reply is waited for by polling (reply_wait: xcb_poll_for_reply, which reads the socket
- * when no other thread does, and poll(2) on it), never inside xcb_wait_for_reply or
- * xcb_request_check: libxcb 1.15 (Debian 12) spins forever, holding the connection's lock, when
- * a thread leaves xcb_wait_for_reply while another thread waiting for an earlier reply is still
- * queued ahead of it; a connection that dies under several waiting threads does just that, and
- * every thread of the process then hangs instead of reaching the I/O error handler (issue 25).
- * Locks: present_lock guards each display's MIT-SHM state; it is never held across an Xlib,
- * xcb, EGL or GL call. A transport is used by one thread at a time, the one that claimed its
- * drawable (glmux_pixels_drawable_claim, pixels_vendor.c).
+ * The display's side (what it has, the MIT-SHM test, waiting for a reply without xcb's queue of
+ * readers) is pixels_server.c's. A transport is used by one thread at a time, the one that
+ * claimed its drawable (glmux_pixels_drawable_claim, pixels_vendor.c); it takes no lock.
  */
 #define _GNU_SOURCE
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ipc.h>
 #include <sys/shm.h>
 #include <time.h>
-#include <unistd.h>
-
-#include <X11/Xlibint.h>
-#include <X11/Xutil.h>
 
 #include "glx/pixels/pixels.h"
-#include "util/env.h"
 #include "util/log.h"
 
 /* GetGeometry requests in flight per drawable (more: the oldest is waited for). */
@@ -55,26 +42,6 @@
 #define PUT_MAX_WORDS 65536
 /* The longest a paced frame waits for its retrace, in milliseconds per swap interval. */
 #define PACE_MS_PER_INTERVAL 1000
-
-/* What we know of one X display (its record's present part, pixels_display.c). Written
- * before the record is listed, then read only: all but the MIT-SHM state (present_lock). */
-struct present_display {
-    Display *dpy;
-    xcb_connection_t *xcb;
-    int glx_opcode;         /* 0: no GLX extension (the major code of the errors we report) */
-    int glx_error;          /* the GLX extension's first error code */
-    bool present;           /* Present 1.0 or later, and libxcb-present */
-    int order;              /* the server's image byte order */
-    int shm_state;          /* 0 untested, 1 works, -1 does not (present_lock) */
-    bool shm_testing;       /* a thread is testing it; the others put meanwhile (present_lock) */
-};
-
-struct xfer_buffer {
-    char *data;             /* the frame's pixels (l.size bytes); NULL: none */
-    int shmid;
-    xcb_shm_seg_t seg;      /* 0: plain memory */
-    unsigned int fence;     /* the GetGeometry sent after its last put (0: none pending) */
-};
 
 struct glmux_pixels_xfer {
     Display *dpy;
@@ -87,7 +54,7 @@ struct glmux_pixels_xfer {
     struct glmux_pixels_layout l; /* of the buffers; width 0: none yet */
     bool shm;               /* the buffers are MIT-SHM segments */
     bool no_shm;            /* an MIT-SHM put failed: plain memory from now on */
-    struct xfer_buffer buf[2]; /* MIT-SHM: both, in turn; else buf[0] */
+    struct glmux_pixels_buffer buf[2]; /* MIT-SHM: both, in turn; else buf[0] */
     int next;               /* the buffer (MIT-SHM) or put_fence (PutImage) of the next frame */
     unsigned int put_fence[2]; /* PutImage: the GetGeometry sent after each of the last two */
     unsigned int pending[XFER_PENDING]; /* GetGeometry sequence numbers, oldest first */
@@ -102,62 +69,16 @@ struct glmux_pixels_xfer {
     struct glmux_pixels_xfer *chain; /* glmux_pixels_xfer_chain's list */
 };
 
-static pthread_mutex_t present_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct glmux_pixels_stats stats;
 
-/* ---- the transport's part of a display's record (pixels_display.c) ---- */
-
-/* The pause after poll(2) found the socket readable and our reply still was not in: another
- * thread is reading the connection; it gets a moment to take in what is there. */
-#define REPLY_BUSY_PAUSE_US 200
-
-/*
- * The reply (or error, *err when err is not NULL) to request seq, waited for without entering
- * xcb's queue of waiting readers (see the top of this file): xcb_poll_for_reply reads what the
- * server has sent when no other thread is reading the connection, poll(2) waits for more, at
- * most 5 ms at a time (another thread may read it meanwhile). NULL when there is no reply: an
- * error, or a connection that died (xcb_poll_for_reply answers at once then).
- */
-static void *reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
-                        unsigned int seq, xcb_generic_error_t **err)
-{
-    void *reply = NULL;
-    int busy = 0;
-
-    if (err != NULL)
-        *err = NULL;
-    xl->flush(c);
-    while (!xl->poll_for_reply(c, seq, &reply, err)) {
-        struct pollfd pfd = { xl->get_file_descriptor(c), POLLIN, 0 };
-
-        if (busy > 0)
-            usleep(REPLY_BUSY_PAUSE_US);
-        busy = poll(&pfd, 1, 5) > 0 ? busy + 1 : 0;
-    }
-    return reply;
-}
+/* ---- Present ---- */
 
 /*
  * Present's requests and events, all in one place: a build without <xcb/present.h> (pixels.h)
- * has none of them, and there has_present is false, so nothing below it asks for the others.
+ * has none of them, and there pd->present is false (pixels_server.c), so nothing below asks for
+ * them.
  */
 #if GLMUX_PIXELS_PRESENT
-/* Whether the server has Present (one round trip, once per display). */
-static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
-{
-    const xcb_query_extension_reply_t *ext;
-    xcb_present_query_version_reply_t *v;
-    bool ok;
-
-    if (!xl->present || (ext = xl->get_extension_data(c, xl->present_id)) == NULL ||
-        !ext->present)
-        return false;
-    v = reply_wait(xl, c, xl->present_query_version(c, 1, 2).sequence, NULL);
-    ok = v != NULL && v->major_version >= 1;
-    free(v);
-    return ok;
-}
-
 /* Asks for the window's ConfigureNotify and CompleteNotify events, queued for us alone. */
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
 {
@@ -204,13 +125,6 @@ static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pix
                                                            0).sequence);
 }
 #else
-static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c)
-{
-    (void)xl;
-    (void)c;
-    return false;
-}
-
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
 {
     (void)xl;
@@ -238,226 +152,6 @@ static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pix
 }
 #endif
 
-struct present_display *glmux_pixels_present_display_new(Display *dpy)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    struct present_display *d;
-    int ev;
-
-    if (!xl->xcb || (d = calloc(1, sizeof(*d))) == NULL)
-        return NULL;
-    d->dpy = dpy;
-    d->xcb = xl->GetXCBConnection(dpy);
-    if (!XQueryExtension(dpy, "GLX", &d->glx_opcode, &ev, &d->glx_error))
-        d->glx_opcode = 0;
-    d->present = glmux_env_get_int("GLMUX_GLX_REMOTE_PRESENT", 1) != 0 && has_present(xl, d->xcb);
-    d->order = ImageByteOrder(dpy);
-    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: %s", DisplayString(dpy),
-              d->present ? "Present: window sizes from its events, frames paced by it"
-                         : "no Present: window sizes asked after each frame");
-    return d;
-}
-
-void glmux_pixels_present_display_free(struct present_display *pd)
-{
-    free(pd);
-}
-
-/* What the transport knows of dpy (made on first use: X requests, no lock held); NULL without
- * libX11-xcb, or when out of memory. */
-static struct present_display *display_of(Display *dpy)
-{
-    struct glmux_pixels_display *r = glmux_pixels_display_get(dpy);
-
-    return r != NULL ? r->present : NULL;
-}
-
-void glmux_pixels_present_after_fork(void)
-{
-    pthread_mutex_init(&present_lock, NULL);
-}
-
-/* ---- questions to the server ---- */
-
-/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
-static xcb_get_geometry_reply_t *geometry_now(struct present_display *pd, XID target)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    xcb_generic_error_t *err = NULL;
-    xcb_get_geometry_reply_t *r =
-        reply_wait(xl, pd->xcb, xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence, &err);
-
-    free(err);
-    return r;
-}
-
-bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
-{
-    struct present_display *pd = display_of(dpy);
-    xcb_get_geometry_reply_t *r = pd != NULL ? geometry_now(pd, target) : NULL;
-
-    if (r == NULL)
-        return false;
-    *w = r->width;
-    *h = r->height;
-    if (depth != NULL)
-        *depth = r->depth;
-    free(r);
-    return true;
-}
-
-XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    struct present_display *pd = display_of(dpy);
-    struct glmux_pixels_layout l;
-    xcb_get_image_reply_t *r;
-    XImage *img;
-    char *data;
-
-    if (pd == NULL || !glmux_pixels_layout(w, h, &l))
-        return NULL;
-    r = reply_wait(xl, pd->xcb, xl->get_image(pd->xcb, XCB_IMAGE_FORMAT_Z_PIXMAP,
-                                              (xcb_drawable_t)pixmap, 0, 0, (uint16_t)w,
-                                              (uint16_t)h, ~0u).sequence, NULL);
-    /* Only what the server says is there, and only if it is the frame's size. */
-    if (r == NULL || (r->depth != 24 && r->depth != 32) ||
-        glmux_pixels_format_bpp(dpy, r->depth) != 32 || (uint64_t)r->length * 4 != l.size ||
-        (data = malloc(l.size)) == NULL) {
-        if (r != NULL)
-            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: pixmap 0x%lx (depth %u) is not read: "
-                      "only depth 24 and 32 in 32 bits a pixel are", (unsigned long)pixmap,
-                      r->depth);
-        free(r);
-        return NULL;
-    }
-    memcpy(data, r + 1, l.size);
-    for (size_t i = 0; i < l.size; i += 4) {
-        if (pd->order == MSBFirst) { /* A, R, G, B to B, G, R, A */
-            char t = data[i], u = data[i + 1];
-
-            data[i] = data[i + 3];
-            data[i + 1] = data[i + 2];
-            data[i + 2] = u;
-            data[i + 3] = t;
-        }
-        if (r->depth != 32)
-            data[i + 3] = (char)0xff;
-    }
-    img = XCreateImage(dpy, NULL, r->depth, ZPixmap, 0, data, (unsigned)w, (unsigned)h, 32,
-                       l.stride);
-    free(r);
-    if (img == NULL)
-        free(data);
-    return img;
-}
-
-void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
-                          int glx_minor)
-{
-    struct present_display *pd = display_of(dpy);
-    xError err;
-
-    memset(&err, 0, sizeof(err));
-    err.type = X_Error;
-    err.errorCode = code;
-    if (glx_code >= 0 && pd != NULL && pd->glx_opcode != 0)
-        err.errorCode = (CARD8)(pd->glx_error + glx_code);
-    err.resourceID = (CARD32)resource;
-    err.majorCode = pd != NULL ? (CARD8)pd->glx_opcode : 0;
-    err.minorCode = (CARD16)glx_minor;
-    LockDisplay(dpy);
-    err.sequenceNumber = (CARD16)dpy->request;
-    _XError(dpy, &err);
-    UnlockDisplay(dpy);
-}
-
-/*
- * A private segment of size bytes attached here and to the server; false (nothing kept) when
- * either fails. The server's answer is waited for only when check_root is not 0 (the display's
- * test; a drawable's segments rely on that test, and a put that fails turns the drawable to
- * PutImage): a GetGeometry of that root window follows the attach, and once its reply is in,
- * the attach's error, if any, is too (reply_wait: no xcb_request_check).
- */
-static bool shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c, size_t size,
-                        xcb_window_t check_root, struct xfer_buffer *b)
-{
-    xcb_void_cookie_t attach;
-    xcb_generic_error_t *err = NULL;
-    bool failed = false;
-
-    b->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
-    if (b->shmid < 0)
-        return false;
-    b->data = shmat(b->shmid, NULL, 0);
-    if (b->data == (char *)-1) {
-        shmctl(b->shmid, IPC_RMID, NULL);
-        b->data = NULL;
-        return false;
-    }
-    b->seg = xl->generate_id(c);
-    attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1);
-    if (check_root != 0) {
-        void *sync = reply_wait(xl, c, xl->get_geometry(c, check_root).sequence, NULL);
-        void *none = NULL;
-
-        /* No answer (the connection died): not attached, as far as we know. */
-        failed = sync == NULL || !xl->poll_for_reply(c, attach.sequence, &none, &err) ||
-                 err != NULL;
-        free(sync);
-        free(none);
-    } else {
-        xl->discard_reply(c, attach.sequence);
-    }
-    /* Attached (the server's attach is in flight or done): the segment goes when the last
-     * attachment does. */
-    shmctl(b->shmid, IPC_RMID, NULL);
-    if (failed) {
-        free(err);
-        shmdt(b->data);
-        b->data = NULL;
-        b->seg = 0;
-        return false;
-    }
-    return true;
-}
-
-/* Whether the server can attach our shared memory: tested once per display (one thread tests,
- * the others put meanwhile; a round trip). A TCP client gets no shared memory. */
-static bool shm_works(struct present_display *pd)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    const xcb_query_extension_reply_t *ext;
-    struct xfer_buffer test = { 0 };
-    int state;
-
-    pthread_mutex_lock(&present_lock);
-    state = pd->shm_state;
-    if (state == 0 && !pd->shm_testing)
-        pd->shm_testing = true;
-    else if (state == 0)
-        state = -1;
-    pthread_mutex_unlock(&present_lock);
-    if (state != 0)
-        return state > 0;
-    state = -1;
-    if (xl->shm && glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) != 0 &&
-        (ext = xl->get_extension_data(pd->xcb, xl->shm_id)) != NULL && ext->present &&
-        shm_segment(xl, pd->xcb, 4096, (xcb_window_t)DefaultRootWindow(pd->dpy), &test)) {
-        xl->discard_reply(pd->xcb, xl->shm_detach_checked(pd->xcb, test.seg).sequence);
-        shmdt(test.data);
-        state = 1;
-    }
-    pthread_mutex_lock(&present_lock);
-    pd->shm_state = state;
-    pd->shm_testing = false;
-    pthread_mutex_unlock(&present_lock);
-    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: frames go out with %s",
-              DisplayString(pd->dpy), state > 0 ? "XShmPutImage (MIT-SHM works)"
-                                                : "XPutImage (no usable MIT-SHM)");
-    return state > 0;
-}
-
 /* ---- a drawable's transport ---- */
 
 struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
@@ -466,7 +160,7 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
                                                 enum glmux_pixels_fit *fit)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    struct present_display *pd = display_of(dpy);
+    struct present_display *pd = glmux_pixels_present_of(dpy);
     struct glmux_pixels_xfer *x;
     xcb_get_geometry_reply_t *g;
 
@@ -481,7 +175,7 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
     /* Present's events first, so that no size change between the two is missed. */
     if (window && pd->present)
         present_listen(xl, x);
-    if ((g = geometry_now(pd, target)) == NULL) {
+    if ((g = glmux_pixels_geometry_now(pd, target)) == NULL) {
         glmux_pixels_xfer_free(x);
         return NULL;
     }
@@ -506,7 +200,7 @@ static void buffers_free(struct glmux_pixels_xfer *x)
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
 
     for (int i = 0; i < 2; i++) {
-        struct xfer_buffer *b = &x->buf[i];
+        struct glmux_pixels_buffer *b = &x->buf[i];
 
         if (b->seg != 0) {
             /* The server detaches after the puts before this; our mapping can go now. */
@@ -526,9 +220,9 @@ static bool buffers_make(struct glmux_pixels_xfer *x, const struct glmux_pixels_
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
 
     buffers_free(x);
-    x->shm = !x->no_shm && shm_works(x->pd) &&
-             shm_segment(xl, x->c, l->size, 0, &x->buf[0]) &&
-             shm_segment(xl, x->c, l->size, 0, &x->buf[1]);
+    x->shm = !x->no_shm && glmux_pixels_shm_works(x->pd) &&
+             glmux_pixels_shm_segment(xl, x->c, l->size, 0, &x->buf[0]) &&
+             glmux_pixels_shm_segment(xl, x->c, l->size, 0, &x->buf[1]);
     if (!x->shm) {
         buffers_free(x);
         if ((x->buf[0].data = malloc(l->size)) == NULL)
@@ -620,7 +314,7 @@ static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
         xcb_generic_error_t *err = NULL;
         void *reply;
 
-        reply = reply_wait(xl, x->c, x->pending[0], &err);
+        reply = glmux_pixels_reply_wait(xl, x->c, x->pending[0], &err);
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
@@ -693,7 +387,7 @@ bool glmux_pixels_xfer_paced(const struct glmux_pixels_xfer *x)
 }
 
 /* Sends buffer b's frame: one ShmPutImage, or PutImage requests of whole rows. */
-static bool put(struct glmux_pixels_xfer *x, const struct xfer_buffer *b)
+static bool put(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     const struct glmux_pixels_layout *l = &x->l;
@@ -738,7 +432,7 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     struct glmux_pixels_xfer *x = d->xfer;
     struct glmux_pixels_layout l;
-    struct xfer_buffer *b;
+    struct glmux_pixels_buffer *b;
     bool paced = false;
 
     if (x == NULL)

@@ -6,7 +6,7 @@
  * (XGetXCBConnection), checked: its error comes back to the vendor (in the reply, or through
  * xcb_poll_for_reply on its cookie) and is never delivered to the application's X error
  * handler, and replies are collected later without blocking (or polled for: never inside
- * xcb_wait_for_reply, pixels_present.c). So:
+ * xcb_wait_for_reply, pixels_server.c). So:
  * - libX11-xcb and libxcb: needed (Mesa's EGL and GLX need them too); without them the pixels
  *   vendor serves no screen;
  * - libxcb-shm: MIT-SHM (xcb_shm_put_image); without it frames go out with PutImage;
