@@ -42,31 +42,28 @@ case $1 in
 esac
 FAKE
     cat >>"$d/apt-get" <<'FAKE'
+# fails COUNTER MESSAGE...: when the file COUNTER is above 0, counts it down, prints the
+# messages (one a line) and exits as apt does.
+fails() {
+    n=$(cat "$d/$1")
+    [ "$n" -gt 0 ] || return 0
+    echo $((n - 1)) >"$d/$1"
+    shift
+    printf '%s\n' "$@" >&2
+    exit 100
+}
 for a in "$@"; do
-    if [ "$a" = update ]; then
-        n=$(cat "$d/lock-failures")
-        if [ "$n" -gt 0 ]; then
-            echo $((n - 1)) >"$d/lock-failures"
-            echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 1 (apt-get)" >&2
-            exit 100
-        fi
-        n=$(cat "$d/fetch-failures")
-        if [ "$n" -gt 0 ]; then
-            echo $((n - 1)) >"$d/fetch-failures"
-            echo "E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 192.0.2.1 80]" >&2
-            echo "E: Some index files failed to download. They have been ignored, or old ones used instead." >&2
-            exit 100
-        fi
-    fi
-    case $a in Dir::Etc::PreferencesParts=*) cat "${a#*=}"/* >>"$d/calls" ;; esac
-    if [ "$a" = install ]; then
-        n=$(cat "$d/install-failures")
-        if [ "$n" -gt 0 ]; then
-            echo $((n - 1)) >"$d/install-failures"
-            echo "E: Unable to correct problems, you have held broken packages." >&2
-            exit 100
-        fi
-    fi
+    case $a in
+        update)
+            fails lock-failures \
+                "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 1 (apt-get)"
+            fails fetch-failures \
+                "E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 192.0.2.1 80]" \
+                "E: Some index files failed to download. They have been ignored, or old ones used instead." ;;
+        install)
+            fails install-failures "E: Unable to correct problems, you have held broken packages." ;;
+        Dir::Etc::PreferencesParts=*) cat "${a#*=}"/* >>"$d/calls" ;;
+    esac
 done
 FAKE
     echo 'exec "$@"' >>"$d/sudo"
