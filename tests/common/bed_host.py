@@ -32,7 +32,10 @@ class Beds:
 
     def host(self, bed):
         proc = self.hosts.get(bed)
-        if proc is None or proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
+            self.end(proc)          # a host that died: its pipes closed before another starts
+            proc = None
+        if proc is None:
             env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
             cmd = ["umockdev-run"] + (["-d", bed] if bed else []) + \
                   ["--", sys.executable, os.path.abspath(__file__)]
@@ -43,24 +46,37 @@ class Beds:
 
     def run(self, bed, argv, env, timeout=60):
         proc = self.host(bed)
-        proc.stdin.write(json.dumps({"argv": list(argv), "env": dict(env),
-                                     "timeout": timeout}) + "\n")
-        proc.stdin.flush()
-        line = proc.stdout.readline()
+        try:
+            proc.stdin.write(json.dumps({"argv": list(argv), "env": dict(env),
+                                         "timeout": timeout}) + "\n")
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+        except BrokenPipeError:
+            line = ""
         if not line:
             self.hosts.pop(bed, None)
-            raise RuntimeError("umockdev-run for %s ended (exit status %s)" % (bed, proc.wait()))
+            raise RuntimeError("umockdev-run for %s ended (exit status %s)" % (bed, self.end(proc)))
         reply = json.loads(line)
         if reply.get("timeout"):
             raise subprocess.TimeoutExpired(argv, timeout)
         return subprocess.CompletedProcess(argv, reply["returncode"], reply["stdout"],
                                            reply["stderr"])
 
+    @staticmethod
+    def end(proc):
+        """Ends a host (closing its input ends it, and its testbed goes), closes its pipes and
+        returns its exit status; also for a host that has died."""
+        try:
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass                    # it died with input unread
+        status = proc.wait()
+        proc.stdout.close()
+        return status
+
     def close(self):
         for proc in self.hosts.values():
-            proc.stdin.close()      # the host's end of input: it ends, and its testbed goes
-            proc.wait()
-            proc.stdout.close()
+            self.end(proc)
         self.hosts.clear()
 
 
