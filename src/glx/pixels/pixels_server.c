@@ -131,7 +131,8 @@ void glmux_pixels_present_after_fork(void)
 
 /* ---- questions to the server ---- */
 
-/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
+/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). Why there is
+ * no answer (the server's error, none, a connection that died) is logged at level info. */
 xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
@@ -139,6 +140,13 @@ xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, 
     unsigned int seq = xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence;
     xcb_get_geometry_reply_t *r = glmux_pixels_reply_wait(xl, pd->xcb, seq, &err);
 
+    if (r == NULL && err != NULL)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: GetGeometry of 0x%lx (request %u): X "
+                  "error %d", (unsigned long)target, seq, err->error_code);
+    else if (r == NULL)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: GetGeometry of 0x%lx (request %u): no "
+                  "reply and no error (xcb connection error %d)", (unsigned long)target, seq,
+                  xl->connection_has_error(pd->xcb));
     free(err);
     return r;
 }
