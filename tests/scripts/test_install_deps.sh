@@ -5,9 +5,9 @@
 # is tried again until it gets it, or until GLMUX_APT_LOCK_TIMEOUT with a clear message; any
 # other apt error stops at once; a mirror in sync is tried again with growing pauses, and after
 # GLMUX_APT_RETRIES tries the install goes on from the lists apt has, and if that install fails,
-# it is tried once more with the failed lists' suite pinned to 100, and no more; --update refreshes the
-# lists though nothing is missing; the demonstration's list adds no foreign architecture, the
-# full list adds those it names.
+# it is tried once more with the failed lists' suite pinned to 100, and no more; --update
+# refreshes the lists though nothing is missing; the demonstration's list adds no foreign
+# architecture, the full list adds those it names.
 #   test_install_deps.sh SOURCE_DIR WORK_DIR
 set -u
 src=$1

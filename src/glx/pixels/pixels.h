@@ -327,8 +327,8 @@ const struct glmux_pixels_xlibs *glmux_pixels_xlibs(void);
 /* ---- the display's side of the frame transport (pixels_server.c) ---- */
 
 /* What we know of one X display (its record's present part, pixels_display.c and
- * pixels_server.c). Written
- * before the record is listed, then read only: all but the MIT-SHM state (shm_lock). */
+ * pixels_server.c). Written before the record is listed, then read only: all but the MIT-SHM
+ * state (shm_lock). */
 struct present_display {
     Display *dpy;
     xcb_connection_t *xcb;
