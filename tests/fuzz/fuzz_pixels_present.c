@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux fuzz target: the pixels GLX vendor's present path (src/glx/pixels/pixels_frame.c) fed
+ * glmux fuzz target: the pixels GLX vendor's present path (src/pixels/pixels_frame.c) fed
  * what a hostile X server may answer. Input: a GetGeometry reply (32 bytes, as xcb returns it:
  * xcb_get_geometry_reply_t), the visual depth of the config it is checked against (1 byte: what
  * the server's visual said), whether the drawable's root is that config's screen (1 byte), the
@@ -17,7 +17,7 @@
 #include <X11/Xlibint.h>
 
 #include "fuzz.h"
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 
 #define HEADER 38
 

@@ -98,8 +98,8 @@ start_xvfb() {
 
 # src/egl and the vendor's directory too: libGLX finds the pixels vendor, and the vendor libEGL,
 # through their RUNPATH, which ASan's dlopen interceptor hides.
-export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/src/opengl:$build/src/egl:$build/src/glx/pixels"
-pixels_lib="$build/src/glx/pixels/libGLX_glmux-pixels.so.0"
+export LD_LIBRARY_PATH="$build/src/gl:$build/src/glx:$build/src/dispatch:$build/src/opengl:$build/src/egl:$build/src/pixels"
+pixels_lib="$build/src/pixels/libGLX_glmux-pixels.so.0"
 export GLMUX_DEBUG=vendor,info GLMUX_DEBUG_FILE="$work/glmux.log"
 export LSAN_OPTIONS=detect_leaks=0
 # In a ThreadSanitizer build: Mesa's own threads are not ours to judge (tsan_mesa.supp).
@@ -217,7 +217,7 @@ libglvnd)
     export PIXELS_DISPLAY="127.0.0.1:$num" DISPLAY="127.0.0.1:$num"
     # Only the vendor's directory, then the system's: libglvnd's libGLX, libGLdispatch and
     # libEGL come first (the vendor's build RUNPATH names our libEGL, after these).
-    export LD_LIBRARY_PATH="$build/src/glx/pixels:$sysdir" __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
+    export LD_LIBRARY_PATH="$build/src/pixels:$sysdir" __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
     if [ -n "${PIXELS_SANITIZED:-}" ]; then
         # Debian's programs cannot load a sanitized vendor; the test program can.
         export PIXELS_LIBGLX="$sysglx" PIXELS_LIBEGL="$sysdir/libEGL.so.1"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: the pixels GLX vendor (libGLX_glmux-pixels.so.0, src/glx/pixels) on an Xvfb the
+ * glmux tests: the pixels GLX vendor (libGLX_glmux-pixels.so.0, src/pixels) on an Xvfb the
  * wrapper (run_glx_pixels.sh) started for this test alone: a GL 3.3 core context from the local
  * EGL vendor on a display that cannot render GL itself, and the window's pixels read back from
  * the X server (XGetImage) as drawn: after a swap, after a resize, in two windows, from two
@@ -87,7 +87,7 @@ static void check_libraries(void)
                   want);
     }
     vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
-    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/glx/pixels/") != NULL,
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
               "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: the FBConfigs of the pixels GLX vendor (src/glx/pixels/pixels_config.c,
+ * glmux tests: the FBConfigs of the pixels GLX vendor (src/pixels/pixels_config.c,
  * pixels_choose.c, pixels_texture.c) on an Xvfb without GLX that run_glx_pixels.sh started.
  * usage: glx_pixels_configs choose | render | visuals | tfp
  *   choose  the configs cover what applications ask for (depth 0/16/24, stencil 0/8, alpha or

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: how the pixels GLX vendor (src/glx/pixels) gets frames to the X server, on an
+ * glmux tests: how the pixels GLX vendor (src/pixels) gets frames to the X server, on an
  * Xvfb without GLX that run_glx_pixels.sh started for this test alone.
  * usage: glx_pixels_present MODE
  *   depth   every FBConfig against drawables of depth 1, 4, 8, 15, 16, 24, 30 and 32 (pixmaps

@@ -370,7 +370,7 @@ static int iodeath(const char *how, const char *displays)
     }
     glmux_test_require_ours("libGLX.so.0");
     vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
-    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/glx/pixels/") != NULL,
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
               "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
     CHECK(pthread_barrier_init(&shown, NULL, THREADS + 1) == 0);
     for (int t = 0; t < THREADS; t++)

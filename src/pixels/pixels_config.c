@@ -19,7 +19,7 @@
 
 #include <X11/Xutil.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/lock.h"
 #include "util/log.h"
 

@@ -33,7 +33,7 @@
 #include <sys/shm.h>
 #include <time.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/log.h"
 
 /* GetGeometry requests in flight per drawable (more: the oldest is waited for). */

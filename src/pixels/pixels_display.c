@@ -20,7 +20,7 @@
 
 #include <X11/Xlibint.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/exiting.h"
 #include "util/lock.h"
 #include "util/log.h"

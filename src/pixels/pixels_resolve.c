@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/log.h"
 
 #ifndef GL_FRAMEBUFFER

@@ -18,7 +18,7 @@
 
 #include <X11/Xutil.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/log.h"
 
 #ifndef GL_TEXTURE_RECTANGLE

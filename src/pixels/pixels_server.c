@@ -27,7 +27,7 @@
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/env.h"
 #include "util/log.h"
 

@@ -15,7 +15,7 @@
 
 #include <X11/Xutil.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 
 bool glmux_pixels_layout(int width, int height, struct glmux_pixels_layout *out)
 {

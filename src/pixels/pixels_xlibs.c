@@ -20,7 +20,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/log.h"
 
 static struct glmux_pixels_xlibs xl;

@@ -24,7 +24,7 @@
 #include <X11/Xlibint.h>
 #include <GL/glxproto.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/log.h"
 
 #ifndef GLX_SWAP_INTERVAL_EXT

@@ -20,7 +20,7 @@
 
 #include <X11/Xutil.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 
 
 #define DONT_CARE ((int)GLX_DONT_CARE)

@@ -38,7 +38,7 @@
 
 #include "egl/egl_shared.h"
 #include "glvnd/libeglabi.h"
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "select/select.h"
 #include "util/log.h"
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/lock.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -29,7 +29,7 @@
 #include <X11/Xutil.h>
 #include <GL/glxproto.h>
 
-#include "glx/pixels/pixels.h"
+#include "pixels/pixels.h"
 #include "util/exiting.h"
 #include "util/log.h"
 
