@@ -77,15 +77,24 @@ EOF
     DISPLAY=":$num" $ssh_cmd 'test -n "$DISPLAY"' 2>/dev/null && ssh_ok=yes
 fi
 
-# glxgears for SECONDS, its mapped GL libraries written to MAPS after 3 s.
+# glxgears for SECONDS, its mapped GL libraries written to MAPS once a GLX vendor library
+# (libGLX_*) is mapped: polled every 0.1 s for at most 60 s, as a loaded machine may take more
+# than a few seconds to start it (a fixed wait read the maps too early and stopped the bench).
 cat >"$work/gears.sh" <<'EOF'
 maps=$1 seconds=$2
 shift 2
 stdbuf -oL glxgears "$@" &
 p=$!
-sleep 3
-grep -o '/[^ ]*/lib\(GL\|EGL\|OpenGL\)[^ /]*$' "/proc/$p/maps" | sort -u | paste -sd, - >"$maps"
-sleep $((seconds - 3))
+libs() { grep -o '/[^ ]*/lib\(GL\|EGL\|OpenGL\)[^ /]*$' "/proc/$p/maps" 2>/dev/null | sort -u; }
+start=$(date +%s)
+i=0
+while [ $i -lt 600 ] && kill -0 "$p" 2>/dev/null && ! libs | grep -q '/libGLX_[^/]*$'; do
+    sleep 0.1
+    i=$((i + 1))
+done
+libs | paste -sd, - >"$maps"
+left=$((seconds - ($(date +%s) - start)))
+[ "$left" -le 0 ] || sleep "$left"
 kill "$p"
 wait "$p" 2>/dev/null || true
 EOF
