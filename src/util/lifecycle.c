@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: runs the lifecycle steps of the library it is linked into (lifecycle.h). The steps
+ * are the records between the linker's __start_glmux_lifecycle and __stop_glmux_lifecycle of
+ * this shared object (hidden, weak: a library without steps has none); they lie in link order,
+ * so each run walks them in declared order by selection, without sorting and without memory:
+ * a library has a dozen steps, and fork handlers may not allocate.
+ */
+#include <string.h>
+
+#include "util/lifecycle.h"
+
+extern const struct glmux_lifecycle_step __start_glmux_lifecycle[]
+    __attribute__((weak, visibility("hidden")));
+extern const struct glmux_lifecycle_step __stop_glmux_lifecycle[]
+    __attribute__((weak, visibility("hidden")));
+
+/* Running order: order, then name, then address. */
+static int step_cmp(const struct glmux_lifecycle_step *a, const struct glmux_lifecycle_step *b)
+{
+    int c;
+
+    if (a->order != b->order)
+        return a->order < b->order ? -1 : 1;
+    c = strcmp(a->name, b->name);
+    if (c != 0)
+        return c;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* The first step after prev (NULL: the first of all) in running order, or NULL. */
+static const struct glmux_lifecycle_step *step_next(const struct glmux_lifecycle_step *prev)
+{
+    const struct glmux_lifecycle_step *best = NULL;
+
+    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
+        return NULL;
+    for (const struct glmux_lifecycle_step *s = __start_glmux_lifecycle;
+         s < __stop_glmux_lifecycle; s++) {
+        if (prev != NULL && step_cmp(s, prev) <= 0)
+            continue;
+        if (best == NULL || step_cmp(s, best) < 0)
+            best = s;
+    }
+    return best;
+}
+
+/* The last step before next (NULL: the last of all) in running order, or NULL. */
+static const struct glmux_lifecycle_step *step_prev(const struct glmux_lifecycle_step *next)
+{
+    const struct glmux_lifecycle_step *best = NULL;
+
+    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
+        return NULL;
+    for (const struct glmux_lifecycle_step *s = __start_glmux_lifecycle;
+         s < __stop_glmux_lifecycle; s++) {
+        if (next != NULL && step_cmp(s, next) >= 0)
+            continue;
+        if (best == NULL || step_cmp(s, best) > 0)
+            best = s;
+    }
+    return best;
+}
+
+static void step_run(const struct glmux_lifecycle_step *s, enum glmux_lifecycle_phase phase)
+{
+    switch (phase) {
+    case GLMUX_LIFECYCLE_INIT:
+        if (s->init != NULL)
+            s->init();
+        break;
+    case GLMUX_LIFECYCLE_FORK_PREPARE:
+        if (s->fork != NULL)
+            s->fork(GLMUX_FORK_PREPARE);
+        break;
+    case GLMUX_LIFECYCLE_FORK_PARENT:
+        if (s->fork != NULL)
+            s->fork(GLMUX_FORK_PARENT);
+        break;
+    case GLMUX_LIFECYCLE_FORK_CHILD:
+        if (s->fork != NULL)
+            s->fork(GLMUX_FORK_CHILD);
+        break;
+    case GLMUX_LIFECYCLE_FORK_CHILD_ANEW:
+        if (s->fork != NULL)
+            s->fork(GLMUX_FORK_CHILD_ANEW);
+        break;
+    case GLMUX_LIFECYCLE_CHILD:
+        if (s->child != NULL)
+            s->child();
+        break;
+    case GLMUX_LIFECYCLE_TEARDOWN:
+        if (s->teardown != NULL)
+            s->teardown();
+        break;
+    }
+}
+
+void glmux_lifecycle_run(enum glmux_lifecycle_phase phase)
+{
+    bool reverse = phase == GLMUX_LIFECYCLE_FORK_PARENT || phase == GLMUX_LIFECYCLE_FORK_CHILD ||
+                   phase == GLMUX_LIFECYCLE_FORK_CHILD_ANEW || phase == GLMUX_LIFECYCLE_TEARDOWN;
+
+    if (reverse) {
+        for (const struct glmux_lifecycle_step *s = step_prev(NULL); s != NULL; s = step_prev(s))
+            step_run(s, phase);
+    } else {
+        for (const struct glmux_lifecycle_step *s = step_next(NULL); s != NULL; s = step_next(s))
+            step_run(s, phase);
+    }
+}
+
+size_t glmux_lifecycle_count(void)
+{
+    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
+        return 0;
+    return (size_t)(__stop_glmux_lifecycle - __start_glmux_lifecycle);
+}
+
+const struct glmux_lifecycle_step *glmux_lifecycle_at(size_t i)
+{
+    const struct glmux_lifecycle_step *s = step_next(NULL);
+
+    while (s != NULL && i-- > 0)
+        s = step_next(s);
+    return s;
+}
