@@ -143,31 +143,22 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     return v;
 }
 
-/* Follows the rule for the screen's vendor (glmux_select_glx_plan) until a vendor serves it. */
+/* Follows the screen's plan (glmux_select_glx_screen_plan, the pixels vendor's place
+ * included) until a vendor serves it. */
 static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 {
-    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
-    size_t n = glmux_glx_selector_plan(d->dpy, screen, plan);
+    struct glmux_glx_screen_plan p;
+    const struct glmux_glx_step *plan = p.steps;
     glmux_glx_vendor *v = NULL;
-    bool pixels_tried = false;
-    char why[320];
-    enum glmux_pixels_when pixels = glmux_glx_selector_pixels(plan, n, d->has_glx,
-                                                              ConnectionNumber(d->dpy), why,
-                                                              sizeof(why));
 
+    glmux_glx_selector_plan(d->dpy, screen, d->has_glx, &p);
     glmux_log(GLMUX_LOG_VENDOR, "screen %d: the pixels vendor %s (%s)", screen,
-              pixels == GLMUX_PIXELS_FIRST ? "comes first"
-              : pixels == GLMUX_PIXELS_FALLBACK ? "is the fallback" : "is not tried", why);
-    for (size_t i = 0; i < n && v == NULL; i++) {
+              p.pixels == GLMUX_PIXELS_FIRST ? "comes first"
+              : p.pixels == GLMUX_PIXELS_FALLBACK ? "is the fallback" : "is not tried",
+              p.pixels_why);
+    for (size_t i = 0; i < p.n && v == NULL; i++) {
         char *names, *cursor;
 
-        /* After libglvnd's variables: the pixels vendor when the server cannot render. */
-        if (!plan[i].override && !pixels_tried) {
-            pixels_tried = true;
-            if (pixels == GLMUX_PIXELS_FIRST &&
-                (v = try_vendor(d->dpy, screen, GLMUX_PIXELS_VENDOR_NAME, true, false, why)))
-                break;
-        }
         if (plan[i].kind == GLMUX_GLX_STEP_VENDOR) {
             v = try_vendor(d->dpy, screen, plan[i].name, plan[i].check_screen, plan[i].override,
                            plan[i].why);
@@ -184,8 +175,8 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
             v = try_vendor(d->dpy, screen, tok, plan[i].check_screen, false, plan[i].why);
         free(names);
         /* The server's vendors are missing or refuse the screen: render here, ship pixels. */
-        if (v == NULL && pixels == GLMUX_PIXELS_FALLBACK)
-            v = try_vendor(d->dpy, screen, GLMUX_PIXELS_VENDOR_NAME, true, false,
+        if (v == NULL && plan[i].fallback != NULL)
+            v = try_vendor(d->dpy, screen, plan[i].fallback, true, false,
                            "no vendor the X server names can render on it");
     }
     return v;

@@ -230,18 +230,13 @@ bool glmux_glx_display_pixels(Display *dpy);
 /* The vendor for (dpy, screen); NULL if screen is out of range or no vendor loads. */
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
 /*
- * The steps to find a screen's vendor (glmux_select_glx_plan, the rule `glmux explain` shows),
- * with libGLX's selector and vendor list (glx_selector.c). Call it with glmux_glx_lock released:
- * it may ask the X server of dpy for the screen's GPU. out holds GLMUX_GLX_PLAN_MAX steps.
+ * The steps to find a screen's vendor, the pixels vendor's place included
+ * (glmux_select_glx_screen_plan, the plan `glmux explain` shows), with libGLX's selector and
+ * vendor list (glx_selector.c). Call it with glmux_glx_lock released: it may ask the X server
+ * of dpy for the screen's GPU. has_glx: the server has the GLX extension.
  */
-size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *out);
-/*
- * When the pixels vendor is tried for a screen (glmux_select_pixels_rule with libGLX's
- * selector): plan is the screen's, fd the connection's socket; why gets the reason.
- */
-enum glmux_pixels_when glmux_glx_selector_pixels(const struct glmux_glx_step *plan, size_t n,
-                                                 bool has_glx, int fd, char *why,
-                                                 size_t why_size);
+void glmux_glx_selector_plan(Display *dpy, int screen, bool has_glx,
+                             struct glmux_glx_screen_plan *out);
 /* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
 const char *glmux_glx_selector_library(const char *name);
 /* Frees the selector and the vendor list (library destructor). */

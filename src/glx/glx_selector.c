@@ -15,7 +15,7 @@
  * libGLX's lock released: it may ask the X server (DRI3, over the application's connection) for
  * the screen's GPU when that can change the vendor. Nothing is ever set in the environment. GPUs
  * are enumerated only when a variable asks for one, or when the pixels vendor's rule asks whether
- * a local GPU renders for a TCP display (glmux_glx_selector_pixels): an ordinary process on a
+ * a local GPU renders for a TCP display (the pixels rule): an ordinary process on a
  * local display reads a few variables and the vendor directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every
  * step.
  */
@@ -71,19 +71,13 @@ static const struct glmux_vendor *find_vendor(const char *name)
     return have_list ? glmux_vendor_list_find(&vendor_list, name) : NULL;
 }
 
-size_t glmux_glx_selector_plan(Display *dpy, int screen, struct glmux_glx_step *out)
+void glmux_glx_selector_plan(Display *dpy, int screen, bool has_glx,
+                             struct glmux_glx_screen_plan *out)
 {
     ensure_init();
     /* No manifest at all (libGLX_<name>.so.0 only): the built-in driver table names vendors. */
-    return glmux_select_glx_plan(selector, dpy, screen, have_list ? &vendor_list : NULL, out);
-}
-
-enum glmux_pixels_when glmux_glx_selector_pixels(const struct glmux_glx_step *plan, size_t n,
-                                                 bool has_glx, int fd, char *why,
-                                                 size_t why_size)
-{
-    ensure_init();
-    return glmux_select_pixels_rule(selector, plan, n, has_glx, fd, why, why_size);
+    glmux_select_glx_screen_plan(selector, dpy, screen, have_list ? &vendor_list : NULL, has_glx,
+                                 ConnectionNumber(dpy), out);
 }
 
 const char *glmux_glx_selector_library(const char *name)

@@ -66,9 +66,28 @@ const char *glmux_select_vendor_of(const struct glmux_select_vendors *v,
     return NULL;
 }
 
-static bool served_by_nvidia(const struct glmux_gpu *g)
+/* The one place that knows which variable a vendor reads: NVIDIA's driver reads
+ * __NV_PRIME_RENDER_OFFLOAD (and _PROVIDER), every other vendor DRI_PRIME, as Mesa does. */
+bool glmux_select_vendor_is_nvidia(const char *vendor)
 {
-    return strcmp(g->served_by, "nvidia") == 0;
+    return vendor != NULL && strcmp(vendor, "nvidia") == 0;
+}
+
+const char *glmux_select_vendor_variable(const char *vendor)
+{
+    return glmux_select_vendor_is_nvidia(vendor) ? "__NV_PRIME_RENDER_OFFLOAD" : "DRI_PRIME";
+}
+
+bool glmux_gpu_served_by_nvidia(const struct glmux_gpu *gpu)
+{
+    return gpu != NULL && glmux_select_vendor_is_nvidia(gpu->served_by);
+}
+
+const char *glmux_select_vendor_told_by(const struct glmux_select *sel, const char *vendor)
+{
+    if (glmux_select_vendor_is_nvidia(vendor))
+        return sel->nv_offload ? "__NV_PRIME_RENDER_OFFLOAD" : NULL;
+    return sel->dri_prime.kind != GLMUX_REQUEST_NONE ? "DRI_PRIME" : NULL;
 }
 
 /* The GPUs in libdrm's order (Mesa's), in out; returns how many. */
@@ -168,7 +187,7 @@ static const struct glmux_gpu *pick(const struct glmux_gpu_request *r,
         return NULL;
     case GLMUX_REQUEST_NVIDIA:
         for (size_t i = 0; i < n; i++) {
-            if (!served_by_nvidia(order[i]) || !glmux_gpu_renders(order[i]))
+            if (!glmux_gpu_served_by_nvidia(order[i]) || !glmux_gpu_renders(order[i]))
                 continue;
             if (seen++ == r->index)
                 return order[i];
@@ -187,7 +206,7 @@ const struct glmux_gpu *glmux_select_vendor_lands(struct glmux_select *sel, cons
     const struct glmux_gpu *g;
     char why[360];
 
-    if (vendor != NULL && strcmp(vendor, "nvidia") == 0)
+    if (glmux_select_vendor_is_nvidia(vendor))
         return sel->nv_offload ? pick(&sel->nv, l, reference, why, sizeof(why)) : reference;
     if (sel->dri_prime.kind == GLMUX_REQUEST_NONE)
         return reference;
@@ -200,14 +219,14 @@ const struct glmux_gpu *glmux_select_vendor_lands(struct glmux_select *sel, cons
 static const char *told_by(const char *vendor, const struct glmux_gpu *gpu, char *buf,
                            size_t size)
 {
-    if (strcmp(vendor, "nvidia") == 0)
+    if (glmux_select_vendor_is_nvidia(vendor))
         return "__NV_PRIME_RENDER_OFFLOAD=1";
     snprintf(buf, size, "DRI_PRIME=%s", gpu->tag);
     return buf;
 }
 
 void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *reference,
-                         const struct glmux_select_vendors *v, bool record,
+                         const struct glmux_select_vendors *v, enum glmux_select_record record,
                          struct glmux_select_choice *out)
 {
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
@@ -215,7 +234,7 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
     const struct glmux_gpu *asked, *lands;
     const char *vendor;
     char why[360] = "", told[100];
-    unsigned warn = record ? GLMUX_LOG_WARN : 0;
+    unsigned warn = record == GLMUX_RECORD_WARN ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT;
 
     memset(out, 0, sizeof(*out));
     if (reference == NULL && l->default_index >= 0)
@@ -287,7 +306,7 @@ void glmux_select_choose(struct glmux_select *sel, const struct glmux_gpu *refer
 {
     struct glmux_select_vendors v = { cands, n };
 
-    glmux_select_decide(sel, reference, &v, true, out);
+    glmux_select_decide(sel, reference, &v, GLMUX_RECORD_WARN, out);
 }
 
 const struct glmux_gpu *glmux_select_chosen_gpu(struct glmux_select *sel)

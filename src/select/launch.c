@@ -20,11 +20,6 @@ static void put(struct glmux_select_env *out, size_t *k, const char *name, const
     (*k)++;
 }
 
-static bool is_nvidia_vendor(const struct glmux_gpu *gpu)
-{
-    return strcmp(gpu->served_by, "nvidia") == 0;
-}
-
 /* __NV_PRIME_RENDER_OFFLOAD=1, and the provider when NVIDIA serves several GPUs (NVIDIA-G<n>,
  * n its rank among them in PCI order, as glmux_select_choose counts the provider). */
 static size_t nvidia_env(struct glmux_select *sel, const struct glmux_gpu *gpu,
@@ -36,7 +31,7 @@ static size_t nvidia_env(struct glmux_select *sel, const struct glmux_gpu *gpu,
     size_t k = 0;
 
     for (size_t i = 0; i < l->count; i++) {
-        if (!is_nvidia_vendor(&l->gpus[i]) || !glmux_gpu_renders(&l->gpus[i]))
+        if (!glmux_gpu_served_by_nvidia(&l->gpus[i]) || !glmux_gpu_renders(&l->gpus[i]))
             continue;
         if (&l->gpus[i] == gpu)
             mine = count;
@@ -58,7 +53,7 @@ size_t glmux_select_vendor_env(struct glmux_select *sel, const char *vendor,
 
     if (gpu == NULL || gpu == reference || vendor == NULL)
         return 0;
-    if (strcmp(vendor, "nvidia") == 0)
+    if (glmux_select_vendor_is_nvidia(vendor))
         return nvidia_env(sel, gpu, out);
     put(out, &k, "DRI_PRIME", gpu->tag);
     return k;
@@ -75,7 +70,7 @@ size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu 
     if (gpu == NULL)
         return 0;
     put(out, &k, "GLMUX_GPU", gpu->tag);
-    if (is_nvidia_vendor(gpu)) {
+    if (glmux_gpu_served_by_nvidia(gpu)) {
         put(out, &k, "DRI_PRIME", NULL);
         if (gpu == def)
             return k;
@@ -90,7 +85,7 @@ size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu 
     put(out, &k, "__NV_PRIME_RENDER_OFFLOAD", NULL);
     put(out, &k, "__NV_PRIME_RENDER_OFFLOAD_PROVIDER", NULL);
     put(out, &k, "__VK_LAYER_NV_optimus", NULL);
-    if (glx != NULL && strcmp(glx, "nvidia") == 0)
+    if (glmux_select_vendor_is_nvidia(glx))
         put(out, &k, "__GLX_VENDOR_LIBRARY_NAME", NULL);
     return k;
 }

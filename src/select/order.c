@@ -68,6 +68,8 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
                                      size_t *order)
 {
     const char *override = glmux_select_egl_override(sel);
+    struct glmux_select_vendors v = { cands, n };
+    struct glmux_select_survey s;
     struct glmux_select_choice c;
     char names[400];
     size_t k, served;
@@ -84,7 +86,12 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
                           "vendor(s) and no variable asks for a GPU", n);
         return n;
     }
-    glmux_select_choose(sel, NULL, cands, n, &c);
+    /* The process's order has no display: the default GPU is the reference. Where the
+     * display's GPU would meet a request the default GPU does not, the warning waits for the
+     * display (glmux_select_egl_display_order), which is asked then. */
+    glmux_select_survey(sel, &v, &s);
+    glmux_select_decide(sel, NULL, &v, s.unmet_differs ? GLMUX_RECORD_NOTE : GLMUX_RECORD_WARN,
+                        &c);
     if (c.gpu == NULL)
         return n;
     k = order_for(&c, cands, n, true, order, &served);
@@ -134,30 +141,46 @@ size_t glmux_select_egl_plan(struct glmux_select *sel, const struct glmux_vendor
     return k;
 }
 
-/*
- * Whether the display's GPU can change the EGL order: two render GPUs, each taken as the
- * reference, give different orders of cands.
- */
-static bool display_matters(struct glmux_select *sel, const struct glmux_select_vendors *v)
+void glmux_select_survey(struct glmux_select *sel, const struct glmux_select_vendors *v,
+                         struct glmux_select_survey *out)
 {
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
     size_t first[MAX_CANDS], now[MAX_CANDS], served;
-    bool have = false;
+    bool have = false, first_unmet = false;
 
-    if (v->cands == NULL || v->n > MAX_CANDS)
-        return false;
+    memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < l->count; i++) {
         struct glmux_select_choice c;
 
         if (!glmux_gpu_renders(&l->gpus[i]))
             continue;
-        glmux_select_decide(sel, &l->gpus[i], v, false, &c);
-        order_for(&c, v->cands, v->n, false, have ? now : first, &served);
-        if (have && memcmp(now, first, v->n * sizeof(now[0])) != 0)
-            return true;
+        glmux_select_decide(sel, &l->gpus[i], v, GLMUX_RECORD_NONE, &c);
+        if (v->cands != NULL && v->n <= MAX_CANDS) {
+            order_for(&c, v->cands, v->n, false, have ? now : first, &served);
+            if (have && memcmp(now, first, v->n * sizeof(now[0])) != 0)
+                out->order_differs = true;
+        }
+        if (have && c.unmet != first_unmet)
+            out->unmet_differs = true;
+        if (!have)
+            first_unmet = out->all_unmet = c.unmet;
+        out->all_unmet &= c.unmet;
         have = true;
     }
-    return false;
+}
+
+/*
+ * Whether the display's GPU can change the EGL order, or whether the request is met (and so
+ * whether a warning is true): two render GPUs, each taken as the reference, differ in either.
+ */
+static bool display_matters(struct glmux_select *sel, const struct glmux_select_vendors *v)
+{
+    struct glmux_select_survey s;
+
+    if (v->cands == NULL || v->n > MAX_CANDS)
+        return false;
+    glmux_select_survey(sel, v, &s);
+    return s.order_differs || s.unmet_differs;
 }
 
 /*
@@ -166,17 +189,18 @@ static bool display_matters(struct glmux_select *sel, const struct glmux_select_
  * vendor of the screen's own GPU (what its X server names) elsewhere; NULL when no GPU renders
  * or no vendor serves them. *differ: the answers differ (NULL returned), so the X server must be
  * asked which GPU the screen is on. *step: whether, for some screen GPU, the answer is a vendor
- * the X server would not name (a step of the selector).
+ * the X server would not name (a step of the selector). *unmet_differs: the request is met on
+ * one screen GPU and not on another (the display decides whether a warning is true).
  */
 static const char *glx_whatever_gpu(struct glmux_select *sel,
                                     const struct glmux_select_vendors *v, bool *differ,
-                                    bool *step)
+                                    bool *step, bool *unmet_differs)
 {
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
     const char *agreed = NULL;
-    bool have = false;
+    bool have = false, first_unmet = false;
 
-    *differ = *step = false;
+    *differ = *step = *unmet_differs = false;
     for (size_t i = 0; i < l->count; i++) {
         const struct glmux_gpu *r = &l->gpus[i];
         struct glmux_select_choice c;
@@ -187,6 +211,8 @@ static const char *glx_whatever_gpu(struct glmux_select *sel,
         glmux_select_decide(sel, r, v, false, &c);
         vendor = glmux_select_vendor_of(v, c.gpu != NULL ? c.gpu : r);
         *step |= c.gpu != NULL && c.gpu != r;
+        *unmet_differs |= have && c.unmet != first_unmet;
+        first_unmet = have ? first_unmet : c.unmet;
         if (have && (vendor == NULL || agreed == NULL ? vendor != agreed
                                                       : strcmp(vendor, agreed) != 0)) {
             *differ = true;
@@ -199,7 +225,7 @@ static const char *glx_whatever_gpu(struct glmux_select *sel,
 }
 
 /* How a display of platform with native handle native is asked, or NULL (why says why not). */
-static const char *how_to_ask(struct glmux_select *sel, unsigned int platform, void *native,
+static const char *how_to_ask(unsigned int platform, void *native,
                               enum glmux_display_server *server, char *why, size_t why_size)
 {
     *server = GLMUX_DISPLAY_SERVER_NONE;
@@ -226,14 +252,7 @@ static const char *how_to_ask(struct glmux_select *sel, unsigned int platform, v
                                                                                       why_size);
     if (*server == GLMUX_DISPLAY_SERVER_NONE)
         return NULL;
-    if (sel->request.kind != GLMUX_REQUEST_NONE) {
-        snprintf(why, why_size, "%s=%s asks for a GPU: glmux opens no connection of its own to "
-                 "ask the display; the default GPU is the reference", sel->request.variable,
-                 sel->request.value);
-        *server = GLMUX_DISPLAY_SERVER_NONE;
-        return NULL;
-    }
-    return *server == GLMUX_DISPLAY_SERVER_X11 ? GLMUX_DISPLAY_HOW_X11_OWN
+return *server == GLMUX_DISPLAY_SERVER_X11 ? GLMUX_DISPLAY_HOW_X11_OWN
                                                : GLMUX_DISPLAY_HOW_WAYLAND_OWN;
 }
 
@@ -260,13 +279,13 @@ bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platf
                  "reorder it", l == NULL ? "not ordered by GPU" : "libglvnd's");
         return false;
     }
-    info->how = how_to_ask(sel, platform, native, &server, info->why, sizeof(info->why));
+    info->how = how_to_ask(platform, native, &server, info->why, sizeof(info->why));
     if (info->how == NULL)
         return false;
     if (!display_matters(sel, &v)) {
         info->how = NULL;
         snprintf(info->why, sizeof(info->why), "the display is not asked: whichever GPU it is "
-                 "on, the vendor order is the same");
+                 "on, the vendor order is the same, and so is whether the request is met");
         return false;
     }
     info->asked = true;
@@ -302,7 +321,7 @@ bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platf
 static void add_step(struct glmux_glx_step *out, size_t *n, enum glmux_glx_step_kind kind,
                      const char *name, const char *why, bool check, bool override)
 {
-    struct glmux_glx_step step = { kind, name, why, check, override };
+    struct glmux_glx_step step = { kind, name, why, check, override, NULL };
 
     out[(*n)++] = step;
 }
@@ -329,7 +348,7 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     struct glmux_select_choice c;
     const char *name = NULL, *agreed;
     char tag[80], why[256];
-    bool differ, step;
+    bool differ, step, unmet_differs;
 
     if (sel->request.kind == GLMUX_REQUEST_NONE) {
         glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (no "
@@ -344,21 +363,10 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
         v.n = vendors->count;
     }
     l = glmux_select_gpus(sel);
-    /* One vendor whichever GPU the screen is on: named outright, for the screen's GPU may be
-     * another than the default one (the X server then names another vendor). */
-    agreed = glx_whatever_gpu(sel, &v, &differ, &step);
-    if (agreed != NULL && step) {
-        /* The reasons (and the one warning) as for the default GPU, like libEGL's. */
-        glmux_select_decide(sel, NULL, &v, true, &c);
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (whichever GPU "
-                          "the screen is on, under %s=%s this vendor renders for it)", screen,
-                          agreed, sel->request.variable, sel->request.value);
-        free(cands);
-        return agreed;
-    }
-    /* Otherwise the screen's own GPU is the reference when it can change the vendor (asked over
-     * the application's connection: no connection of glmux's own); else the default GPU. */
-    if (dpy != NULL && differ) {
+    agreed = glx_whatever_gpu(sel, &v, &differ, &step, &unmet_differs);
+    /* The screen's own GPU is the reference when it can change the vendor, or whether the
+     * request is met (asked over the application's connection: no connection of glmux's own). */
+    if (dpy != NULL && (differ || unmet_differs)) {
         if (glmux_display_x11_gpu(l, dpy, screen, tag, sizeof(tag), why, sizeof(why)))
             ref = glmux_gpu_list_find(l, tag);
         if (!glmux_gpu_renders(ref)) {
@@ -367,7 +375,21 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
                               "default GPU is the reference", screen, why);
         }
     }
-    glmux_select_decide(sel, ref, &v, true, &c);
+    /* One vendor whichever GPU the screen is on, and the screen's GPU unknown: named outright,
+     * for the screen's GPU may be another than the default one (the X server then names
+     * another vendor). The reasons as for the default GPU, like libEGL's; its warning only
+     * when every screen GPU leaves the request unmet. */
+    if (agreed != NULL && step && ref == NULL) {
+        glmux_select_decide(sel, NULL, &v, unmet_differs ? GLMUX_RECORD_NOTE : GLMUX_RECORD_WARN,
+                            &c);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (whichever GPU "
+                          "the screen is on, under %s=%s this vendor renders for it)", screen,
+                          agreed, sel->request.variable, sel->request.value);
+        free(cands);
+        return agreed;
+    }
+    glmux_select_decide(sel, ref, &v, ref != NULL || !unmet_differs ? GLMUX_RECORD_WARN
+                                                                    : GLMUX_RECORD_NOTE, &c);
     if (c.gpu != NULL && c.gpu != c.reference && c.vendor != NULL) {
         /* The vendor list's name, or the GPU's served_by: both outlive cands. */
         name = c.vendor;

@@ -4,7 +4,8 @@
  * had. A server that cannot render GL for us (no GLX extension, or vendors that cannot be
  * loaded here) always gets it; a remote connection gets it first only when a local GPU makes it
  * better than Mesa's own direct path there (llvmpipe); an explicit vendor name and
- * LIBGL_ALWAYS_INDIRECT win.
+ * LIBGL_ALWAYS_INDIRECT win. glmux_select_glx_screen_plan puts the rule's answer into a screen's
+ * vendor steps, the one plan libGLX follows and `glmux explain` prints.
  */
 #define _GNU_SOURCE
 #include "select/pixels_rule.h"
@@ -105,4 +106,34 @@ enum glmux_pixels_when glmux_select_pixels_rule(struct glmux_select *sel,
              "server's vendor comes first (Mesa renders with llvmpipe here too); used only if "
              "none of them loads or accepts the screen", how);
     return GLMUX_PIXELS_FALLBACK;
+}
+
+void glmux_select_glx_screen_plan(struct glmux_select *sel, void *dpy, int screen,
+                                  const struct glmux_vendor_list *vendors, bool has_glx, int fd,
+                                  struct glmux_glx_screen_plan *out)
+{
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+    size_t n = glmux_select_glx_plan(sel, dpy, screen, vendors, plan);
+    bool placed = false;
+
+    out->n = 0;
+    out->pixels = glmux_select_pixels_rule(sel, plan, n, has_glx, fd, out->pixels_why,
+                                           sizeof(out->pixels_why));
+    for (size_t i = 0; i < n && out->n < GLMUX_GLX_SCREEN_STEPS; i++) {
+        struct glmux_glx_step *st;
+
+        /* After libglvnd's variables: the pixels vendor when the server cannot render. */
+        if (!plan[i].override && !placed) {
+            placed = true;
+            if (out->pixels == GLMUX_PIXELS_FIRST) {
+                struct glmux_glx_step px = { GLMUX_GLX_STEP_VENDOR, GLMUX_PIXELS_VENDOR_NAME,
+                                             out->pixels_why, true, false, NULL };
+                out->steps[out->n++] = px;
+            }
+        }
+        st = &out->steps[out->n++];
+        *st = plan[i];
+        if (st->kind == GLMUX_GLX_STEP_SERVER && out->pixels == GLMUX_PIXELS_FALLBACK)
+            st->fallback = GLMUX_PIXELS_VENDOR_NAME;
+    }
 }

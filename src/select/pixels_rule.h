@@ -58,4 +58,23 @@ enum glmux_pixels_when glmux_select_pixels_rule(struct glmux_select *sel,
                                                 bool has_glx, int fd, char *why,
                                                 size_t why_size);
 
+/*
+ * One X screen's whole plan, as libGLX follows it (glx_display.c) and `glmux explain` shows it,
+ * screen by screen: the steps of glmux_select_glx_plan (__GLX_FORCE_VENDOR_LIBRARY_<screen>,
+ * __GLX_VENDOR_LIBRARY_NAME, the selector's vendor, the X server's list, "indirect", "system")
+ * with the pixels vendor in the place glmux_select_pixels_rule gives it for this screen: a step
+ * of its own after libglvnd's variables (FIRST), or the SERVER step's fallback (FALLBACK).
+ * Step names and whys are valid as long as out, sel and the environment.
+ */
+#define GLMUX_GLX_SCREEN_STEPS (GLMUX_GLX_PLAN_MAX + 1)
+struct glmux_glx_screen_plan {
+    struct glmux_glx_step steps[GLMUX_GLX_SCREEN_STEPS];
+    size_t n;
+    enum glmux_pixels_when pixels;
+    char pixels_why[320];
+};
+void glmux_select_glx_screen_plan(struct glmux_select *sel, void *dpy, int screen,
+                                  const struct glmux_vendor_list *vendors, bool has_glx, int fd,
+                                  struct glmux_glx_screen_plan *out);
+
 #endif /* GLMUX_SELECT_PIXELS_RULE_H */

@@ -87,6 +87,11 @@ const char *glmux_select_env_value(const struct glmux_select *sel, const char *n
     return (v != NULL && *v != '\0') ? v : NULL;
 }
 
+const char *glmux_select_getenv(const struct glmux_select *sel, const char *name)
+{
+    return glmux_select_env_value(sel, name);
+}
+
 const char *glmux_select_egl_override(const struct glmux_select *sel)
 {
     if (glmux_select_env_value(sel, "__EGL_VENDOR_LIBRARY_FILENAMES") != NULL)

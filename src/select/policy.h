@@ -54,10 +54,25 @@ struct glmux_select_vendors {
 const char *glmux_select_vendor_of(const struct glmux_select_vendors *v,
                                    const struct glmux_gpu *gpu);
 
-/* glmux_select_choose with the vendors given as above; record false: no reason, no warning
- * (for "would another reference change the result?"). */
+/* What a decision records: nothing (for "would another reference change the result?"), its
+ * reasons at level select (the display's GPU is unknown and another one would meet the
+ * request: a warning could be false), or its reasons with the warning for an unmet request. */
+enum glmux_select_record { GLMUX_RECORD_NONE, GLMUX_RECORD_NOTE, GLMUX_RECORD_WARN };
+
+/* glmux_select_choose with the vendors given as above. */
 void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *reference,
-                         const struct glmux_select_vendors *v, bool record,
+                         const struct glmux_select_vendors *v, enum glmux_select_record record,
                          struct glmux_select_choice *out);
+
+/*
+ * How the decision depends on the display's GPU, each render GPU taken as the reference:
+ * order_differs (the vendors in cands come in different orders), unmet_differs (the request is
+ * met for one and not another: whether to warn depends on it), all_unmet (unmet for each).
+ */
+struct glmux_select_survey {
+    bool order_differs, unmet_differs, all_unmet;
+};
+void glmux_select_survey(struct glmux_select *sel, const struct glmux_select_vendors *v,
+                         struct glmux_select_survey *out);
 
 #endif /* GLMUX_SELECT_POLICY_H */

@@ -500,6 +500,8 @@ struct glmux_glx_step {
     const char *why;         /* static text for messages */
     bool check_screen;       /* the vendor must accept the screen (isScreenSupported) */
     bool override;           /* a libglvnd variable named it */
+    const char *fallback;    /* SERVER: the vendor tried when the server names vendors and none
+                                of them serves (the pixels vendor); NULL: none */
 };
 
 #define GLMUX_GLX_PLAN_MAX 6
@@ -526,6 +528,22 @@ size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
 /* The first vendor of glmux_select_glx_plan, or NULL when the X server's list comes first. */
 const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, void *dpy, int screen,
                                                const struct glmux_vendor_list *vendors);
+
+/* ---- which variable a vendor reads (choose.c) ------------------------------------------- */
+
+/* Whether vendor is NVIDIA's ("nvidia"), the one vendor that reads its own variables. */
+bool glmux_select_vendor_is_nvidia(const char *vendor);
+/* Whether NVIDIA's vendor serves gpu (its served_by; false for NULL). */
+bool glmux_gpu_served_by_nvidia(const struct glmux_gpu *gpu);
+/* The variable vendor reads to render on a GPU other than the display's:
+ * "__NV_PRIME_RENDER_OFFLOAD" for NVIDIA's, "DRI_PRIME" for every other (Mesa's rule). */
+const char *glmux_select_vendor_variable(const char *vendor);
+/* That variable when the selector's environment sets it (a non-zero __NV_PRIME_RENDER_OFFLOAD,
+ * a DRI_PRIME that is not empty), else NULL. */
+const char *glmux_select_vendor_told_by(const struct glmux_select *sel, const char *vendor);
+/* A variable as the selector reads it (its getenv; NULL when unset or empty): the tool reads
+ * the environment through this, as the libraries do. */
+const char *glmux_select_getenv(const struct glmux_select *sel, const char *name);
 
 /* ---- what a new process is given (launch.c) --------------------------------------------- */
 
