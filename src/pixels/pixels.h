@@ -30,15 +30,13 @@
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 /* Present's requests and events are declared by <xcb/present.h> (Debian: libxcb-present-dev).
- * A build without that header (scripts/demo.sh's short package list), or with
- * -DGLMUX_PIXELS_PRESENT=0, leaves Present out, with the behaviour of a process where
+ * Whether the build has it is one CMake result (src/pixels/CMakeLists.txt), passed as
+ * GLMUX_PIXELS_PRESENT=0/1 and looked for again at each build while it is 0, so that a tree
+ * built before the header was installed gets Present at its next build. 0 (scripts/demo.sh's
+ * short package list) leaves Present out, with the behaviour of a process where
  * libxcb-present.so.0 cannot be loaded (pixels_xlibs.c). */
 #ifndef GLMUX_PIXELS_PRESENT
-#if __has_include(<xcb/present.h>)
-#define GLMUX_PIXELS_PRESENT 1
-#else
-#define GLMUX_PIXELS_PRESENT 0
-#endif
+#error "GLMUX_PIXELS_PRESENT is set by src/pixels/CMakeLists.txt (0 or 1)"
 #endif
 #if GLMUX_PIXELS_PRESENT
 #include <xcb/present.h>
