@@ -214,6 +214,47 @@ int glmux_pixels_band_rows(uint32_t max_request_words, const struct glmux_pixels
 /* LSBFirst or MSBFirst: the byte order of this machine's 32-bit words. */
 int glmux_pixels_host_order(void);
 
+/* The most pixels a drawable's frame may have (256 MiB a buffer): two 8K screens side by side
+ * fit; a server that answers more gets BadAlloc, not gigabytes (glmux_pixels_size_allowed). */
+#define GLMUX_PIXELS_MAX_PIXELS (1u << 26)
+/* Whether frames of a width x height drawable are made: both sides in 1..GLMUX_PIXELS_MAX_SIDE
+ * and at most GLMUX_PIXELS_MAX_PIXELS pixels. */
+bool glmux_pixels_size_allowed(int width, int height);
+
+/* What a transport has heard of its drawable from the server (pixels_frame.c, apart from any
+ * X call so that the fuzz target feeds it events, replies and errors). */
+struct glmux_pixels_heard {
+    uint32_t eid;           /* Present's event id of the window's events (0: none) */
+    uint32_t window;        /* the window (or pixmap) */
+    int width, height;      /* its size as last heard */
+    bool sized_by_events;   /* Present's ConfigureNotify tells the size, not replies */
+    bool gone;              /* an error named the drawable */
+    bool shm_failed;        /* an MIT-SHM request failed: frames go out with PutImage */
+    bool awaiting;          /* the PresentNotifyMSC tagged serial is not answered yet */
+    uint32_t serial;        /* the last PresentNotifyMSC's tag (never 0 once one was sent) */
+    uint64_t msc;           /* the retrace its CompleteNotify reported */
+};
+
+/* The checked requests a transport sends, by what their error means. */
+enum glmux_pixels_request {
+    GLMUX_PIXELS_REQ_PUT,        /* PutImage */
+    GLMUX_PIXELS_REQ_SHM_PUT,    /* ShmPutImage */
+    GLMUX_PIXELS_REQ_SHM_ATTACH, /* ShmAttach */
+    GLMUX_PIXELS_REQ_DRAWABLE,   /* CreateGC, Present's SelectInput and NotifyMSC */
+};
+
+/* One of Present's events as libxcb hands it (xcb_poll_for_special_event: 32 bytes, the 4-byte
+ * full sequence, then the 4 * length bytes past the first 32): ConfigureNotify sets the size,
+ * the CompleteNotify of the PresentNotifyMSC awaited its retrace. One too short for its type,
+ * about another window or event id, or unsolicited changes nothing. Returns whether it did. */
+bool glmux_pixels_heard_event(struct glmux_pixels_heard *h, const void *ev);
+/* A GetGeometry reply (NULL: an error or a connection that died, so the drawable is gone). */
+void glmux_pixels_heard_geometry(struct glmux_pixels_heard *h, const xcb_get_geometry_reply_t *r);
+/* The error of a checked request of kind req; true when it changed what the transport does
+ * (the drawable is gone, or MIT-SHM is given up). */
+bool glmux_pixels_heard_error(struct glmux_pixels_heard *h, enum glmux_pixels_request req,
+                              const xcb_generic_error_t *e);
+
 /* ---- drawables and presentation (pixels_present.c) ---- */
 
 enum glmux_pixels_kind { GLMUX_PIXELS_WINDOW, GLMUX_PIXELS_PIXMAP, GLMUX_PIXELS_PBUFFER };
@@ -271,8 +312,15 @@ void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x);
  * a lock is dropped. */
 void glmux_pixels_xfer_chain(struct glmux_pixels_xfer *x, struct glmux_pixels_xfer **list);
 void glmux_pixels_xfer_free_chain(struct glmux_pixels_xfer *list);
-/* The drawable's size as last heard (events and replies taken in without waiting). */
+/* The drawable's size as last heard (events and replies taken in without waiting). A size
+ * above glmux_pixels_size_allowed is reported once (BadAlloc, and logged) and not used: the
+ * last allowed size (1 x 1 before any) is returned instead. */
 void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height);
+/* A frame of the window begins (the first glClear since it was last shown): true the first time
+ * since then. Its size is brought up to date first: from Present's events, or, without Present,
+ * a GetGeometry waited for (one round trip a frame, which is also the frame's fence), so that
+ * the frame after a resize is drawn at the new size. */
+bool glmux_pixels_xfer_frame_start(struct glmux_pixels_xfer *x);
 /* Whether the X drawable is gone (an error named it). */
 bool glmux_pixels_xfer_gone(const struct glmux_pixels_xfer *x);
 /* Whether frames of this drawable can be paced (a window on a server with Present). */
@@ -366,13 +414,16 @@ void *glmux_pixels_reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connectio
                               unsigned int seq, xcb_generic_error_t **err);
 /* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
 xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target);
-/* A private MIT-SHM segment of size bytes attached here and to the server, into *b; false
- * (nothing kept) when either fails. check_root (not 0): the server's answer is waited for. */
+/* A private MIT-SHM segment of size bytes attached here, into *b, and ShmAttach sent (checked:
+ * its sequence in *attach, for the caller to hear); false (nothing kept) when it cannot be
+ * made. It is marked for removal before the server has it where the system allows (Linux), so
+ * that no process killed meanwhile leaves it behind. */
 bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
-                              size_t size, xcb_window_t check_root,
-                              struct glmux_pixels_buffer *b);
+                              size_t size, struct glmux_pixels_buffer *b, unsigned int *attach);
 /* Whether the server can attach our shared memory (tested once per display). */
 bool glmux_pixels_shm_works(struct present_display *pd);
+/* An MIT-SHM request of the display failed: transports made from now on use PutImage. */
+void glmux_pixels_shm_failed(struct present_display *pd);
 
 /* ---- the vendor (pixels_vendor.c) ---- */
 

@@ -9,19 +9,25 @@
  * (pixels_resolve.c: top row first, no copy) and puts it with ShmPutImage, or PutImage in whole
  * rows per request, with no round trip:
  * - a window's size comes from Present's ConfigureNotify events, which xcb queues for us alone
- *   (xcb_register_for_special_xge: never in the application's event queue); without Present,
- *   from the replies to the frames' fences;
- * - each put is followed by a GetGeometry, the frame's fence, answered after the put was done
- *   and waited for (if it has not come yet) two frames later: an MIT-SHM segment is written
- *   again, or a PutImage frame put, only once the server has taken the frame before the last
- *   (at most two frames queued in the connection, an ssh tunnel's buffers included);
+ *   (xcb_register_for_special_xge: never in the application's event queue), taken in when a
+ *   frame begins (its first glClear, pixels_swap.c) so that the frame after a resize is drawn
+ *   at the new size; without Present, from a GetGeometry sent and waited for then (one round
+ *   trip a frame, as Mesa's software rasterizer asks), which is also the frame's fence;
+ * - with Present, and for pixmaps, each put is followed by a GetGeometry, the frame's fence,
+ *   answered after the put was done and waited for (if it has not come yet) two frames later:
+ *   an MIT-SHM segment is written again, or a PutImage frame put, only once the server has
+ *   taken the frame before the last (at most two frames queued in the connection, an ssh
+ *   tunnel's buffers included);
  * - with a swap interval and Present, a PresentNotifyMSC for the retrace due is waited for
  *   before the put (pacing: the one wait of such a frame, bounded).
- * Every request goes through the display's xcb connection, checked: the errors of a drawable
- * that went away come back to us (a reply's error, or the last put's cookie looked at during
- * the next frame) and mark it gone; nothing reaches the application's X error handler, with no
- * hook on the display. A connection that died goes to Xlib's I/O error handler at the next
- * frame (an XFlush), as at any Xlib call.
+ * Every request goes through the display's xcb connection, checked, and each checked request's
+ * cookie is kept until it is answered (its error, or a later reply, comes in: every fence is
+ * such a reply): an error is heard however late it comes, logged (rate-limited), and either
+ * marks the drawable gone or, for MIT-SHM, turns the transport (and the display) to PutImage;
+ * nothing reaches the application's X error handler, with no hook on the display. Present's
+ * events are read only as far as libxcb's buffer of them goes, and a CompleteNotify counts
+ * only as the answer to the PresentNotifyMSC awaited. A connection that died goes to Xlib's
+ * I/O error handler at the next frame (an XFlush), as at any Xlib call.
  * The display's side (what it has, the MIT-SHM test, waiting for a reply without xcb's queue of
  * readers) is pixels_server.c's. A transport is used by one thread at a time, the one that
  * claimed its drawable (glmux_pixels_drawable_claim, pixels_vendor.c); it takes no lock.
@@ -33,6 +39,9 @@
 #include <sys/shm.h>
 #include <time.h>
 
+#include <X11/Xlibint.h>
+#include <GL/glxproto.h>
+
 #include "pixels/pixels.h"
 #include "util/log.h"
 
@@ -42,6 +51,14 @@
 #define PUT_MAX_WORDS 65536
 /* The longest a paced frame waits for its retrace, in milliseconds per swap interval. */
 #define PACE_MS_PER_INTERVAL 1000
+/* X errors logged at level warn in a process (the rest are counted, not logged). */
+#define ERRORS_LOGGED 16
+
+/* A checked request whose answer (its error, or none) has not come in yet. */
+struct checked {
+    unsigned int seq;
+    enum glmux_pixels_request req;
+};
 
 struct glmux_pixels_xfer {
     Display *dpy;
@@ -53,76 +70,144 @@ struct glmux_pixels_xfer {
     xcb_gcontext_t gc;      /* 0: not made yet */
     struct glmux_pixels_layout l; /* of the buffers; width 0: none yet */
     bool shm;               /* the buffers are MIT-SHM segments */
-    bool no_shm;            /* an MIT-SHM put failed: plain memory from now on */
     struct glmux_pixels_buffer buf[2]; /* MIT-SHM: both, in turn; else buf[0] */
     int next;               /* the buffer (MIT-SHM) or put_fence (PutImage) of the next frame */
     unsigned int put_fence[2]; /* PutImage: the GetGeometry sent after each of the last two */
     unsigned int pending[XFER_PENDING]; /* GetGeometry sequence numbers, oldest first */
     int npending;
-    unsigned int put;       /* the last put's cookie, looked at during the next frame */
-    int width, height;      /* the drawable's size as last heard */
-    bool gone;
+    struct checked *checked; /* checked requests not answered yet, oldest first */
+    int nchecked, checked_cap;
+    struct glmux_pixels_heard h; /* what the server said: size, gone, MIT-SHM, retraces */
+    int good_width, good_height; /* the last size within glmux_pixels_size_allowed */
+    bool too_big;           /* the size heard last is not: reported once */
+    bool begun;             /* a frame began (glmux_pixels_xfer_frame_start) since the last put */
     xcb_special_event_t *special; /* Present's events of this window (NULL: none) */
-    uint32_t eid;
-    uint32_t serial;        /* the last PresentNotifyMSC's */
-    uint64_t msc;           /* the retrace the last paced frame went out at */
     struct glmux_pixels_xfer *chain; /* glmux_pixels_xfer_chain's list */
 };
 
 static struct glmux_pixels_stats stats;
+static unsigned int errors_logged;
+
+/* ---- checked requests and their errors ---- */
+
+static const char *request_name(enum glmux_pixels_request req)
+{
+    switch (req) {
+    case GLMUX_PIXELS_REQ_PUT: return "PutImage";
+    case GLMUX_PIXELS_REQ_SHM_PUT: return "ShmPutImage";
+    case GLMUX_PIXELS_REQ_SHM_ATTACH: return "an MIT-SHM attach or detach";
+    case GLMUX_PIXELS_REQ_DRAWABLE: return "a request";
+    }
+    return "a request";
+}
+
+/* The error of one of the transport's checked requests: what it changes, logged (a drawable
+ * gone at level info, once; the rest at level warn, ERRORS_LOGGED in a process). */
+static void error_heard(struct glmux_pixels_xfer *x, enum glmux_pixels_request req,
+                        const xcb_generic_error_t *e)
+{
+    bool changed = glmux_pixels_heard_error(&x->h, req, e);
+    unsigned int n;
+
+    if (changed && x->h.gone) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d to "
+                  "%s, request %u); rendering goes on off screen", (unsigned long)x->target,
+                  e->error_code, request_name(req), e->full_sequence);
+        return;
+    }
+    if (changed && x->h.shm_failed)
+        glmux_pixels_shm_failed(x->pd);
+    n = __atomic_fetch_add(&errors_logged, 1, __ATOMIC_RELAXED);
+    if (n >= ERRORS_LOGGED)
+        return;
+    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, request %u, "
+              "major %d, minor %d); %s%s", request_name(req), (unsigned long)x->target,
+              e->error_code, e->full_sequence, e->major_code, e->minor_code,
+              x->h.shm_failed ? "frames go out with XPutImage from now on"
+                              : "that frame may not show",
+              n + 1 == ERRORS_LOGGED ? " (further X errors of the pixels vendor are not "
+                                       "logged)" : "");
+}
+
+/* Takes in the answers of the checked requests answered so far, in the order sent (one not
+ * answered yet means none after it is). */
+static void checked_heard(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    int n = 0;
+
+    while (n < x->nchecked) {
+        xcb_generic_error_t *err = NULL;
+        void *reply = NULL;
+
+        if (!xl->poll_for_reply(x->c, x->checked[n].seq, &reply, &err))
+            break;
+        free(reply);
+        if (err != NULL)
+            error_heard(x, x->checked[n].req, err);
+        free(err);
+        n++;
+    }
+    if (n > 0) {
+        x->nchecked -= n;
+        memmove(x->checked, x->checked + n, sizeof(x->checked[0]) * (size_t)x->nchecked);
+    }
+}
+
+/* Keeps the cookie of a checked request until it is answered (checked_heard). */
+static void checked_add(struct glmux_pixels_xfer *x, unsigned int seq,
+                        enum glmux_pixels_request req)
+{
+    if (x->nchecked == x->checked_cap) {
+        int cap = x->checked_cap > 0 ? x->checked_cap * 2 : 16;
+        struct checked *more = realloc(x->checked, sizeof(*more) * (size_t)cap);
+
+        if (more == NULL) { /* out of memory: this one's error is not heard */
+            glmux_pixels_xlibs()->discard_reply(x->c, seq);
+            return;
+        }
+        x->checked = more;
+        x->checked_cap = cap;
+    }
+    x->checked[x->nchecked++] = (struct checked){ seq, req };
+}
 
 /* ---- Present ---- */
 
 /*
- * Present's requests and events, all in one place: a build without <xcb/present.h> (pixels.h)
- * has none of them, and there pd->present is false (pixels_server.c), so nothing below asks for
- * them.
+ * Present's requests, all in one place: a build without <xcb/present.h> (pixels.h) has none of
+ * them, and there pd->present is false (pixels_server.c), so nothing below asks for them.
+ * Its events are read by glmux_pixels_heard_event (pixels_frame.c), which needs no header.
  */
 #if GLMUX_PIXELS_PRESENT
 /* Asks for the window's ConfigureNotify and CompleteNotify events, queued for us alone. */
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
 {
-    x->eid = xl->generate_id(x->c);
-    xl->discard_reply(x->c, xl->present_select_input_checked(
-        x->c, x->eid, x->target,
-        XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
-        XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence);
-    x->special = xl->register_for_special_xge(x->c, xl->present_id, x->eid, NULL);
+    x->h.eid = xl->generate_id(x->c);
+    checked_add(x, xl->present_select_input_checked(
+                       x->c, x->h.eid, x->target,
+                       XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
+                       XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence,
+                GLMUX_PIXELS_REQ_DRAWABLE);
+    x->special = xl->register_for_special_xge(x->c, xl->present_id, x->h.eid, NULL);
+    x->h.sized_by_events = x->special != NULL;
 }
 
-/* Stops the window's events (the transport is freed). */
+/* Stops the window's events (the transport is freed: an error, the window gone, is not ours
+ * to hear any more). */
 static void present_unlisten(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
 {
-    xl->discard_reply(x->c, xl->present_select_input_checked(x->c, x->eid, x->target, 0)
+    xl->discard_reply(x->c, xl->present_select_input_checked(x->c, x->h.eid, x->target, 0)
                                 .sequence);
 }
 
-/* One event of the window's: its size, or the retrace of the frame paced last. */
-static void present_heard(struct glmux_pixels_xfer *x, const xcb_generic_event_t *ev)
-{
-    const xcb_present_generic_event_t *g = (const xcb_present_generic_event_t *)ev;
-
-    if (g->evtype == XCB_PRESENT_CONFIGURE_NOTIFY) {
-        const xcb_present_configure_notify_event_t *ce =
-            (const xcb_present_configure_notify_event_t *)ev;
-
-        x->width = ce->width;
-        x->height = ce->height;
-    } else if (g->evtype == XCB_PRESENT_COMPLETE_NOTIFY) {
-        const xcb_present_complete_notify_event_t *ce =
-            (const xcb_present_complete_notify_event_t *)ev;
-
-        if (ce->serial == x->serial)
-            x->msc = ce->msc;
-    }
-}
-
-/* PresentNotifyMSC for retrace msc (0: the next one), tagged with x->serial. */
+/* PresentNotifyMSC for retrace msc (0: the next one), tagged with x->h.serial. */
 static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x,
                            uint64_t msc)
 {
-    xl->discard_reply(x->c, xl->present_notify_msc_checked(x->c, x->target, x->serial, msc, 0,
-                                                           0).sequence);
+    checked_add(x, xl->present_notify_msc_checked(x->c, x->target, x->h.serial, msc, 0,
+                                                  0).sequence,
+                GLMUX_PIXELS_REQ_DRAWABLE);
 }
 #else
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
@@ -135,12 +220,6 @@ static void present_unlisten(const struct glmux_pixels_xlibs *xl, struct glmux_p
 {
     (void)xl;
     (void)x;
-}
-
-static void present_heard(struct glmux_pixels_xfer *x, const xcb_generic_event_t *ev)
-{
-    (void)x;
-    (void)ev;
 }
 
 static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x,
@@ -171,7 +250,9 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
     x->pd = pd;
     x->c = pd->xcb;
     x->target = (xcb_drawable_t)target;
+    x->h.window = (uint32_t)target;
     x->window = window;
+    x->good_width = x->good_height = 1;
     /* Present's events first, so that no size change between the two is missed. */
     if (window && pd->present)
         present_listen(xl, x);
@@ -189,13 +270,14 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
         return NULL;
     }
     x->depth = g->depth;
-    x->width = g->width;
-    x->height = g->height;
+    x->h.width = g->width;
+    x->h.height = g->height;
     free(g);
     return x;
 }
 
-static void buffers_free(struct glmux_pixels_xfer *x)
+/* Frees the buffers; the detaches' errors are heard (checked) while the transport lives on. */
+static void buffers_free(struct glmux_pixels_xfer *x, bool keep_checking)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
 
@@ -204,7 +286,12 @@ static void buffers_free(struct glmux_pixels_xfer *x)
 
         if (b->seg != 0) {
             /* The server detaches after the puts before this; our mapping can go now. */
-            xl->discard_reply(x->c, xl->shm_detach_checked(x->c, b->seg).sequence);
+            unsigned int seq = xl->shm_detach_checked(x->c, b->seg).sequence;
+
+            if (keep_checking)
+                checked_add(x, seq, GLMUX_PIXELS_REQ_SHM_ATTACH);
+            else
+                xl->discard_reply(x->c, seq);
             shmdt(b->data);
         } else {
             free(b->data);
@@ -214,22 +301,31 @@ static void buffers_free(struct glmux_pixels_xfer *x)
     x->l.width = 0;
 }
 
+/* One MIT-SHM segment of the transport, its attach's answer awaited with the others. */
+static bool shm_buffer(struct glmux_pixels_xfer *x, size_t size, struct glmux_pixels_buffer *b)
+{
+    unsigned int attach;
+
+    if (!glmux_pixels_shm_segment(glmux_pixels_xlibs(), x->c, size, b, &attach))
+        return false;
+    checked_add(x, attach, GLMUX_PIXELS_REQ_SHM_ATTACH);
+    return true;
+}
+
 /* The buffers of layout l: two MIT-SHM segments, else one block of memory; false when none. */
 static bool buffers_make(struct glmux_pixels_xfer *x, const struct glmux_pixels_layout *l)
 {
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-
-    buffers_free(x);
-    x->shm = !x->no_shm && glmux_pixels_shm_works(x->pd) &&
-             glmux_pixels_shm_segment(xl, x->c, l->size, 0, &x->buf[0]) &&
-             glmux_pixels_shm_segment(xl, x->c, l->size, 0, &x->buf[1]);
+    buffers_free(x, true);
+    x->shm = !x->h.shm_failed && glmux_pixels_shm_works(x->pd) &&
+             shm_buffer(x, l->size, &x->buf[0]) && shm_buffer(x, l->size, &x->buf[1]);
     if (!x->shm) {
-        buffers_free(x);
+        buffers_free(x, true);
         if ((x->buf[0].data = malloc(l->size)) == NULL)
             return false;
     }
     x->l = *l;
     x->next = 0;
+    x->put_fence[0] = x->put_fence[1] = 0;
     return true;
 }
 
@@ -238,53 +334,25 @@ static bool buffers_make(struct glmux_pixels_xfer *x, const struct glmux_pixels_
 static void geometry_heard(struct glmux_pixels_xfer *x, xcb_get_geometry_reply_t *r,
                            xcb_generic_error_t *e)
 {
-    if (r != NULL && x->window && x->special == NULL) {
-        x->width = r->width;
-        x->height = r->height;
-    }
-    if (r == NULL)
-        x->gone = true; /* an error (BadDrawable) or a connection that died */
+    bool was_gone = x->h.gone;
+
+    glmux_pixels_heard_geometry(&x->h, r);
+    if (x->h.gone && !was_gone)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (GetGeometry: "
+                  "%s); rendering goes on off screen", (unsigned long)x->target,
+                  e != NULL ? "an X error" : "no reply");
     free(r);
     free(e);
 }
 
-/* The last put's outcome, when known: an error ends the drawable (or, for ShmPutImage, the
- * use of MIT-SHM). */
-static void put_heard(struct glmux_pixels_xfer *x)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    xcb_generic_error_t *err = NULL;
-    void *reply = NULL;
-
-    if (x->put == 0 || !xl->poll_for_reply(x->c, x->put, &reply, &err))
-        return;
-    x->put = 0;
-    free(reply);
-    if (err == NULL)
-        return;
-    if (err->error_code == BadDrawable || err->error_code == BadWindow ||
-        err->error_code == BadPixmap || err->error_code == BadMatch) {
-        x->gone = true;
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d); "
-                  "rendering goes on off screen", (unsigned long)x->target, err->error_code);
-    } else if (x->shm) {
-        x->no_shm = true;
-        x->l.width = 0; /* new buffers at the next frame */
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: XShmPutImage to 0x%lx failed (X error "
-                  "%d); its frames go out with XPutImage", (unsigned long)x->target,
-                  err->error_code);
-    }
-    free(err);
-}
-
-/* Takes in what the server has sent (no waiting): Present events, replies, the last put's. */
+/* Takes in what the server has sent (no waiting): Present events, replies, errors. */
 static void hear(struct glmux_pixels_xfer *x)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     xcb_generic_event_t *ev;
 
     while (x->special != NULL && (ev = xl->poll_for_special_event(x->c, x->special)) != NULL) {
-        present_heard(x, ev);
+        glmux_pixels_heard_event(&x->h, ev);
         free(ev);
     }
     while (x->npending > 0) {
@@ -296,11 +364,11 @@ static void hear(struct glmux_pixels_xfer *x)
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
-    put_heard(x);
+    checked_heard(x);
 }
 
 /* Waits for the replies up to and including sequence seq (one round trip at most); none when
- * seq's reply was heard already (hear). */
+ * seq's reply was heard already (hear). The checked requests before it are answered then. */
 static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
@@ -318,6 +386,7 @@ static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
+    checked_heard(x);
 }
 
 /* Sends a GetGeometry whose reply is read later; returns its sequence number. */
@@ -344,15 +413,18 @@ static long long now_ms(void)
 /*
  * Swap interval n > 0 with Present: waits for the retrace n after the last paced frame's
  * (PresentNotifyMSC; the first paced frame waits for none). Bounded: a window destroyed
- * meanwhile never answers.
+ * meanwhile never answers. Each request has a serial of its own, never 0, so that neither an
+ * answer that came too late nor an event the server sent unasked is taken for it.
  */
 static bool pace(struct glmux_pixels_xfer *x, int interval)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     long long deadline = now_ms() + (long long)interval * PACE_MS_PER_INTERVAL;
-    uint64_t before = x->msc;
+    uint64_t before = x->h.msc;
 
-    x->serial++;
+    if (++x->h.serial == 0)
+        x->h.serial = 1;
+    x->h.awaiting = true;
     present_notify(xl, x, before != 0 ? before + (uint64_t)interval : 0);
     xl->flush(x->c);
     for (;;) {
@@ -360,25 +432,64 @@ static bool pace(struct glmux_pixels_xfer *x, int interval)
         long long left;
 
         hear(x);
-        if (x->msc != before || x->gone || xl->connection_has_error(x->c) ||
+        if (!x->h.awaiting || x->h.gone || xl->connection_has_error(x->c) ||
             (left = deadline - now_ms()) <= 0)
             break;
         /* Another thread may read the connection: look again at least every 5 ms. */
         poll(&pfd, 1, left < 5 ? (int)left : 5);
     }
-    return x->msc != before;
+    return !x->h.awaiting;
+}
+
+/* The size heard, if allowed; one that is not is reported once (BadAlloc) and logged. */
+static void size_check(struct glmux_pixels_xfer *x)
+{
+    if (glmux_pixels_size_allowed(x->h.width, x->h.height)) {
+        x->good_width = x->h.width;
+        x->good_height = x->h.height;
+        x->too_big = false;
+        return;
+    }
+    if (x->too_big)
+        return;
+    x->too_big = true;
+    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: the X server says drawable 0x%lx is %dx%d; "
+              "frames of more than %d pixels a side or %u pixels in all are not made (BadAlloc): "
+              "it keeps frames of %dx%d", (unsigned long)x->target, x->h.width, x->h.height,
+              GLMUX_PIXELS_MAX_SIDE, GLMUX_PIXELS_MAX_PIXELS, x->good_width, x->good_height);
+    glmux_pixels_x_error(x->dpy, BadAlloc, -1, x->target, X_GLXSwapBuffers);
 }
 
 void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height)
 {
     hear(x);
-    *width = x->width;
-    *height = x->height;
+    size_check(x);
+    *width = x->good_width;
+    *height = x->good_height;
+}
+
+bool glmux_pixels_xfer_frame_start(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+
+    if (x == NULL || x->begun)
+        return false;
+    x->begun = true;
+    if (!x->window || x->special != NULL || x->h.gone || xl->connection_has_error(x->c)) {
+        hear(x);
+        return true;
+    }
+    /* No Present: the size now. The reply also says that the server has taken every frame
+     * before, so no fence of them is waited for any more. */
+    wait_for(x, ask_geometry(x));
+    for (int i = 0; i < 2; i++)
+        x->buf[i].fence = x->put_fence[i] = 0;
+    return true;
 }
 
 bool glmux_pixels_xfer_gone(const struct glmux_pixels_xfer *x)
 {
-    return x == NULL || x->gone;
+    return x == NULL || x->h.gone;
 }
 
 bool glmux_pixels_xfer_paced(const struct glmux_pixels_xfer *x)
@@ -394,13 +505,13 @@ static bool put(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b
     uint32_t max_words;
     int rows;
 
-    if (x->put != 0)
-        xl->discard_reply(x->c, x->put);
     if (x->shm) {
-        x->put = xl->shm_put_image_checked(x->c, x->target, x->gc, (uint16_t)l->width,
-                                           (uint16_t)l->height, 0, 0, (uint16_t)l->width,
-                                           (uint16_t)l->height, 0, 0, (uint8_t)x->depth,
-                                           XCB_IMAGE_FORMAT_Z_PIXMAP, 0, b->seg, 0).sequence;
+        checked_add(x, xl->shm_put_image_checked(x->c, x->target, x->gc, (uint16_t)l->width,
+                                                 (uint16_t)l->height, 0, 0, (uint16_t)l->width,
+                                                 (uint16_t)l->height, 0, 0, (uint8_t)x->depth,
+                                                 XCB_IMAGE_FORMAT_Z_PIXMAP, 0, b->seg, 0)
+                           .sequence,
+                    GLMUX_PIXELS_REQ_SHM_PUT);
         return true;
     }
     /* At most 256 KiB a request, as Xlib's XPutImage: a server reads a request whole into its
@@ -412,17 +523,16 @@ static bool put(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b
                   "server's largest request; nothing is shown", l->width);
         return false;
     }
-    x->put = 0;
     for (int y = 0; y < l->height; y += rows) {
         int n = l->height - y < rows ? l->height - y : rows;
 
-        if (x->put != 0)
-            xl->discard_reply(x->c, x->put);
-        x->put = xl->put_image_checked(x->c, XCB_IMAGE_FORMAT_Z_PIXMAP, x->target, x->gc,
-                                       (uint16_t)l->width, (uint16_t)n, 0, (int16_t)y, 0,
-                                       (uint8_t)x->depth, (uint32_t)(n * l->stride),
-                                       (const uint8_t *)b->data + (size_t)y * (size_t)l->stride)
-                     .sequence;
+        checked_add(x, xl->put_image_checked(x->c, XCB_IMAGE_FORMAT_Z_PIXMAP, x->target, x->gc,
+                                             (uint16_t)l->width, (uint16_t)n, 0, (int16_t)y, 0,
+                                             (uint8_t)x->depth, (uint32_t)(n * l->stride),
+                                             (const uint8_t *)b->data +
+                                                 (size_t)y * (size_t)l->stride)
+                           .sequence,
+                    GLMUX_PIXELS_REQ_PUT);
     }
     return true;
 }
@@ -433,7 +543,7 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
     struct glmux_pixels_xfer *x = d->xfer;
     struct glmux_pixels_layout l;
     struct glmux_pixels_buffer *b;
-    bool paced = false;
+    bool paced = false, fenced;
 
     if (x == NULL)
         return false;
@@ -442,24 +552,30 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
         XFlush(x->dpy);
         return false;
     }
-    if (x->gone)
+    if (x->h.gone)
         return false;
-    hear(x);
+    if (!glmux_pixels_xfer_frame_start(x))
+        hear(x);
+    x->begun = false;
     /* The frame is the surface's size; the server clips what does not fit the drawable. */
-    if (x->gone || !glmux_pixels_layout(d->width, d->height, &l))
+    if (x->h.gone || !glmux_pixels_layout(d->width, d->height, &l))
         return false;
-    if ((x->l.width != l.width || x->l.height != l.height) && !buffers_make(x, &l))
+    /* A segment is written again only once the server has read it (its fence answered); an
+     * MIT-SHM error heard meanwhile turns the transport to PutImage. */
+    if (x->shm && x->l.width == l.width && x->l.height == l.height &&
+        x->buf[x->next].fence != 0) {
+        wait_for(x, x->buf[x->next].fence);
+        x->buf[x->next].fence = 0;
+    }
+    if ((x->l.width != l.width || x->l.height != l.height || (x->shm && x->h.shm_failed)) &&
+        !buffers_make(x, &l))
         return false;
     if (x->gc == 0) {
         x->gc = xl->generate_id(x->c);
-        xl->discard_reply(x->c, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence);
+        checked_add(x, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence,
+                    GLMUX_PIXELS_REQ_DRAWABLE);
     }
     b = &x->buf[x->shm ? x->next : 0];
-    /* A segment is written again only once the server has read it (its fence answered). */
-    if (x->shm && b->fence != 0) {
-        wait_for(x, b->fence);
-        b->fence = 0;
-    }
     glmux_pixels_read_back(d->surface_config, &x->l, x->pd->order, b->data);
     /* PutImage: a frame is sent once the server has taken the one before the last (its fence
      * answered), so that at most two frames are queued in the connection, as with MIT-SHM:
@@ -471,13 +587,14 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
     }
     if (interval > 0 && x->special != NULL)
         paced = pace(x, interval);
-    if (x->gone || !put(x, b))
+    if (x->h.gone || !put(x, b))
         return false;
-    /* Fence the frame (waited for two frames later); without Present the same replies tell a
-     * window's size. */
-    if (x->shm)
+    /* Fence the frame (waited for two frames later). A window without Present needs none: the
+     * next frame's GetGeometry, waited for when it begins, is its fence. */
+    fenced = !x->window || x->special != NULL;
+    if (fenced && x->shm)
         b->fence = ask_geometry(x);
-    else
+    else if (fenced)
         x->put_fence[x->next] = ask_geometry(x);
     x->next ^= 1;
     xl->flush(x->c);
@@ -496,11 +613,14 @@ void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
 
     if (x == NULL)
         return;
-    buffers_free(x);
+    /* What has been answered is heard; the rest is the server's business now. */
+    checked_heard(x);
+    buffers_free(x, false);
     for (int i = 0; i < x->npending; i++)
         xl->discard_reply(x->c, x->pending[i]);
-    if (x->put != 0)
-        xl->discard_reply(x->c, x->put);
+    for (int i = 0; i < x->nchecked; i++)
+        xl->discard_reply(x->c, x->checked[i].seq);
+    free(x->checked);
     if (x->special != NULL) {
         present_unlisten(xl, x);
         xl->unregister_for_special_event(x->c, x->special);

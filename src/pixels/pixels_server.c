@@ -234,54 +234,87 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
 }
 
 /*
- * A private segment of size bytes attached here and to the server; false (nothing kept) when
- * either fails. The server's answer is waited for only when check_root is not 0 (the display's
- * test; a drawable's segments rely on that test, and a put that fails turns the drawable to
- * PutImage): a GetGeometry of that root window follows the attach, and once its reply is in,
- * the attach's error, if any, is too (glmux_pixels_reply_wait: no xcb_request_check).
+ * A private segment of size bytes attached here, and ShmAttach sent; false (nothing kept) when
+ * it cannot be made. The segment is marked for removal (IPC_RMID) as soon as the server may
+ * have it: on Linux at once, before the attach is sent (a marked segment can still be attached
+ * there, by id, while this process has it mapped), so that a process killed before the
+ * server's answer leaves nothing behind; elsewhere once the attach is sent, as the system
+ * needs it to exist by then. Either way it goes when the last attachment does. The attach's
+ * error is the caller's to hear (*attach: checked).
  */
 bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
-                              size_t size, xcb_window_t check_root,
-                              struct glmux_pixels_buffer *b)
+                              size_t size, struct glmux_pixels_buffer *b, unsigned int *attach)
 {
-    xcb_void_cookie_t attach;
-    xcb_generic_error_t *err = NULL;
-    bool failed = false;
-
     b->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
     if (b->shmid < 0)
         return false;
     b->data = shmat(b->shmid, NULL, 0);
+#ifdef __linux__
+    shmctl(b->shmid, IPC_RMID, NULL);
+#endif
     if (b->data == (char *)-1) {
         shmctl(b->shmid, IPC_RMID, NULL);
         b->data = NULL;
         return false;
     }
     b->seg = xl->generate_id(c);
-    attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1);
-    if (check_root != 0) {
-        void *sync = glmux_pixels_reply_wait(xl, c, xl->get_geometry(c, check_root).sequence, NULL);
-        void *none = NULL;
-
-        /* No answer (the connection died): not attached, as far as we know. */
-        failed = sync == NULL || !xl->poll_for_reply(c, attach.sequence, &none, &err) ||
-                 err != NULL;
-        free(sync);
-        free(none);
-    } else {
-        xl->discard_reply(c, attach.sequence);
-    }
-    /* Attached (the server's attach is in flight or done): the segment goes when the last
-     * attachment does. */
+    *attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1).sequence;
+#ifndef __linux__
     shmctl(b->shmid, IPC_RMID, NULL);
-    if (failed) {
-        free(err);
-        shmdt(b->data);
-        b->data = NULL;
-        b->seg = 0;
+#endif
+    return true;
+}
+
+/* The answer to a checked request sent before a reply that came in: its error (NULL: none). */
+static xcb_generic_error_t *answered(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
+                                     unsigned int seq)
+{
+    xcb_generic_error_t *err = NULL;
+    void *reply = NULL;
+
+    if (!xl->poll_for_reply(c, seq, &reply, &err))
+        xl->discard_reply(c, seq); /* no answer: the connection died */
+    free(reply);
+    return err;
+}
+
+/*
+ * The display's test: a 4 KiB segment attached and detached again, then a GetGeometry of the
+ * root window waited for (one round trip), after which both answers are in. A failed attach
+ * (the server cannot reach our memory: a client on another machine, a server in another IPC
+ * namespace, MIT-SHM refused) is logged with its error.
+ */
+static bool shm_test(const struct glmux_pixels_xlibs *xl, struct present_display *pd)
+{
+    struct glmux_pixels_buffer test = { 0 };
+    xcb_generic_error_t *attach_err, *detach_err;
+    unsigned int attach, detach;
+    void *sync;
+    bool ok;
+
+    if (!glmux_pixels_shm_segment(xl, pd->xcb, 4096, &test, &attach)) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: no shared memory segment "
+                  "here for the MIT-SHM test", DisplayString(pd->dpy));
         return false;
     }
-    return true;
+    detach = xl->shm_detach_checked(pd->xcb, test.seg).sequence;
+    sync = glmux_pixels_reply_wait(xl, pd->xcb,
+                                   xl->get_geometry(pd->xcb, DefaultRootWindow(pd->dpy)).sequence,
+                                   NULL);
+    attach_err = answered(xl, pd->xcb, attach);
+    detach_err = answered(xl, pd->xcb, detach);
+    /* No answer (the connection died): not attached, as far as we know. */
+    ok = sync != NULL && attach_err == NULL && detach_err == NULL;
+    if (attach_err != NULL || detach_err != NULL)
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: MIT-SHM test: %s failed (X "
+                  "error %d)", DisplayString(pd->dpy), attach_err != NULL ? "ShmAttach"
+                                                                          : "ShmDetach",
+                  attach_err != NULL ? attach_err->error_code : detach_err->error_code);
+    free(sync);
+    free(attach_err);
+    free(detach_err);
+    shmdt(test.data);
+    return ok;
 }
 
 /* Whether the server can attach our shared memory: tested once per display (one thread tests,
@@ -290,7 +323,6 @@ bool glmux_pixels_shm_works(struct present_display *pd)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     const xcb_query_extension_reply_t *ext;
-    struct glmux_pixels_buffer test = { 0 };
     int state;
 
     pthread_mutex_lock(&shm_lock);
@@ -305,18 +337,24 @@ bool glmux_pixels_shm_works(struct present_display *pd)
     state = -1;
     if (xl->shm && glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) != 0 &&
         (ext = xl->get_extension_data(pd->xcb, xl->shm_id)) != NULL && ext->present &&
-        glmux_pixels_shm_segment(xl, pd->xcb, 4096, (xcb_window_t)DefaultRootWindow(pd->dpy),
-                                 &test)) {
-        xl->discard_reply(pd->xcb, xl->shm_detach_checked(pd->xcb, test.seg).sequence);
-        shmdt(test.data);
+        shm_test(xl, pd))
         state = 1;
-    }
     pthread_mutex_lock(&shm_lock);
-    pd->shm_state = state;
+    /* A transport's MIT-SHM request may have failed meanwhile (glmux_pixels_shm_failed). */
+    if (pd->shm_state == 0)
+        pd->shm_state = state;
+    state = pd->shm_state;
     pd->shm_testing = false;
     pthread_mutex_unlock(&shm_lock);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: frames go out with %s",
               DisplayString(pd->dpy), state > 0 ? "XShmPutImage (MIT-SHM works)"
                                                 : "XPutImage (no usable MIT-SHM)");
     return state > 0;
+}
+
+void glmux_pixels_shm_failed(struct present_display *pd)
+{
+    pthread_mutex_lock(&shm_lock);
+    pd->shm_state = -1;
+    pthread_mutex_unlock(&shm_lock);
 }

@@ -233,6 +233,34 @@ static void pixels_glFlush(void)
     glmux_pixels_flush_current();
 }
 
+/* glClear: the first of a frame of a window current here (the first since it was last shown)
+ * first brings the window's size up to date (glmux_pixels_xfer_frame_start) and the surface
+ * with it, so that the frame after a resize is drawn at the new size, as Mesa's own drivers
+ * look at the size at a frame's first draw. */
+static void pixels_glClear(GLbitfield mask)
+{
+    static void (*clear)(GLbitfield);
+    void (*fn)(GLbitfield) = __atomic_load_n(&clear, __ATOMIC_ACQUIRE);
+    const struct glmux_pixels_egl *egl;
+    struct glmux_pixels_current cur;
+
+    if (fn == NULL) {
+        if ((egl = glmux_pixels_egl_get(NULL)) == NULL ||
+            (fn = (void (*)(GLbitfield))egl->get_proc("glClear")) == NULL)
+            return;
+        __atomic_store_n(&clear, fn, __ATOMIC_RELEASE);
+    }
+    glmux_pixels_current_get(&cur);
+    if (cur.ctx != NULL && cur.draw != NULL && cur.draw->kind == GLMUX_PIXELS_WINDOW &&
+        cur.draw->xfer != NULL) {
+        glmux_pixels_drawable_claim(cur.draw, cur.read);
+        if (glmux_pixels_xfer_frame_start(cur.draw->xfer))
+            follow_size(cur.draw, cur.read, cur.ctx->egl);
+        glmux_pixels_drawable_unclaim(cur.draw, cur.read);
+    }
+    fn(mask);
+}
+
 static void pixels_WaitGL(void)
 {
     pixels_glFinish();
@@ -385,7 +413,7 @@ void *glmux_pixels_swap_proc(const char *name)
     } gl_functions[] = {
         { "glXSwapBuffers", (void *)pixels_SwapBuffers }, { "glXWaitGL", (void *)pixels_WaitGL },
         { "glXWaitX", (void *)pixels_WaitX }, { "glFinish", (void *)pixels_glFinish },
-        { "glFlush", (void *)pixels_glFlush },
+        { "glFlush", (void *)pixels_glFlush }, { "glClear", (void *)pixels_glClear },
     };
 
     for (int i = 0; i < N_SWAP_FUNCTIONS; i++) {
