@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: the core of libGLdispatch.so.0. It owns the current-context state of every thread
- * (a pthread key holding our record, plus the initial-exec TLS pointer _glapi_tls_Current that
- * the entry stubs read), the per-vendor dispatch tables, vendor ids and fork recovery.
+ * glmux: the top floor of libGLdispatch.so.0: init and fini (which run every module's
+ * lifecycle steps), vendor ids, and make-current and lose-current for every thread (a record
+ * in the pthread key of floor.c, whose table pointer the entry stubs read). The floors below:
+ * floor.c (lock, TLS), slots.c, lazy.c, tables.c, patch.c, lifetime.c, procaddr.c
+ * (docs/architecture.md, "libGLdispatch").
  *
  * Naming: exported functions keep libglvnd's names (__glDispatch*, _glapi_*); everything else
  * is glmux_<module>_<verb>. One mutex, glmux_dispatch_lock, guards all shared state; the
@@ -12,36 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch_internal.h"
-#include "util/env.h"
+#include "floor.h"
+#include "lifetime.h"
+#include "patch.h"
+#include "tables.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
 
-__thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec"))) = {
-    glmux_noop_table
-};
-const void *_glapi_Current[1];
-
-pthread_mutex_t glmux_dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
-int glmux_dispatch_current_count;
-
 static int init_count;
 static int next_vendor_id = 1;
-pthread_key_t glmux_dispatch_thread_key;
-bool glmux_dispatch_thread_key_valid;
-__thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
-    __attribute__((tls_model("initial-exec")));
-static __GLdispatchTable *current_tables;
-#if GLMUX_HAVE_LAZY
-static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
-#else
-static const bool eager_tables = true;
-#endif
 
 static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv);
-static void free_entries(const void **entries);
-static void free_table(__GLdispatchTable *table);
+static __GLdispatchThreadState *release_thread(void);
 
+/* The key's destructor: a thread with a record exits. */
 static void thread_destroyed(void *data)
 {
     struct __GLdispatchThreadStatePrivateRec *priv = data;
@@ -56,7 +43,7 @@ static void thread_destroyed(void *data)
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
     glmux_dispatch_thread_record = NULL;    /* the key's destructor: the thread is exiting */
-    _glapi_tls_Current[0] = glmux_noop_table;
+    glmux_dispatch_set_noop();
     free(priv);
     if (orphaned)
         free(state);    /* its library is gone: the record is ours (lifetime.c) */
@@ -73,16 +60,8 @@ void __glDispatchInit(void)
 {
     pthread_mutex_lock(&glmux_dispatch_lock);
     if (init_count++ == 0) {
-        glmux_patch_read_env();
-#if GLMUX_HAVE_LAZY
-        eager_tables = glmux_env_get_flag("GLMUX_EAGER_TABLES");
-#endif
-        if (!glmux_dispatch_thread_key_valid &&
-            pthread_key_create(&glmux_dispatch_thread_key, thread_destroyed) == 0)
-            glmux_dispatch_thread_key_valid = true;
-        if (!glmux_dispatch_thread_key_valid)
-            glmux_log(GLMUX_LOG_ERROR, "cannot create the thread key; make-current will fail");
-        glmux_lifetime_init();
+        /* Every module's init step, in their declared order (the lock held: none takes it). */
+        glmux_lifecycle_run(GLMUX_LIFECYCLE_INIT);
         pthread_mutex_unlock(&glmux_dispatch_lock);
         glmux_patch_register_own_stubs();
         return;
@@ -103,12 +82,7 @@ void __glDispatchFini(void)
     glmux_patch_unregister_own_stubs();
     __glDispatchLoseCurrent();
     pthread_mutex_lock(&glmux_dispatch_lock);
-    if (glmux_dispatch_thread_key_valid) {
-        /* No destructor may run once this library is gone. */
-        pthread_key_delete(glmux_dispatch_thread_key);
-        glmux_dispatch_thread_key_valid = false;
-    }
-    glmux_slots_reset();
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_TEARDOWN);
     pthread_mutex_unlock(&glmux_dispatch_lock);
 }
 
@@ -122,208 +96,13 @@ int __glDispatchNewVendorID(void)
     return id;
 }
 
-__GLdispatchTable *__glDispatchCreateTable(__GLgetProcAddressCallback getProcAddress, void *param)
-{
-    __GLdispatchTable *table;
-
-    if (getProcAddress == NULL)
-        return NULL;
-    table = calloc(1, sizeof(*table));
-    if (table == NULL) {
-        glmux_log(GLMUX_LOG_ERROR, "out of memory creating a dispatch table");
-        return NULL;
-    }
-    table->get_proc_address = getProcAddress;
-    table->param = param;
-    return table;
-}
-
-static void free_table(__GLdispatchTable *table)
-{
-    free_entries(table->entries);
-    free(table);
-}
-
-void __glDispatchDestroyTable(__GLdispatchTable *dispatch)
-{
-    bool in_use;
-
-    if (dispatch == NULL)
-        return;
-    pthread_mutex_lock(&glmux_dispatch_lock);
-    in_use = dispatch->current_threads > 0;
-    /* Still current somewhere: freed when the last of those threads lets go of it. */
-    dispatch->destroyed = in_use;
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    if (in_use)
-        glmux_log(GLMUX_LOG_DISPATCH, "dispatch table destroyed while current on %d thread(s); "
-                  "freed when released", dispatch->current_threads);
-    else
-        free_table(dispatch);
-}
-
-/*
- * A table's entries are preceded by a pointer back to the table, so that the lazy resolver can
- * find the table from the entries pointer in _glapi_tls_Current.
- */
-static const void **alloc_entries(__GLdispatchTable *table)
-{
-    const void **block = malloc(sizeof(*block) * (GLMUX_TOTAL_SLOTS + 1));
-
-    if (block == NULL)
-        return NULL;
-    block[0] = table;
-    return block + 1;
-}
-
-static void free_entries(const void **entries)
-{
-    if (entries != NULL)
-        free(entries - 1);
-}
-
-static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
-{
-    const char *name = glmux_slot_name(slot);
-    const void *proc = name ? table->get_proc_address(name, table->param) : NULL;
-
-    return proc != NULL ? proc : glmux_noop_table[slot];
-}
-
-#if GLMUX_HAVE_LAZY
-/*
- * Assembly builds fill tables lazily: every slot starts as its resolver trampoline
- * (glmux_lazy.S), and the first call through it asks the vendor once. A process pays only for
- * the functions it calls, not for all 3352 lookups at the first make-current.
- * GLMUX_EAGER_TABLES=1 fills every slot in use at make-current instead, as libglvnd does.
- *
- * glmux_noop_table, the table of threads without a context, holds the same trampolines: the
- * resolver sees that no table is current and answers with a no-op. It is filled when the
- * library is loaded (static slots) and when a dynamic slot is handed out, rather than by
- * relocations: the generated code and data hold no pointers.
- */
-extern const char glmux_lazy_start[];
-
-const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];
-
-static const void *lazy_address(unsigned slot)
-{
-    return glmux_lazy_start + (size_t)(slot / GLMUX_LAZY_GROUP) * GLMUX_LAZY_GROUP_BYTES +
-           (size_t)(slot % GLMUX_LAZY_GROUP) * GLMUX_LAZY_SIZE;
-}
-
-__attribute__((constructor)) static void fill_noop_table(void)
-{
-    const char *group = glmux_lazy_start;
-
-    for (unsigned first = 0; first < GLMUX_STATIC_SLOTS; first += GLMUX_LAZY_GROUP) {
-        unsigned n = GLMUX_STATIC_SLOTS - first < GLMUX_LAZY_GROUP ? GLMUX_STATIC_SLOTS - first
-                                                                     : GLMUX_LAZY_GROUP;
-
-        for (unsigned j = 0; j < n; j++)
-            glmux_noop_table[first + j] = group + (size_t)j * GLMUX_LAZY_SIZE;
-        group += GLMUX_LAZY_GROUP_BYTES;
-    }
-}
-
-void glmux_slot_prepare(unsigned slot)
-{
-    glmux_noop_table[slot] = lazy_address(slot);
-}
-
-/* What a call through a slot runs when there is no function for it: returns 0. */
-static intptr_t noop_return(void)
-{
-    return 0;
-}
-
-__attribute__((visibility("hidden"))) const void *glmux_lazy_resolve(unsigned slot);
-const void *glmux_lazy_resolve(unsigned slot)
-{
-    const void **entries = (const void **)_glapi_tls_Current[0];
-    __GLdispatchTable *table;
-    const char *name;
-    const void *proc = NULL;
-
-    if (slot >= GLMUX_TOTAL_SLOTS)
-        return (const void *)noop_return;
-    if (entries != NULL && entries != glmux_noop_table) {
-        table = (__GLdispatchTable *)entries[-1];
-        name = glmux_slot_name(slot);
-        proc = name ? table->get_proc_address(name, table->param) : NULL;
-        if (proc != NULL) {
-            __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
-            return proc;
-        }
-    }
-    /* No context, or the vendor lacks the function. While calls without a function are
-     * reported, the slot keeps its trampoline so that every such call is reported. */
-    glmux_dispatch_noop(slot);
-    if (entries != NULL && entries != glmux_noop_table && !glmux_dispatch_noop_reported())
-        __atomic_store_n(&entries[slot], (const void *)noop_return, __ATOMIC_RELEASE);
-    return (const void *)noop_return;
-}
-#else
-void glmux_slot_prepare(unsigned slot)
-{
-    (void)slot;     /* pure C: the no-op table is complete from the start */
-}
-#endif
-
-bool glmux_table_fixup(__GLdispatchTable *table)
-{
-    unsigned used = glmux_slots_used();
-
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    if (table->entries == NULL) {
-        table->entries = alloc_entries(table);
-        if (table->entries == NULL)
-            return false;
-        table->filled = 0;
-    }
-    if (table->filled >= used)
-        return true;
-    if (eager_tables) {
-        for (; table->filled < used; table->filled++)
-            __atomic_store_n(&table->entries[table->filled],
-                             resolve_slot(table, table->filled), __ATOMIC_RELEASE);
-        return true;
-    }
-    /* Lazy: the slots not set yet start as their trampolines. */
-    memcpy(table->entries + table->filled, glmux_noop_table + table->filled,
-           sizeof(*table->entries) * (used - table->filled));
-    table->filled = used;
-    return true;
-}
-
-void glmux_tables_fixup_current(void)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    for (__GLdispatchTable *t = current_tables; t != NULL; t = t->next_current)
-        glmux_table_fixup(t);
-}
-
-static void unlink_current_table(__GLdispatchTable *table)
-{
-    for (__GLdispatchTable **p = &current_tables; *p != NULL; p = &(*p)->next_current) {
-        if (*p == table) {
-            *p = table->next_current;
-            table->next_current = NULL;
-            return;
-        }
-    }
-}
-
 static void lose_current_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
     __GLdispatchTable *table = priv->table;
 
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    if (table != NULL && --table->current_threads == 0) {
-        unlink_current_table(table);
-        if (table->destroyed)
-            free_table(table);
-    }
+    if (table != NULL)
+        glmux_table_current_drop_locked(table);
     if (glmux_dispatch_current_count > 0)
         glmux_dispatch_current_count--;
     glmux_records_unlink_locked(priv);
@@ -342,7 +121,7 @@ __GLdispatchThreadState *__glDispatchGetCurrentThreadState(void)
         return NULL;
     if (__atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE)) {
         /* Its library was unloaded: the thread has no context any more (lifetime.c). */
-        free(glmux_dispatch_release_thread());
+        free(release_thread());
         return NULL;
     }
     return priv->state;
@@ -380,10 +159,7 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
         free(priv);
         return GL_FALSE;
     }
-    if (dispatch->current_threads++ == 0) {
-        dispatch->next_current = current_tables;
-        current_tables = dispatch;
-    }
+    glmux_table_current_add_locked(dispatch);
     glmux_dispatch_current_count++;
     glmux_records_link_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
@@ -394,7 +170,8 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     return GL_TRUE;
 }
 
-__GLdispatchThreadState *glmux_dispatch_release_thread(void)
+/* Releases the calling thread's record: table, list, TLS. Lock NOT held. Returns the state. */
+static __GLdispatchThreadState *release_thread(void)
 {
     struct __GLdispatchThreadStatePrivateRec *priv;
     __GLdispatchThreadState *state;
@@ -408,7 +185,7 @@ __GLdispatchThreadState *glmux_dispatch_release_thread(void)
     lose_current_locked(priv);
     pthread_mutex_unlock(&glmux_dispatch_lock);
     glmux_dispatch_set_record(NULL);
-    _glapi_tls_Current[0] = glmux_noop_table;
+    glmux_dispatch_set_noop();
     state = priv->state;
     free(priv);
     return state;
@@ -419,7 +196,7 @@ void __glDispatchLoseCurrent(void)
     struct __GLdispatchThreadStatePrivateRec *priv =
         glmux_dispatch_thread_key_valid ? glmux_dispatch_thread_record : NULL;
     bool orphaned = priv != NULL && __atomic_load_n(&priv->orphaned, __ATOMIC_ACQUIRE);
-    __GLdispatchThreadState *state = glmux_dispatch_release_thread();
+    __GLdispatchThreadState *state = release_thread();
 
     if (orphaned)
         free(state);
@@ -428,20 +205,6 @@ void __glDispatchLoseCurrent(void)
 const struct _glapi_table *_glapi_get_current(void)
 {
     return (const struct _glapi_table *)_glapi_tls_Current[0];
-}
-
-void glmux_dispatch_reset_tables(void)
-{
-    while (current_tables != NULL) {
-        __GLdispatchTable *t = current_tables;
-
-        current_tables = t->next_current;
-        t->next_current = NULL;
-        t->current_threads = 0;
-        if (t->destroyed)
-            free_table(t);
-    }
-    glmux_dispatch_current_count = 0;
 }
 
 /*
@@ -455,7 +218,7 @@ void __glDispatchReset(void)
 
     /* After fork only this thread exists; the lock may have been held by another one. */
     pthread_mutex_init(&glmux_dispatch_lock, NULL);
-    glmux_dispatch_reset_tables();
+    glmux_tables_reset();
     if (glmux_dispatch_thread_key_valid)
         priv = glmux_dispatch_thread_record;
     if (priv != NULL) {
@@ -466,5 +229,26 @@ void __glDispatchReset(void)
         glmux_dispatch_set_record(NULL);
         free(priv);
     }
-    _glapi_tls_Current[0] = glmux_noop_table;
+    glmux_dispatch_set_noop();
 }
+
+/* At the first __glDispatchInit (lock held): the records' key. */
+static void threads_init(void)
+{
+    if (!glmux_dispatch_thread_key_valid &&
+        pthread_key_create(&glmux_dispatch_thread_key, thread_destroyed) == 0)
+        glmux_dispatch_thread_key_valid = true;
+    if (!glmux_dispatch_thread_key_valid)
+        glmux_log(GLMUX_LOG_ERROR, "cannot create the thread key; make-current will fail");
+}
+
+/* At the last __glDispatchFini (lock held): no destructor may run once the library is gone. */
+static void threads_teardown(void)
+{
+    if (glmux_dispatch_thread_key_valid) {
+        pthread_key_delete(glmux_dispatch_thread_key);
+        glmux_dispatch_thread_key_valid = false;
+    }
+}
+
+GLMUX_LIFECYCLE_STEP(dispatch_threads, 70, .init = threads_init, .teardown = threads_teardown);

@@ -7,15 +7,18 @@
  * every thread's record in one list and owns the one fork reset: in the child it resets its
  * tables, lets each client re-create its locks, and hands every record of the parent back to
  * its client, which drops the context references it holds. Before fork it takes every
- * client's locks and then its own, so no lock is copied into the child mid-update. When a client is unloaded while
- * other threads still have its contexts current, their records become libGLdispatch's: freed
- * when the thread exits or next asks for its state, and never passed back into the unloaded
- * library.
+ * client's locks and then its own, so no lock is copied into the child mid-update. When a
+ * client is unloaded while other threads still have its contexts current, their records
+ * become libGLdispatch's: freed when the thread exits or next asks for its state, and never
+ * passed back into the unloaded library. Its fork handlers run every lifecycle step of
+ * libGLdispatch (util/lifecycle.h); the clients' and the records' are two of them.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "dispatch_internal.h"
+#include "floor.h"
+#include "lifetime.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
 
@@ -28,7 +31,8 @@ struct glmux_client_slot {
 
 static struct glmux_client_slot clients[MAX_CLIENTS];
 static pthread_cond_t clients_idle = PTHREAD_COND_INITIALIZER;
-struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_records;
+/* Every thread's record (lock held to walk or change). */
+static struct __GLdispatchThreadStatePrivateRec *all_records;
 
 void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 {
@@ -44,10 +48,10 @@ void glmux_records_link_locked(struct __GLdispatchThreadStatePrivateRec *priv)
         }
     }
     priv->prev = NULL;
-    priv->next = glmux_dispatch_records;
+    priv->next = all_records;
     if (priv->next != NULL)
         priv->next->prev = priv;
-    glmux_dispatch_records = priv;
+    all_records = priv;
 }
 
 void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
@@ -55,8 +59,8 @@ void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (priv->prev != NULL)
         priv->prev->next = priv->next;
-    else if (glmux_dispatch_records == priv)
-        glmux_dispatch_records = priv->next;
+    else if (all_records == priv)
+        all_records = priv->next;
     if (priv->next != NULL)
         priv->next->prev = priv->prev;
     priv->prev = priv->next = NULL;
@@ -118,7 +122,7 @@ static int unregister_client(const struct glmux_dispatch_client *client)
             slot = &clients[i];
     }
     if (slot != NULL) {
-        for (struct __GLdispatchThreadStatePrivateRec *p = glmux_dispatch_records; p != NULL;
+        for (struct __GLdispatchThreadStatePrivateRec *p = all_records; p != NULL;
              p = p->next) {
             if (p->client == slot) {
                 p->client = NULL;
@@ -154,62 +158,67 @@ static int forking_count;
 /*
  * Before fork(): every client's locks, in one order — libGLX's, then libEGL's (by API tag:
  * libGLX may be inside a vendor that calls libEGL, never the other way) — and then this
- * library's own lock (a client's lock may be held while it calls libGLdispatch, never the
- * other way). A client that registers meanwhile is not pinned; its after_fork makes its
- * locks anew.
+ * library's own lock (floor.c's step, after this one: a client's lock may be held while it
+ * calls libGLdispatch, never the other way). A client that registers meanwhile is not pinned;
+ * its after_fork makes its locks anew.
  */
-static void fork_prepare(void)
+static void clients_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_lock(&fork_lock);
-    forking_count = 0;
-    pthread_mutex_lock(&glmux_dispatch_lock);
-    for (int tag = GLDISPATCH_API_GLX; tag <= GLDISPATCH_API_EGL; tag++) {
-        for (int i = 0; i < MAX_CLIENTS; i++) {
-            if (clients[i].client != NULL && clients[i].client->tag == tag) {
-                clients[i].busy++;
-                forking[forking_count++] = &clients[i];
+    if (step == GLMUX_FORK_PREPARE) {
+        pthread_mutex_lock(&fork_lock);
+        forking_count = 0;
+        pthread_mutex_lock(&glmux_dispatch_lock);
+        for (int tag = GLDISPATCH_API_GLX; tag <= GLDISPATCH_API_EGL; tag++) {
+            for (int i = 0; i < MAX_CLIENTS; i++) {
+                if (clients[i].client != NULL && clients[i].client->tag == tag) {
+                    clients[i].busy++;
+                    forking[forking_count++] = &clients[i];
+                }
             }
         }
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        for (int i = 0; i < forking_count; i++)
+            forking[i]->client->fork_prepare();
+    } else if (step == GLMUX_FORK_PARENT) {
+        /* floor.c's step released the lock: the pins are dropped under it again. */
+        for (int i = forking_count - 1; i >= 0; i--)
+            forking[i]->client->fork_parent();
+        pthread_mutex_lock(&glmux_dispatch_lock);
+        for (int i = forking_count - 1; i >= 0; i--) {
+            if (--forking[i]->busy == 0)
+                pthread_cond_broadcast(&clients_idle);
+        }
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        forking_count = 0;
+        pthread_mutex_unlock(&fork_lock);
+    } else {
+        /* fork_prepare took the lock on this very thread: unlock it (ThreadSanitizer follows). */
+        pthread_mutex_unlock(&fork_lock);
+        pthread_cond_init(&clients_idle, NULL);
+        forking_count = 0;
+        for (int i = 0; i < MAX_CLIENTS; i++)
+            clients[i].busy = 0;
     }
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    for (int i = 0; i < forking_count; i++)
-        forking[i]->client->fork_prepare();
-    pthread_mutex_lock(&glmux_dispatch_lock);
 }
 
-static void fork_parent(void)
-{
-    for (int i = forking_count - 1; i >= 0; i--) {
-        forking[i]->client->fork_parent();
-        if (--forking[i]->busy == 0)
-            pthread_cond_broadcast(&clients_idle);
-    }
-    forking_count = 0;
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    pthread_mutex_unlock(&fork_lock);
-}
+/* Installs the fork handlers, at the first __glDispatchInit. */
+static void clients_init(void);
+
+GLMUX_LIFECYCLE_STEP(dispatch_clients, 10, .init = clients_init, .fork = clients_fork);
 
 /*
- * The one fork reset. Only the forking thread exists in the child; every record (its own
- * included) belonged to the parent: as in libglvnd, the child starts with no current context.
+ * The one fork reset, in the child, after floor.c's step left the thread without a context
+ * and tables.c's forgot the current tables. Only the forking thread exists in the child;
+ * every record (its own included) belonged to the parent: as in libglvnd, the child starts
+ * with no current context. Each client releases the locks its fork_prepare took (no other
+ * thread can hold one), then gets back the parent's records of its own.
  */
-static void fork_child(void)
+static void records_child(void)
 {
-    struct __GLdispatchThreadStatePrivateRec *list = glmux_dispatch_records;
+    struct __GLdispatchThreadStatePrivateRec *list = all_records;
 
-    /* fork_prepare took the lock on this very thread: unlock it (ThreadSanitizer follows). */
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    pthread_mutex_unlock(&fork_lock);
-    pthread_cond_init(&clients_idle, NULL);
-    glmux_dispatch_reset_tables();
-    glmux_dispatch_records = NULL;
-    if (glmux_dispatch_thread_key_valid)
-        glmux_dispatch_set_record(NULL);
-    _glapi_tls_Current[0] = glmux_noop_table;
-    /* Each client releases the locks its fork_prepare took (no other thread can hold one). */
-    forking_count = 0;
+    all_records = NULL;
     for (int i = 0; i < MAX_CLIENTS; i++) {
-        clients[i].busy = 0;
         if (clients[i].client != NULL)
             clients[i].client->after_fork();
     }
@@ -228,7 +237,25 @@ static void fork_child(void)
     }
 }
 
-void glmux_lifetime_init(void)
+GLMUX_LIFECYCLE_STEP(dispatch_records, 60, .child = records_child);
+
+static void fork_prepare(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
+}
+
+static void fork_parent(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
+}
+
+static void fork_child(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_CHILD);
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
+}
+
+static void clients_init(void)
 {
     static bool installed;
 

@@ -10,9 +10,12 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "dispatch_internal.h"
 #include "entry/entry.h"
+#include "floor.h"
+#include "patch.h"
+#include "slots.h"
 #include "util/env.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
 
@@ -32,27 +35,17 @@ static int next_stub_id = 1;
 static const __GLdispatchPatchCallbacks *owner_cb;
 static int owner_vendor;
 static bool patching_disallowed;
-static bool app_error_checking;
-static bool app_error_abort;
 
-void glmux_patch_read_env(void)
+/* At the first __glDispatchInit, after slots.c's step read the application-error variables. */
+static void patch_init(void)
 {
-    app_error_checking = glmux_env_get_flag("__GLVND_APP_ERROR_CHECKING");
-    app_error_abort = app_error_checking && glmux_env_get_flag("__GLVND_ABORT_ON_APP_ERROR");
-    patching_disallowed = glmux_env_get_flag("__GLVND_DISALLOW_PATCHING") || app_error_checking;
+    patching_disallowed = glmux_env_get_flag("__GLVND_DISALLOW_PATCHING") ||
+                          glmux_app_error_checking();
     if (patching_disallowed)
         glmux_log(GLMUX_LOG_DISPATCH, "entry-point patching is disabled by the environment");
 }
 
-bool glmux_app_error_checking(void)
-{
-    return app_error_checking;
-}
-
-bool glmux_app_error_abort(void)
-{
-    return app_error_abort;
-}
+GLMUX_LIFECYCLE_STEP(dispatch_patch, 40, .init = patch_init);
 
 static bool restore_all(void)
 {

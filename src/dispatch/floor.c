@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: libGLdispatch's ground floor (floor.h): the dispatch lock, the initial-exec TLS
+ * pointer _glapi_tls_Current that the entry stubs read, libglvnd's _glapi_Current, the table
+ * of threads without a context (assembly builds: filled at load by lazy.c; pure-C builds: the
+ * generated glmux_noop.c), the records' pthread key (made by dispatch.c) and its TLS mirror.
+ * Its lifecycle step takes and releases the lock around fork and, in the child, leaves the
+ * thread without a context.
+ */
+#define _GNU_SOURCE
+#include "floor.h"
+#include "util/lifecycle.h"
+
+#if GLMUX_HAVE_LAZY
+const void *glmux_noop_table[GLMUX_TOTAL_SLOTS];
+#endif
+
+__thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exec"))) = {
+    glmux_noop_table
+};
+const void *_glapi_Current[1];
+
+pthread_mutex_t glmux_dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
+int glmux_dispatch_current_count;
+pthread_key_t glmux_dispatch_thread_key;
+bool glmux_dispatch_thread_key_valid;
+__thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
+
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void floor_fork(enum glmux_fork_step step)
+{
+    glmux_fork_mutex(&glmux_dispatch_lock, step);
+}
+
+/* In the child every record belonged to the parent: the thread starts with no context. */
+static void floor_child(void)
+{
+    if (glmux_dispatch_thread_key_valid)
+        glmux_dispatch_set_record(NULL);
+    glmux_dispatch_set_noop();
+}
+
+GLMUX_LIFECYCLE_STEP(dispatch_floor, 20, .fork = floor_fork, .child = floor_child);

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: the ground floor of libGLdispatch, which every other file of it may use and which
+ * uses none of them: the dispatch lock, the thread's table pointer the entry stubs read, the
+ * table of threads without a context, the pthread key of the thread records and its TLS
+ * mirror, and how many threads have a context. Each module registers its own init, fork,
+ * after-fork and teardown steps (util/lifecycle.h); lifetime.c's fork handlers and dispatch.c's
+ * init and fini run them (docs/architecture.md, "libGLdispatch").
+ */
+#ifndef GLMUX_DISPATCH_FLOOR_H
+#define GLMUX_DISPATCH_FLOOR_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "GLdispatch.h"
+#include "glmux_slots.h"
+
+struct __GLdispatchThreadStatePrivateRec;
+
+/* Guards every piece of global dispatch state; the stubs never take it. Leaf: held for a few
+ * instructions, never across a call into a vendor or a client library. */
+extern pthread_mutex_t glmux_dispatch_lock;
+
+/* Threads with a current context, all vendors together (lock held). */
+extern int glmux_dispatch_current_count;
+
+/* The pthread key of the records (valid while libGLdispatch is initialised). */
+extern pthread_key_t glmux_dispatch_thread_key;
+extern bool glmux_dispatch_thread_key_valid;
+/* What glmux_dispatch_thread_key holds for the calling thread, read without a call. */
+extern __thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
+    __attribute__((tls_model("initial-exec")));
+
+/* Sets the calling thread's record in the key and in its mirror. */
+static inline void glmux_dispatch_set_record(struct __GLdispatchThreadStatePrivateRec *priv)
+{
+    pthread_setspecific(glmux_dispatch_thread_key, priv);
+    glmux_dispatch_thread_record = priv;
+}
+
+/* The calling thread goes back to the table of threads without a context. */
+static inline void glmux_dispatch_set_noop(void)
+{
+    _glapi_tls_Current[0] = glmux_noop_table;
+}
+
+/*
+ * The order of libGLdispatch's lifecycle steps, declared with each step (the numbers only
+ * order them): the registered client libraries' locks are taken before fork ahead of
+ * libGLdispatch's own lock (a client may hold its lock while it calls libGLdispatch, never the
+ * other way); in the child the lock is released first, then the tables are reset and the
+ * parent's records handed back to their clients.
+ *   10 lifetime.c clients  20 floor.c  30 slots.c  40 patch.c  50 tables.c  60 lifetime.c
+ *   records  70 dispatch.c
+ */
+
+#endif /* GLMUX_DISPATCH_FLOOR_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux: libGLdispatch's per-vendor dispatch tables (tables.c): the record, its filling
+ * (lazily through the trampolines, or eagerly) and the list of tables current on some thread.
+ * Uses the ground floor and the slots.
+ */
+#ifndef GLMUX_DISPATCH_TABLES_H
+#define GLMUX_DISPATCH_TABLES_H
+
+#include <stdbool.h>
+
+#include "GLdispatch.h"
+
+/* A vendor's dispatch table; entries is what _glapi_tls_Current[0] points at. */
+struct __GLdispatchTableRec {
+    __GLgetProcAddressCallback get_proc_address;
+    void *param;
+    const void **entries;   /* GLMUX_TOTAL_SLOTS pointers, allocated at first make-current;
+                               entries[-1] points back to this record */
+    unsigned filled;        /* slots [0, filled) are set: their trampoline or, with eager
+                               fill, their final value */
+    int current_threads;    /* threads on which this table is current */
+    bool destroyed;         /* __glDispatchDestroyTable ran while it was still current */
+    struct __GLdispatchTableRec *next_current; /* in the list of current tables */
+};
+
+/* Brings one table up to date with glmux_slots_used(). Lock held. False on allocation failure. */
+bool glmux_table_fixup(__GLdispatchTable *table);
+/* Calls glmux_table_fixup for every table that is current on some thread. Lock held. */
+void glmux_tables_fixup_current(void);
+/* One more thread on which table is current (lock held). */
+void glmux_table_current_add_locked(__GLdispatchTable *table);
+/* One thread fewer; the last one frees a table destroyed meanwhile (lock held). */
+void glmux_table_current_drop_locked(__GLdispatchTable *table);
+/* Forgets every current table and the current count (after fork: only this thread exists). */
+void glmux_tables_reset(void);
+
+#endif /* GLMUX_DISPATCH_TABLES_H */
