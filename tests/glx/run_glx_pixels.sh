@@ -44,6 +44,9 @@
 #                and XPutImage
 #   swap, interval (test_glx_pixels_present) swaps of drawables current nowhere or elsewhere,
 #                a pixmap's X contents; swap intervals paced by Present
+#   resize       (test_glx_pixels_present) the first frame after another connection resized
+#                the window is right at the new size, with and without Present
+#                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window
 #   threads      (test_glx_pixels_threads) 4 threads x 4 windows, 130 windows, displays closed
 #                while others show frames
 # Our libraries: the test program is linked to the build tree (it checks the loaded paths); for
@@ -353,6 +356,14 @@ count)
     GLMUX_GLX_REMOTE_SHM=0 run_prog count present put
     GLMUX_GLX_REMOTE_PRESENT=0 run_prog count nopresent shm
     GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog count nopresent put
+    ;;
+resize)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    run_prog resize
+    GLMUX_GLX_REMOTE_SHM=0 run_prog resize
+    GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
+    GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog resize
     ;;
 swap|interval|threads)
     start_xvfb -nolisten tcp -extension GLX
