@@ -8,32 +8,40 @@
 # (libFuzzer, a fixed number of executions each) in an ASan+UBSan Debug build made with clang,
 # the unit and fake-vendor tests under ThreadSanitizer (gcc), and everything in a build with
 # EGL, GLX and GLES switched off.
-# With CI=true it also runs the packaging tests (label "packaging": builds the .deb and .rpm
-# packages, nocheck: the suite a package build would run inside is the default configuration's,
-# just run) and the cross-architecture runs of i386 (natively where the kernel runs 32-bit
-# programs, else under qemu-user) and arm64 (qemu-user) with the probe that chooses (label
-# "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture). Extra
-# arguments go to ctest. Ends with one table (scripts/test-summary.py): a row per ctest run
-# with its tests, passed, failed, skipped and time, each skipped test's reason and each failed
-# test's name (its output is printed above, as it fails). `scripts/test.sh --help` lists the
-# variables.
-#   scripts/test.sh [CTEST_ARGS...]
+# It installs what is missing of .ci/packages first (scripts/install-deps.sh), which adds no
+# foreign architecture; the builds require Present in the pixels vendor (GLMUX_REQUIRE_PRESENT,
+# its tests test it). With CI=true it also runs the packaging tests (label "packaging": builds
+# the .deb and .rpm packages, nocheck: the suite a package build would run inside is the default
+# configuration's, just run) and the cross-architecture runs of i386 (natively where the kernel
+# runs 32-bit programs, else under qemu-user) and arm64 (qemu-user) with the probe that chooses
+# (label "cross", tests/cross/run_cross.sh; GLMUX_CROSS=all: every architecture); the cross runs
+# need .ci/packages-cross, whose NAME:ARCH packages add the architectures i386, arm64 and armhf,
+# so it is installed only then (CI=true, or GLMUX_CROSS set, which runs the cross rows without
+# CI). `scripts/test.sh --deps` installs and stops. Extra arguments go to ctest. Ends with one
+# table (scripts/test-summary.py): a row per ctest run with its tests, passed, failed, skipped
+# and time, each skipped test's reason and each failed test's name (its output is printed above,
+# as it fails). `scripts/test.sh --help` lists the variables.
+#   scripts/test.sh [--deps] [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 case ${1:-} in -h|--help)
     cat <<'EOH'
-Usage: scripts/test.sh [CTEST_ARGS...]
+Usage: scripts/test.sh [--deps] [CTEST_ARGS...]
 Builds and tests glmux in every configuration: default (Ninja), pure-c (Unix Makefiles),
 sanitize (clang, ASan+UBSan, fuzz smoke runs), tsan, minimal. Extra arguments go to each
 configuration's ctest run. Ends with a table: a row per ctest run, with its time.
+First installs what is missing of .ci/packages (no foreign architecture); --deps stops there.
 
 Variables:
   CI=true             also the packaging tests (label packaging: the .deb and .rpm builds,
                       nocheck, side by side, about 3 minutes on two cores) and the cross
                       runs (label cross: i386 and arm64, about 3 minutes), both after the
                       default configuration
-  GLMUX_CROSS=all     with CI=true: every cross architecture (armhf, ppc64el, riscv64, s390x,
-                      i386 forced under qemu, the i386 package build) instead of i386 and arm64
+  GLMUX_CROSS=all     every cross architecture (armhf, ppc64el, riscv64, s390x, i386 forced
+                      under qemu, the i386 package build) instead of i386 and arm64
+  GLMUX_CROSS=yes     the cross runs without CI=true. With CI=true or any GLMUX_CROSS, the
+                      packages of .ci/packages-cross are installed too, which adds the
+                      foreign architectures i386, arm64 and armhf (dpkg --add-architecture)
   GLMUX_PACKAGING=full
                       with CI=true: also the package builds that run the whole test suite
                       inside, the second build that shows the .debs reproducible (label
@@ -47,7 +55,15 @@ EOH
     exit 0 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
-"$top/scripts/install-deps.sh"
+# The cross rows (and only they) need the other architectures' packages.
+cross_rows=false
+[ "${CI:-}" != true ] && [ -z "${GLMUX_CROSS:-}" ] || cross_rows=true
+if [ "$cross_rows" = true ]; then
+    "$top/scripts/install-deps.sh" "$top/.ci/packages" "$top/.ci/packages-cross"
+else
+    "$top/scripts/install-deps.sh" "$top/.ci/packages"
+fi
+[ "${1:-}" != --deps ] || exit 0
 status=0
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
@@ -107,6 +123,9 @@ for config in default pure-c sanitize tsan minimal; do
     # The build time counts in the configuration's first row. A build that fails is a row that
     # says so; the other configurations still run.
     started=$(date +%s)
+    # Present in the pixels vendor (a tree that demo.sh built without it gets it now), in every
+    # configuration that builds GLX.
+    [ "$config" = minimal ] || opts="$opts -DGLMUX_REQUIRE_PRESENT=ON"
     # shellcheck disable=SC2086
     if ! cmake -S "$top" -B "$build" -G "$generator" -DBUILD_TESTING=ON $opts >/dev/null ||
        ! cmake --build "$build" -j "$jobs"; then
@@ -140,6 +159,8 @@ for config in default pure-c sanitize tsan minimal; do
         else
             run_ctest "default: packaging" -j "$jobs" -L packaging -LE "chroot|fulltests"
         fi
+    fi
+    if [ "$config" = default ] && [ "$cross_rows" = true ]; then
         # Other architectures, one after the other (each builds with -j; two side by side take
         # no less time on two cores): i386 and arm64 (about three minutes together);
         # GLMUX_CROSS=all adds armhf, ppc64el, riscv64, s390x and the i386 package build.

@@ -6,8 +6,10 @@
 # other apt error stops at once; a mirror in sync is tried again with growing pauses, and after
 # GLMUX_APT_RETRIES tries the install goes on from the lists apt has, and if that install fails,
 # it is tried once more with the failed lists' suite pinned to 100, and no more; --update
-# refreshes the lists though nothing is missing; the demonstration's list adds no foreign
-# architecture, the full list adds those it names.
+# refreshes the lists though nothing is missing; a failed install or update says why in plain
+# words and removes the architectures it added; two lists go in one install; the
+# demonstration's list and .ci/packages add no foreign architecture, .ci/packages-cross adds
+# those it names, and scripts/test.sh --deps installs it only with CI=true or GLMUX_CROSS.
 #   test_install_deps.sh SOURCE_DIR WORK_DIR
 set -u
 src=$1
@@ -38,7 +40,7 @@ echo 3 >"$FAKE_DIR/lock-failures"
 run 0
 [ "$(count 'apt-get .*update')" = 4 ] || fail "apt-get update ran $(count 'apt-get .*update') times, expected 4"
 [ "$(count sleep)" = 3 ] || fail "slept $(count sleep) times, expected 3"
-grep -q "^apt-get .*install -y -qq --no-install-recommends  *cmake$" "$FAKE_DIR/calls" ||
+grep -q "^apt-get .*install -y -q --no-install-recommends  *cmake$" "$FAKE_DIR/calls" ||
     fail "the missing package was not installed"
 [ "$(grep -c "waiting" "$work/out")" = 1 ] || fail "the wait was not said once: $(cat "$work/out")"
 
@@ -98,14 +100,17 @@ grep -q "trying once more with bookworm-security pinned" "$work/out" || fail "th
 fake_tools "$FAKE_DIR"
 echo 1000 >"$FAKE_DIR/fetch-failures"
 echo 2 >"$FAKE_DIR/install-failures"
-run 100 GLMUX_APT_RETRIES=1
+run 1 GLMUX_APT_RETRIES=1
 [ "$(count 'apt-get .*install -y')" = 2 ] || fail "apt-get install ran $(count 'apt-get .*install -y') times, expected 2"
 grep -q "held broken packages" "$work/out" || fail "apt's error was not shown"
+grep -q "versions do not fit together" "$work/out" || fail "not said in plain words: $(cat "$work/out")"
 # Complete lists and a failing install: no second try.
 fake_tools "$FAKE_DIR"
 echo 1 >"$FAKE_DIR/install-failures"
-run 100
+run 1
 [ "$(count 'apt-get .*install -y')" = 1 ] || fail "an install with complete lists was tried again"
+grep -q "could not install: gcc cmake" "$work/out" || fail "the failed packages were not named: $(cat "$work/out")"
+[ "$(count 'dpkg --remove-architecture')" = 0 ] || fail "removed an architecture it did not add"
 
 # An odd GLMUX_APT_RETRIES is said and replaced by the default.
 fake_tools "$FAKE_DIR"
@@ -125,15 +130,65 @@ env PATH="$FAKE_DIR:$PATH" sh "$script" --bogus >"$work/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "an unknown option exited $rc, expected 2"
 grep -q "unknown option --bogus" "$work/out" || fail "an unknown option was not said: $(cat "$work/out")"
 
-# The demonstration's list adds no architecture; the full list adds what it names.
+# A list that adds an architecture and whose install fails: the architecture is removed again,
+# and the message says why and that the system is as it was. The same when the package lists
+# cannot be updated at all.
+printf 'gcc\nlibx11-dev:i386\n' >"$work/list"
+fake_tools "$FAKE_DIR"
+echo 1 >"$FAKE_DIR/install-failures"
+run 1
+grep -qx "dpkg --add-architecture i386" "$FAKE_DIR/calls" || fail "i386 was not added"
+grep -qx "dpkg --remove-architecture i386" "$FAKE_DIR/calls" || fail "i386 was left added after the failed install"
+grep -q "removed again; the system is as it was" "$work/out" || fail "the undo was not said: $(cat "$work/out")"
+fake_tools "$FAKE_DIR"
+cat >>"$FAKE_DIR/apt-get" <<'FAKE'
+echo "E: The repository 'http://example.invalid bookworm Release' does not have a Release file." >&2
+exit 100
+FAKE
+run 1
+grep -qx "dpkg --remove-architecture i386" "$FAKE_DIR/calls" || fail "i386 was left added after the failed update"
+[ "$(count 'apt-get .*install')" = 0 ] || fail "installed after a failed update"
+# ... and one that succeeds keeps it.
+fake_tools "$FAKE_DIR"
+run 0
+[ "$(count 'dpkg --remove-architecture')" = 0 ] || fail "removed the architecture of a good install"
+
+# Two lists at once: the packages of both in one install.
+fake_tools "$FAKE_DIR"
+printf 'gcc\n' >"$work/list"
+printf 'cmake\n' >"$work/list2"
+env PATH="$FAKE_DIR:$PATH" sh "$script" "$work/list" "$work/list2" >"$work/out" 2>&1 ||
+    fail "two lists did not install: $(cat "$work/out")"
+grep -q "^apt-get .*install -y -q --no-install-recommends  *gcc cmake$" "$FAKE_DIR/calls" ||
+    fail "the two lists were not installed together"
+
+# The demonstration's list and .ci/packages add no architecture; .ci/packages-cross adds those it
+# names; scripts/test.sh installs .ci/packages-cross only with CI=true or GLMUX_CROSS.
 fake_tools "$FAKE_DIR"
 env PATH="$FAKE_DIR:$PATH" sh "$script" "$src/scripts/demo-packages" >"$work/out" 2>&1 ||
     fail "the demonstration's list did not install: $(cat "$work/out")"
 sed 's/#.*//' "$src/scripts/demo-packages" | grep -q ':' && fail "scripts/demo-packages names a NAME:ARCH package"
 [ "$(count 'dpkg --add-architecture')" = 0 ] || fail "the demonstration's list added an architecture"
+sed 's/#.*//' "$src/.ci/packages" | grep -q ':' && fail ".ci/packages names a NAME:ARCH package"
 fake_tools "$FAKE_DIR"
-env PATH="$FAKE_DIR:$PATH" sh "$script" >"$work/out" 2>&1 || fail "the full list did not install"
+env PATH="$FAKE_DIR:$PATH" sh "$script" >"$work/out" 2>&1 || fail "the default list did not install"
+[ "$(count 'dpkg --add-architecture')" = 0 ] || fail "the default list (.ci/packages) added an architecture"
+fake_tools "$FAKE_DIR"
+env PATH="$FAKE_DIR:$PATH" sh "$script" "$src/.ci/packages" "$src/.ci/packages-cross" >"$work/out" 2>&1 ||
+    fail "the cross list did not install"
 for arch in i386 arm64 armhf; do
-    grep -qx "dpkg --add-architecture $arch" "$FAKE_DIR/calls" || fail "the full list did not add $arch"
+    grep -qx "dpkg --add-architecture $arch" "$FAKE_DIR/calls" || fail "the cross list did not add $arch"
 done
-echo "install-deps.sh: 13 cases as expected"
+for ci in "" "CI=true" "GLMUX_CROSS=all"; do
+    fake_tools "$FAKE_DIR"
+    env -u CI -u GLMUX_CROSS PATH="$FAKE_DIR:$PATH" $ci sh "$src/scripts/test.sh" --deps \
+        >"$work/out" 2>&1 || fail "test.sh --deps ($ci) failed: $(cat "$work/out")"
+    case $ci in
+        "") [ "$(count 'dpkg --add-architecture')" = 0 ] ||
+                fail "test.sh without CI added an architecture: $(grep add-arch "$FAKE_DIR/calls")"
+            grep -q "qemu-user" "$FAKE_DIR/calls" && fail "test.sh without CI asked for the cross packages" ;;
+        *) grep -qx "dpkg --add-architecture i386" "$FAKE_DIR/calls" ||
+                fail "test.sh with $ci did not install the cross packages" ;;
+    esac
+done
+echo "install-deps.sh: 19 cases as expected"
