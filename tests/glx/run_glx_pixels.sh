@@ -47,6 +47,9 @@
 #   resize       (test_glx_pixels_present) the first frame after another connection resized
 #                the window is right at the new size, with and without Present
 #                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window
+#   shmerrors    (test_glx_pixels_errors, through an X proxy in it) ShmPutImage or ShmAttach
+#                failing late: frames still shown, by XPutImage; a process killed during the
+#                display's MIT-SHM test leaves no segment
 #   threads      (test_glx_pixels_threads) 4 threads x 4 windows, 130 windows, displays closed
 #                while others show frames
 # Our libraries: the test program is linked to the build tree (it checks the loaded paths); for
@@ -364,6 +367,13 @@ resize)
     GLMUX_GLX_REMOTE_SHM=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog resize
+    ;;
+shmerrors)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    for what in shmput attach kill; do
+        run_prog "$what"
+    done
     ;;
 swap|interval|threads)
     start_xvfb -nolisten tcp -extension GLX
