@@ -6,12 +6,18 @@
 # the symbol relocations ld.so processes at EGL start-up. Each row has a target for glmux; the
 # exit status is 1 when a row misses it. Build glmux RelWithDebInfo first:
 #   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo && ninja -C build
-#   bench/run_all.sh [BUILD_DIR] [CALLS]
+#   bench/run_all.sh [--debs DEBS_DIR] [BUILD_DIR] [CALLS]
+# The glmux figures are those of the build tree's libraries, unless --debs names the built
+# .debs (packaging/build-deb.sh's output: they are unpacked with dpkg -x and their libraries
+# measured, so the published figures are those of what is shipped) or GLMUX_BENCH_PREFIX an
+# installed tree (its lib/MULTIARCH or lib). The benchmark programs still come from BUILD_DIR.
 # Needs valgrind, Xvfb, python3, binutils, Debian's libglvnd (libgl1 libopengl0 libglx0 libegl1
 # libgles1 libgles2 libglvnd0) and Mesa (libegl-mesa0 libglx-mesa0 libgl1-mesa-dri). The
 # vendor is Debian's Mesa (llvmpipe) except for the GetProcAddress rows of EGL and the GL-call
 # row, which use the test suite's fake vendors (the dispatch layer alone).
 set -eu
+debs=""
+[ "${1:-}" != --debs ] || { debs=$(cd "$2" && pwd); shift 2; }
 build=$(cd "${1:-build}" && pwd)
 calls=${2:-20000}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +50,21 @@ i=0
 while [ ! -s "$work/fd" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$work/fd" ] || { echo "Xvfb did not start"; cat "$work/xvfb.log"; exit 2; }
 export DISPLAY=":$(head -n 1 "$work/fd")"
+# The shipped libraries instead of the build tree's: the .debs unpacked, or an installed tree.
+shipped=""
+if [ -n "$debs" ]; then
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$work/debs"; done
+    shipped=$work/debs/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+elif [ -n "${GLMUX_BENCH_PREFIX:-}" ]; then
+    shipped=$GLMUX_BENCH_PREFIX/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+    [ -d "$shipped" ] || shipped=$GLMUX_BENCH_PREFIX/lib
+fi
+if [ -n "$shipped" ]; then
+    grep -q GLMUX_DEBUG "$shipped/libEGL.so.1" 2>/dev/null ||
+        { echo "$shipped/libEGL.so.1 is not glmux's"; exit 2; }
+    ours=$shipped
+    echo "glmux: the libraries of $shipped"
+fi
 export LIBGL_ALWAYS_SOFTWARE=1 EGL_PLATFORM=surfaceless
 unset __GLX_VENDOR_LIBRARY_NAME __EGL_VENDOR_LIBRARY_FILENAMES __EGL_VENDOR_LIBRARY_DIRS \
     GLMUX_DEBUG GLMUX_EAGER_TABLES 2>/dev/null || true
@@ -80,7 +101,8 @@ cg() {
 sizes() {   # DIR-KIND (ours|glvnd) -> "bytes relocations"
     bytes=0 relocs=0
     for l in $libs; do
-        if [ "$1" = ours ]; then f="$build/src/$l"; else f="$system/${l#*/}"; fi
+        if [ "$1" = ours ]; then f=${shipped:+$shipped/${l#*/}}; f=${f:-$build/src/$l}
+        else f="$system/${l#*/}"; fi
         strip -o "$work/stripped" "$f"
         bytes=$((bytes + $(stat -c %s "$work/stripped")))
         relocs=$((relocs + $(readelf -rW "$f" | grep -c '^[0-9a-f]\{8,\}')))
