@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux libEGL: loading one vendor library. It dlopens the library, skips a handle that is
- * already loaded, runs __egl_Main with EGL vendor ABI 0.2, checks what the ABI requires
+ * glmux libEGL: loading one vendor library. The shared vendor loader (select/vendor_load.h)
+ * opens it, skips a handle that is already loaded and runs __egl_Main with EGL vendor ABI 0.2
+ * (a refusal closes the library again); this file then checks what the ABI requires
  * (imports, 27 EGL functions, at least one client API), reads the vendor's capabilities from
  * its client extensions, creates its GL dispatch table and tells it every winsys index.
  * Every rejection says why under GLMUX_DEBUG=vendor.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "egl_internal.h"
+#include "select/vendor_load.h"
 #include "util/log.h"
 
 /* Functions a vendor must implement (looked up through its getProcAddress). */
@@ -109,37 +110,46 @@ static unsigned unusable_library(void)
                                                               : GLMUX_LOG_VENDOR;
 }
 
+/* What the loader's two callbacks need (src/select/vendor_load.h). */
+struct load_request {
+    glmux_egl_vendor *loaded;   /* the vendors loaded so far */
+    glmux_egl_vendor *v;        /* the new vendor's record, handed to __egl_Main */
+    const char *library;
+};
+
+static bool is_loaded(void *handle, void *arg)
+{
+    struct load_request *r = arg;
+
+    for (glmux_egl_vendor *o = r->loaded; o != NULL; o = o->next) {
+        if (o->handle == handle) {
+            glmux_log(GLMUX_LOG_VENDOR, "skipping %s: it is the library %s already loaded "
+                      "from %s", r->library, o->library, o->manifest);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool call_main(void (*entry)(void), uint32_t version, void *arg)
+{
+    struct load_request *r = arg;
+
+    return ((__PFNEGLMAINPROC)entry)(version, &glmux_egl_exports, r->v, &r->v->imports);
+}
+
 glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifest,
                                         glmux_egl_vendor *loaded)
 {
-    __PFNEGLMAINPROC egl_main;
+    struct load_request r = { .loaded = loaded, .library = library };
+    struct glmux_vendor_load req = {
+        .file = library, .abi = "EGL", .entry = __EGL_MAIN_PROTO_NAME,
+        .abi_version = EGL_VENDOR_ABI_VERSION, .known = is_loaded, .call = call_main, .arg = &r,
+    };
     glmux_egl_vendor *v;
-    void *handle;
+    char why[512];
 
     glmux_log(GLMUX_LOG_VENDOR, "trying EGL vendor library %s (from %s)", library, manifest);
-    handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *err = dlerror();
-        glmux_log(unusable_library(), "EGL vendor library %s cannot be loaded (%s); vendor "
-                  "skipped (glmux check %s)", library, err ? err : "dlopen failed", manifest);
-        return NULL;
-    }
-    for (glmux_egl_vendor *o = loaded; o != NULL; o = o->next) {
-        if (o->handle == handle) {
-            glmux_log(GLMUX_LOG_VENDOR, "skipping %s: it is the library %s already loaded "
-                      "from %s", library, o->library, o->manifest);
-            dlclose(handle);
-            return NULL;
-        }
-    }
-    egl_main = (__PFNEGLMAINPROC)dlsym(handle, __EGL_MAIN_PROTO_NAME);
-    if (egl_main == NULL) {
-        glmux_log(unusable_library(), "EGL vendor library %s has no %s: it is not an EGL vendor "
-                  "library; vendor skipped (glmux check %s)", library, __EGL_MAIN_PROTO_NAME,
-                  manifest);
-        dlclose(handle);
-        return NULL;
-    }
     v = calloc(1, sizeof(*v));
     if (v == NULL || (v->library = strdup(library)) == NULL ||
         (v->manifest = strdup(manifest)) == NULL) {
@@ -148,15 +158,24 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
             free(v->library);
             free(v);
         }
-        dlclose(handle);
         return NULL;
     }
-    v->handle = handle;
     pthread_mutex_init(&v->dyn_lock, NULL);
-    if (!egl_main(EGL_VENDOR_ABI_VERSION, &glmux_egl_exports, v, &v->imports)) {
-        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: its __egl_Main refused EGL vendor "
-                  "ABI %u.%u", library, EGL_VENDOR_ABI_MAJOR_VERSION,
-                  EGL_VENDOR_ABI_MINOR_VERSION);
+    r.v = v;
+    switch (glmux_vendor_load(&req, &v->handle, why, sizeof(why))) {
+    case GLMUX_VENDOR_LOADED:
+        break;
+    case GLMUX_VENDOR_REFUSED:
+        glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s", why);
+        glmux_egl_vendor_free(v);
+        return NULL;
+    case GLMUX_VENDOR_NOT_FOUND:
+    case GLMUX_VENDOR_NO_ENTRY:
+        glmux_log(unusable_library(), "EGL vendor library %s; vendor skipped (glmux check %s)",
+                  why, manifest);
+        glmux_egl_vendor_free(v);
+        return NULL;
+    default:    /* known: is_loaded said so */
         glmux_egl_vendor_free(v);
         return NULL;
     }
@@ -193,7 +212,7 @@ void glmux_egl_vendor_free(glmux_egl_vendor *v)
     if (v->gl_table != NULL)
         __glDispatchDestroyTable(v->gl_table);
     if (v->handle != NULL)
-        dlclose(v->handle);
+        glmux_vendor_unload(v->handle);
     pthread_mutex_destroy(&v->dyn_lock);
     glmux_lookup_clear(&v->dyn);
     free(v->library);

@@ -6,21 +6,22 @@
  * absolute path, possibly inside the vendor directory; glx_selector.c), else libGLX_NAME.so.0,
  * found through the dynamic linker's search path. A NAME itself, which may come from the X
  * server or an environment variable, never contains '/'. Nothing is set in the environment for
- * it: the vendor reads its own variables (the GPU selector only chose it). Loading it:
- * dlopen, find __glx_Main, give it a vendor id and a GL dispatch table, call __glx_Main, check
- * the four required imports and the 32 required GLX functions, then tell it every dispatch index
+ * it: the vendor reads its own variables (the GPU selector only chose it). Loading it: the
+ * shared vendor loader (select/vendor_load.h) opens it and calls __glx_Main (a refusal closes
+ * the library again); then it gets a vendor id and a GL dispatch table, and libGLX checks
+ * the four required imports and the 32 required GLX functions, then tells it every dispatch index
  * handed out so far. Vendors are unique by dlopen handle, so one library reached under two names
  * (Debian's libGLX_indirect.so.0 -> libGLX_mesa.so.0, or a manifest path and a soname) is one
  * vendor and __glx_Main runs once. A name that failed to load is remembered and reported
  * once; later lookups fail at once without another dlopen.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "glx/glx_internal.h"
+#include "select/vendor_load.h"
 #include "util/log.h"
 
 /* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL). */
@@ -77,91 +78,103 @@ static void unload(glmux_glx_vendor *v)
 {
     if (v->gl_table != NULL)
         __glDispatchDestroyTable(v->gl_table);
-    if (v->handle != NULL)
-        dlclose(v->handle);
+    glmux_vendor_unload(v->handle);
     glmux_lookup_clear(&v->dyn);
     free(v->name);
     free(v);
 }
 
-/* dlopen's the vendor's library: its manifest's GLX library, else libGLX_<name>.so.0. */
-static void *open_library(const char *name, const char **file, char *soname, size_t soname_size,
-                          char *why, size_t why_size)
+/* What the loader's two callbacks need (src/select/vendor_load.h). */
+struct load_request {
+    glmux_glx_vendor *v;        /* the new vendor's record, handed to __glx_Main */
+    glmux_glx_vendor *known;    /* set by is_loaded: the vendor with the same library */
+};
+
+static bool is_loaded(void *handle, void *arg)
 {
+    struct load_request *r = arg;
+
+    for (glmux_glx_vendor *o = vendors; o != NULL; o = o->next) {
+        if (o->handle == handle) {
+            r->known = o;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool call_main(void (*entry)(void), uint32_t version, void *arg)
+{
+    struct load_request *r = arg;
+
+    return ((__PFNGLXMAINPROC)entry)(version, &glmux_glx_exports, r->v, &r->v->imports);
+}
+
+/*
+ * Loads the vendor's library through the shared loader, which runs __glx_Main: its manifest's
+ * GLX library, else libGLX_<name>.so.0 (also when the manifest's library cannot be opened).
+ */
+static enum glmux_vendor_load_result open_library(const char *name, const char **file,
+                                                  char *soname, size_t soname_size,
+                                                  struct load_request *r, char *why,
+                                                  size_t why_size)
+{
+    struct glmux_vendor_load req = {
+        .abi = "GLX", .entry = __GLX_MAIN_PROTO_NAME, .abi_version = GLX_VENDOR_ABI_VERSION,
+        .known = is_loaded, .call = call_main, .arg = r,
+    };
     const char *manifest_lib = glmux_glx_selector_library(name);
-    void *handle;
-    const char *err;
+    enum glmux_vendor_load_result res;
 
     snprintf(soname, soname_size, "libGLX_%s.so.0", name);
     if (manifest_lib != NULL) {
-        *file = manifest_lib;
-        handle = dlopen(manifest_lib, RTLD_LAZY | RTLD_LOCAL);
-        if (handle != NULL)
-            return handle;
-        err = dlerror();
-        glmux_log(GLMUX_LOG_WARN, "GLX vendor \"%s\": its manifest's library %s cannot be "
-                  "loaded (%s); trying %s (check the manifest with `glmux check`)", name,
-                  manifest_lib, err ? err : "dlopen failed", soname);
+        *file = req.file = manifest_lib;
+        res = glmux_vendor_load(&req, &r->v->handle, why, why_size);
+        if (res != GLMUX_VENDOR_NOT_FOUND)
+            return res;
+        glmux_log(GLMUX_LOG_WARN, "GLX vendor \"%s\": its manifest's library %s; trying %s "
+                  "(check the manifest with `glmux check`)", name, why, soname);
     }
-    *file = soname;
-    handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
-    if (handle == NULL) {
-        err = dlerror();
-        snprintf(why, why_size, "%s", err ? err : "dlopen failed");
-    }
-    return handle;
+    *file = req.file = soname;
+    return glmux_vendor_load(&req, &r->v->handle, why, why_size);
 }
 
 /*
  * Opens the vendor called name and runs its __glx_Main: a vendor not yet in the list (*known
- * false) or the loaded one with the same library (*known true); on failure NULL and *why
- * (static or dlerror text). It calls out of libGLX (glmux_glx_call_out_begin): it only reads
- * libGLX's state and builds the new vendor aside.
+ * false) or the loaded one with the same library (*known true); on failure NULL and *why. It
+ * calls out of libGLX (glmux_glx_call_out_begin): it only reads libGLX's state and builds the
+ * new vendor aside.
  */
 static glmux_glx_vendor *open_vendor(const char *name, const char **file, char *soname,
                                      size_t soname_size, bool *known, char *why, size_t why_size)
 {
-    void *handle;
-    __PFNGLXMAINPROC main_fn;
+    struct load_request r = { 0 };
     glmux_glx_vendor *v;
     const char *missing;
 
-    handle = open_library(name, file, soname, soname_size, why, why_size);
-    if (handle == NULL)
-        return NULL;
-    for (v = vendors; v != NULL; v = v->next) {
-        if (v->handle == handle) {
-            dlclose(handle);
-            glmux_log(GLMUX_LOG_VENDOR, "%s is vendor \"%s\", already loaded", *file, v->name);
-            *known = true;
-            return v;
-        }
-    }
-    main_fn = (__PFNGLXMAINPROC)dlsym(handle, __GLX_MAIN_PROTO_NAME);
-    if (main_fn == NULL) {
-        snprintf(why, why_size, "%s has no %s: it is not a GLX vendor library", *file,
-                 __GLX_MAIN_PROTO_NAME);
-        dlclose(handle);
-        return NULL;
-    }
     v = calloc(1, sizeof(*v));
     if (v == NULL || (v->name = strdup(name)) == NULL) {
         free(v);
-        dlclose(handle);
         snprintf(why, why_size, "out of memory");
         return NULL;
     }
-    v->handle = handle;
+    r.v = v;
+    switch (open_library(name, file, soname, soname_size, &r, why, why_size)) {
+    case GLMUX_VENDOR_LOADED:
+        break;
+    case GLMUX_VENDOR_KNOWN:
+        glmux_log(GLMUX_LOG_VENDOR, "%s is vendor \"%s\", already loaded", *file, r.known->name);
+        unload(v);
+        *known = true;
+        return r.known;
+    default:
+        unload(v);
+        return NULL;
+    }
     v->vendor_id = __glDispatchNewVendorID();
     v->gl_table = __glDispatchCreateTable(proc_lookup, v);
     if (v->gl_table == NULL) {
         snprintf(why, why_size, "cannot create its GL dispatch table");
-        unload(v);
-        return NULL;
-    }
-    if (!main_fn(GLX_VENDOR_ABI_VERSION, &glmux_glx_exports, v, &v->imports)) {
-        snprintf(why, why_size, "%s rejected GLX vendor ABI version %u.%u", *file,
-                 GLX_VENDOR_ABI_MAJOR_VERSION, GLX_VENDOR_ABI_MINOR_VERSION);
         unload(v);
         return NULL;
     }

@@ -18,11 +18,13 @@
  *  2. Any other libEGL.so.1 (libglvnd's), or none: the vendor directory is read as libEGL reads
  *     it (src/select: __EGL_VENDOR_LIBRARY_FILENAMES / _DIRS, the default directories, the GPU
  *     selector's order) and the vendor library is loaded here, its __egl_Main called with a
- *     table of our own. An EGL vendor keeps the last table it was given, so a library that is
- *     already loaded (libEGL.so.1 loaded it first) is left alone: its __egl_Main runs once, and
- *     the pixels vendor says why it cannot render. A libEGL that loads the vendor afterwards
- *     calls __egl_Main again and takes it over, which is harmless here: the pixels vendor uses
- *     none of the services it handed over (they only serve the vendor's EGL extension stubs).
+ *     table of our own, through the shared vendor loader (select/vendor_load.h: a library that
+ *     refuses is closed again, as under libEGL). An EGL vendor keeps the last table it was
+ *     given, so a library that is already loaded (libEGL.so.1 loaded it first) is left alone:
+ *     its __egl_Main runs once, and the pixels vendor says why it cannot render. A libEGL
+ *     that loads the vendor afterwards calls __egl_Main again and takes it over, which is
+ *     harmless here: the pixels vendor uses none of the services it handed over (they only
+ *     serve the vendor's EGL extension stubs).
  *
  * The first vendor that offers a surfaceless display (EGL_MESA_platform_surfaceless) that
  * initialises and supports desktop GL is used. docs/remote.md and docs/architecture.md say more.
@@ -40,6 +42,7 @@
 #include "glvnd/libeglabi.h"
 #include "pixels/pixels.h"
 #include "select/select.h"
+#include "select/vendor_load.h"
 #include "util/log.h"
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
@@ -232,39 +235,42 @@ static bool from_libegl(struct glmux_egl_shared_vendor *out, size_t *n)
 
 /* ---- path 2: EGL vendors loaded here ---- */
 
+static bool call_main(void (*entry)(void), uint32_t version, void *arg)
+{
+    (void)arg;
+    memset(&own_imports, 0, sizeof(own_imports));
+    return ((__PFNEGLMAINPROC)entry)(version, &own_exports, (__EGLvendorInfo *)&vendor_token,
+                                     &own_imports);
+}
+
 /* Loads one EGL vendor library and opens its surfaceless display; false with egl_why set. */
 static bool load_vendor(const struct glmux_vendor *v)
 {
+    /* Not one loaded already (by another libEGL.so.1): its __egl_Main must not run again. */
+    struct glmux_vendor_load req = {
+        .file = v->egl_library, .abi = "EGL", .entry = __EGL_MAIN_PROTO_NAME,
+        .abi_version = EGL_VENDOR_ABI_VERSION, .flags = GLMUX_VENDOR_LOAD_NEW_ONLY,
+        .call = call_main,
+    };
     void *handle;
-    __PFNEGLMAINPROC main_fn;
-    const char *err;
 
-    /* Loaded already (by another libEGL.so.1): its __egl_Main must not run a second time. */
-    handle = dlopen(v->egl_library, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-    if (handle != NULL) {
-        dlclose(handle);
+    switch (glmux_vendor_load(&req, &handle, egl_why, sizeof(egl_why))) {
+    case GLMUX_VENDOR_LOADED:
+        break;
+    case GLMUX_VENDOR_IN_USE:
         snprintf(egl_why, sizeof(egl_why), "EGL vendor \"%s\" (%s) was loaded before by a "
                  "libEGL.so.1 that is not glmux's, and an EGL vendor serves one libEGL per "
                  "process (install glmux's libEGL, or use GLX before EGL)", v->name,
                  v->egl_library);
         return false;
-    }
-    handle = dlopen(v->egl_library, RTLD_LAZY | RTLD_LOCAL);
-    if (handle == NULL) {
-        err = dlerror();
-        snprintf(egl_why, sizeof(egl_why), "%s: %s", v->egl_library, err ? err : "dlopen failed");
+    default:    /* egl_why says why; the loader closed what it opened */
         return false;
     }
-    main_fn = (__PFNEGLMAINPROC)dlsym(handle, __EGL_MAIN_PROTO_NAME);
-    memset(&own_imports, 0, sizeof(own_imports));
-    if (main_fn == NULL ||
-        !main_fn(EGL_VENDOR_ABI_VERSION, &own_exports, (__EGLvendorInfo *)&vendor_token,
-                 &own_imports) ||
-        own_imports.getPlatformDisplay == NULL || own_imports.getProcAddress == NULL) {
-        snprintf(egl_why, sizeof(egl_why), "%s is not an EGL vendor library (EGL vendor ABI "
-                 "%d.%d)", v->egl_library, EGL_VENDOR_ABI_MAJOR_VERSION,
-                 EGL_VENDOR_ABI_MINOR_VERSION);
-        return false; /* stays loaded: a vendor may not survive dlclose after __egl_Main */
+    if (own_imports.getPlatformDisplay == NULL || own_imports.getProcAddress == NULL) {
+        snprintf(egl_why, sizeof(egl_why), "%s is not an EGL vendor library: its __egl_Main "
+                 "left getPlatformDisplay or getProcAddress NULL", v->egl_library);
+        glmux_vendor_unload(handle);     /* the loader's policy: what is no vendor is closed */
+        return false;
     }
     imports = &own_imports;
     /* Stays loaded for the life of the process, as under libEGL. */
