@@ -5,12 +5,21 @@
  * xcb_get_geometry_reply_t), the visual depth of the config it is checked against (1 byte: what
  * the server's visual said), whether the drawable's root is that config's screen (1 byte), the
  * server's maximum request length in 4-byte words (4 bytes, as BIG-REQUESTS or the setup say),
- * then pixmap formats (xPixmapFormat, 8 bytes each, as many as follow, at most 255) in a Display
- * of libX11's own layout (Xlibint.h), read with libX11's XListPixmapFormats as in the vendor.
+ * the number of pixmap formats (1 byte) and the formats (xPixmapFormat, 8 bytes each) in a
+ * Display of libX11's own layout (Xlibint.h), read with libX11's XListPixmapFormats as in the
+ * vendor; then, as many as follow, what the server sends the transport afterwards, each a kind
+ * byte, a 2-byte length and that many bytes: 0, one of Present's events (its wire bytes; put
+ * in a buffer of exactly the size libxcb gives it, 36 + 4 * its length field, whatever the
+ * type: ConfigureNotify and CompleteNotify of every length); 1, a GetGeometry reply (a first
+ * byte 0: none, its error); 2, an X error (32 bytes) to a request of the kind its 33rd byte
+ * names; 3, a PresentNotifyMSC sent (the transport awaits its CompleteNotify).
  * Checks: a drawable is accepted only with the config's depth, on its screen, in 32 bits a pixel
- * with a legal pad, so that the server's rows are the frame's rows; an accepted frame's buffer is
- * sized by its layout, the read-back and every PutImage band stay inside it (ASan), and each
- * band's request fits the server's maximum.
+ * with a legal pad, so that the server's rows are the frame's rows; an event is read only within
+ * its buffer (ASan), sets the size only when it is a ConfigureNotify of the window, and the
+ * retrace only when it answers the PresentNotifyMSC awaited (never an unsolicited one); an error
+ * only ever ends the drawable or MIT-SHM; the size last heard gets a frame only within the
+ * bound (glmux_pixels_size_allowed), whose buffer is sized by its layout, the read-back and
+ * every PutImage band stay inside it (ASan), and each band's request fits the server's maximum.
  */
 #include <string.h>
 
@@ -71,6 +80,86 @@ static void check_bands(const struct glmux_pixels_layout *l, uint32_t max_words,
     (void)sum;
 }
 
+/* The transport's window and Present event id in this target's inputs. */
+#define WINDOW 0x200002u
+#define EID 0x400001u
+/* The longest event the target builds (libxcb takes what the server says, up to 16 GiB). */
+#define EVENT_MAX_WORDS 1024
+
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* One of Present's events, in a buffer of libxcb's size for it: 32 bytes, the full sequence,
+ * then 4 * length bytes (the length field clamped so that it stays the buffer's). */
+static void feed_event(struct glmux_pixels_heard *h, const uint8_t *data, size_t n)
+{
+    uint8_t wire[32] = { 0 };
+    uint32_t length;
+    size_t size;
+    uint8_t *ev;
+    struct glmux_pixels_heard before = *h;
+    bool used;
+
+    memcpy(wire, data, n < 32 ? n : 32);
+    length = get32(wire + 4);
+    if (length > EVENT_MAX_WORDS)
+        length = EVENT_MAX_WORDS;
+    memcpy(wire + 4, &length, sizeof(length));
+    size = 36 + (size_t)length * 4;
+    ev = calloc(1, size);
+    if (ev == NULL)
+        return;
+    memcpy(ev, wire, 32);
+    if (n > 32)
+        memcpy(ev + 36, data + 32, n - 32 < size - 36 ? n - 32 : size - 36);
+    used = glmux_pixels_heard_event(h, ev);
+    /* Nothing but the size, or the awaited retrace, ever changes. */
+    GLMUX_FUZZ_CHECK(h->eid == before.eid && h->window == before.window &&
+                     h->gone == before.gone && h->shm_failed == before.shm_failed &&
+                     h->serial == before.serial);
+    GLMUX_FUZZ_CHECK(used || (h->width == before.width && h->height == before.height &&
+                              h->msc == before.msc && h->awaiting == before.awaiting));
+    if (used) {
+        GLMUX_FUZZ_CHECK(length >= 2 && get32(ev + 16) == WINDOW && get32(ev + 12) == EID);
+        if (h->msc != before.msc || h->awaiting != before.awaiting)
+            GLMUX_FUZZ_CHECK(before.awaiting && !h->awaiting && get32(ev + 20) == h->serial);
+    }
+    free(ev);
+}
+
+static void feed_reply(struct glmux_pixels_heard *h, const uint8_t *data, size_t n)
+{
+    xcb_get_geometry_reply_t r;
+    bool gone = h->gone;
+
+    memset(&r, 0, sizeof(r));
+    memcpy(&r, data, n < sizeof(r) ? n : sizeof(r));
+    glmux_pixels_heard_geometry(h, n > 0 && data[0] != 0 ? &r : NULL);
+    GLMUX_FUZZ_CHECK(!gone || h->gone);
+}
+
+static void feed_error(struct glmux_pixels_heard *h, const uint8_t *data, size_t n)
+{
+    xcb_generic_error_t e;
+    struct glmux_pixels_heard before = *h;
+    bool changed;
+
+    memset(&e, 0, sizeof(e));
+    memcpy(&e, data, n < 32 ? n : 32);
+    changed = glmux_pixels_heard_error(h, (enum glmux_pixels_request)(n > 32 ? data[32] % 4 : 0),
+                                       &e);
+    /* An error only ever ends the drawable or MIT-SHM, and says when it did. */
+    GLMUX_FUZZ_CHECK(h->width == before.width && h->height == before.height &&
+                     h->msc == before.msc && (!before.gone || h->gone) &&
+                     (!before.shm_failed || h->shm_failed));
+    GLMUX_FUZZ_CHECK(changed == (h->gone != before.gone || h->shm_failed != before.shm_failed));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t header[HEADER] = { 0 };
@@ -79,12 +168,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct _XDisplay fake;
     struct glmux_pixels_config config;
     struct glmux_pixels_layout l;
+    struct glmux_pixels_heard h;
     const Window config_root = 0x1000;
     Window root;
     enum glmux_pixels_fit fit;
     int nformats = 0, bpp, pad = 0;
     uint32_t max_words;
     unsigned char *buf;
+    size_t off = HEADER + 1;
 
     memcpy(header, data, size < HEADER ? size : HEADER);
     memcpy(&rep, header, sizeof(rep));
@@ -93,8 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&config, 0, sizeof(config));
     config.depth = header[32];
     memset(&fake, 0, sizeof(fake));
-    for (size_t off = HEADER; off + sizeof(xPixmapFormat) <= size && nformats < 255;
-         off += sizeof(xPixmapFormat)) {
+    for (int i = 0; size > HEADER && i < data[HEADER] && off + sizeof(xPixmapFormat) <= size;
+         i++, off += sizeof(xPixmapFormat)) {
         xPixmapFormat f;
 
         memcpy(&f, data + off, sizeof(f));
@@ -118,17 +209,50 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fit == GLMUX_PIXELS_FITS)
         GLMUX_FUZZ_CHECK(rep.depth == config.depth && root == config_root && bpp == 32 &&
                          (pad == 8 || pad == 16 || pad == 32));
-    if (!glmux_pixels_layout(rep.width, rep.height, &l)) {
-        GLMUX_FUZZ_CHECK(rep.width == 0 || rep.height == 0 || rep.width > GLMUX_PIXELS_MAX_SIDE ||
-                         rep.height > GLMUX_PIXELS_MAX_SIDE);
+
+    /* What the server sends the transport after its first GetGeometry. */
+    memset(&h, 0, sizeof(h));
+    h.eid = EID;
+    h.window = WINDOW;
+    h.sized_by_events = header[33] & 2;
+    h.width = rep.width;
+    h.height = rep.height;
+    while (off + 3 <= size) {
+        uint8_t kind = data[off];
+        size_t n = (size_t)(data[off + 1] | data[off + 2] << 8);
+
+        off += 3;
+        if (n > size - off)
+            n = size - off;
+        if (kind % 4 == 0) {
+            feed_event(&h, data + off, n);
+        } else if (kind % 4 == 1) {
+            feed_reply(&h, data + off, n);
+        } else if (kind % 4 == 2) {
+            feed_error(&h, data + off, n);
+        } else {                        /* as pace(): a serial of its own, never 0 */
+            if (++h.serial == 0)
+                h.serial = 1;
+            h.awaiting = true;
+        }
+        off += n;
+    }
+
+    /* A frame is made only for a size within the bound, and then its layout is good. */
+    if (!glmux_pixels_size_allowed(h.width, h.height)) {
+        GLMUX_FUZZ_CHECK(h.width < 1 || h.height < 1 || h.width > GLMUX_PIXELS_MAX_SIDE ||
+                         h.height > GLMUX_PIXELS_MAX_SIDE ||
+                         (uint64_t)h.width * (uint64_t)h.height > GLMUX_PIXELS_MAX_PIXELS);
         return 0;
     }
-    GLMUX_FUZZ_CHECK(l.stride == l.width * 4 && l.size == (size_t)l.stride * (size_t)l.height);
+    GLMUX_FUZZ_CHECK(glmux_pixels_layout(h.width, h.height, &l));
+    GLMUX_FUZZ_CHECK(l.stride == l.width * 4 && l.size == (size_t)l.stride * (size_t)l.height &&
+                     l.size <= (size_t)GLMUX_PIXELS_MAX_PIXELS * 4);
     if (fit != GLMUX_PIXELS_FITS)
         return 0;
     /* The server's rows for the depth are the frame's (its own reading of our buffer). */
     GLMUX_FUZZ_CHECK(server_row(bpp, pad, l.width) == (uint64_t)l.stride);
-    /* Keep each run fast: the largest frame is 1 GiB; a 1920x1080 one is 8 MiB. */
+    /* Keep each run fast: the largest frame is 256 MiB; a 1920x1080 one is 8 MiB. */
     if (l.size > (size_t)16 << 20 || (buf = malloc(l.size)) == NULL)
         return 0;
     fake_read_back(&l, buf);

@@ -126,12 +126,52 @@ XVFB_FORMATS = ((1, 1, 32), (4, 8, 32), (8, 8, 32), (15, 16, 32), (16, 16, 32), 
 
 
 def pixels_seed(depth, width, height, config_depth, same_root=True, formats=XVFB_FORMATS,
-                max_words=4194303):
-    """One fuzz_pixels_present input: GetGeometry reply, config depth, same root, maximum
-    request length, pixmap formats (see fuzz_pixels_present.c)."""
+                max_words=4194303, then=b"", by_events=False):
+    """One fuzz_pixels_present input: GetGeometry reply, config depth, same root (and whether
+    Present's events size the window), maximum request length, pixmap formats, then what the
+    server sends the transport (see fuzz_pixels_present.c)."""
     rep = struct.pack("=BBHIIhhHHH10x", X_REPLY, depth, 1, 0, 0x1000, 0, 0, width, height, 0)
-    head = struct.pack("=BBI", config_depth, 1 if same_root else 0, max_words)
-    return rep + head + b"".join(struct.pack("=BBB5x", d, b, p) for d, b, p in formats)
+    head = struct.pack("=BBI", config_depth, (1 if same_root else 0) | (2 if by_events else 0),
+                       max_words)
+    return (rep + head + bytes([len(formats)]) +
+            b"".join(struct.pack("=BBB5x", d, b, p) for d, b, p in formats) + then)
+
+
+# What fuzz_pixels_present's transport hears: its window and Present event id.
+PIXELS_WINDOW, PIXELS_EID = 0x200002, 0x400001
+
+
+def pixels_message(kind, payload):
+    return struct.pack("=BH", kind, len(payload)) + payload
+
+
+def present_event(evtype, length, body, extra=b""):
+    """A Present GenericEvent's wire bytes (32, then 4 * length more)."""
+    return struct.pack("=BBHIH", 35, 1, 7, length, evtype) + body.ljust(22, b"\0")[:22] + extra
+
+
+def pixels_events():
+    """Present's ConfigureNotify and CompleteNotify of every length up to their own, solicited
+    and not; GetGeometry replies and errors; X errors to each kind of request."""
+    msgs = []
+    for length in (0, 1, 2, 3):
+        for w, h in ((640, 480), (65535, 65535), (16384, 4097)):
+            body = struct.pack("=2xIIhhHHhh", PIXELS_EID, PIXELS_WINDOW, 0, 0, w, h, 0, 0)
+            msgs.append(pixels_message(0, present_event(0, length, body, b"\0" * 4 * length)))
+        for serial in (0, 1):
+            body = struct.pack("=BBIIIQ", 1, 0, PIXELS_EID, PIXELS_WINDOW, serial, 12345)
+            msc = struct.pack("=Q", 99)[: 4 * length].ljust(4 * length, b"\0")
+            msgs.append(pixels_message(0, present_event(1, length, body, msc)))
+    return msgs
+
+
+def pixels_errors():
+    msgs = []
+    for code in (3, 4, 8, 9, 11, 128, 150):    # BadWindow, BadPixmap, BadMatch, BadDrawable,
+        for req in range(4):                    # BadAlloc, extension errors (BadShmSeg)
+            err = struct.pack("=BBHIHB21x", 0, code, 9, PIXELS_WINDOW, 0, 130)
+            msgs.append(pixels_message(2, err + bytes([req])))
+    return msgs
 
 
 def pixels_seeds(top):
@@ -151,6 +191,17 @@ def pixels_seeds(top):
     seeds.append(pixels_seed(24, 64, 64, 24, formats=((24, 32, 32), (24, 16, 32))))
     seeds.append(pixels_seed(24, 64, 64, 24, formats=()))
     seeds.append(pixels_seed(24, 64, 64, 24, max_words=6))
+    events, errors = pixels_events(), pixels_errors()
+    pace = pixels_message(3, b"")
+    reply = pixels_message(1, struct.pack("=BBHIIhhHHH10x", X_REPLY, 24, 1, 0, 0x1000, 0, 0,
+                                          800, 600, 0))
+    for msg in events:
+        seeds.append(pixels_seed(24, 64, 64, 24, then=msg, by_events=True))
+        seeds.append(pixels_seed(24, 64, 64, 24, then=pace + msg, by_events=True))
+    seeds.append(pixels_seed(24, 64, 64, 24, then=b"".join(events) + reply, by_events=True))
+    seeds.append(pixels_seed(24, 64, 64, 24, then=reply + pixels_message(1, b"\0")))
+    seeds.append(pixels_seed(24, 64, 64, 24, then=b"".join(errors)))
+    seeds += [pixels_seed(24, 64, 64, 24, then=msg) for msg in errors[::4]]
     return seeds
 
 
