@@ -173,12 +173,10 @@ GLXContext glXImportContextEXT(Display *dpy, GLXContextID id)
     glmux_glx_entry();
     if (dpy == NULL)
         return NULL;
-    glmux_glx_lock_acquire();
     if ((d = glmux_glx_display_get(dpy)) != NULL) {
         has_glx = d->has_glx;
         opcode = d->opcode;
     }
-    glmux_glx_lock_release();
     if (has_glx)
         screen = glmux_glx_x11_context_screen(dpy, opcode, id);
     if (screen < 0) {
@@ -474,7 +472,6 @@ Bool glXQueryExtension(Display *dpy, int *error_base, int *event_base)
     glmux_glx_entry();
     if (dpy == NULL)
         return False;
-    glmux_glx_lock_acquire();
     if ((d = glmux_glx_display_get(dpy)) != NULL && d->has_glx) {
         ok = True;
         if (error_base != NULL)
@@ -482,7 +479,6 @@ Bool glXQueryExtension(Display *dpy, int *error_base, int *event_base)
         if (event_base != NULL)
             *event_base = d->first_event;
     }
-    glmux_glx_lock_release();
     if (!ok && glmux_glx_display_pixels(dpy)) {
         /* No GLX on the server; the pixels vendor renders here: no GLX errors or events. */
         ok = True;
@@ -503,14 +499,14 @@ Bool glXQueryVersion(Display *dpy, int *major, int *minor)
     glmux_glx_entry();
     if (dpy == NULL)
         return False;
-    glmux_glx_lock_acquire();
     if ((d = glmux_glx_display_get(dpy)) != NULL) {
         has_glx = d->has_glx;
         opcode = d->opcode;
+        glmux_glx_map_acquire();
         smajor = d->server_major;
         sminor = d->server_minor;
+        glmux_glx_map_release();
     }
-    glmux_glx_lock_release();
     if (!has_glx && glmux_glx_display_pixels(dpy)) {
         smajor = 1; /* the pixels vendor implements GLX 1.4 itself */
         sminor = 4;
@@ -520,12 +516,10 @@ Bool glXQueryVersion(Display *dpy, int *major, int *minor)
     if (smajor == 0) {
         if (!glmux_glx_x11_query_version(dpy, opcode, &smajor, &sminor) || smajor != 1)
             return False;
-        glmux_glx_lock_acquire();
-        if ((d = glmux_glx_display_get(dpy)) != NULL) {
-            d->server_major = smajor;
-            d->server_minor = sminor;
-        }
-        glmux_glx_lock_release();
+        glmux_glx_map_acquire();
+        d->server_major = smajor;
+        d->server_minor = sminor;
+        glmux_glx_map_release();
     }
     if (major != NULL)
         *major = smajor;

@@ -87,12 +87,12 @@ const char *glmux_glx_client_string(Display *dpy, int name)
 
         return v ? v->fns.GetClientString(dpy, name) : NULL;
     }
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL)
-        cached = d->client_string[name - 1];
-    glmux_glx_lock_release();
-    if (d == NULL || cached != NULL)
+    if ((d = glmux_glx_display_get(dpy)) == NULL)
+        return NULL;
+    glmux_glx_map_acquire();
+    cached = d->client_string[name - 1];
+    glmux_glx_map_release();
+    if (cached != NULL)
         return cached;
 
     seen = calloc((size_t)screens, sizeof(*seen));
@@ -126,14 +126,13 @@ const char *glmux_glx_client_string(Display *dpy, int name)
     merged = merge(strs, count, name);
     free(seen);
     free(strs);
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL && d->client_string[name - 1] == NULL) {
+    glmux_glx_map_acquire();
+    if (d->client_string[name - 1] == NULL) {
         d->client_string[name - 1] = merged;
         merged = NULL;
     }
-    cached = d ? d->client_string[name - 1] : NULL;
-    glmux_glx_lock_release();
+    cached = d->client_string[name - 1];
+    glmux_glx_map_release();
     free(merged);
     return cached;
 }

@@ -8,7 +8,7 @@
  * current (libGLdispatch, then vendor) and, if that fails, puts the old one back. A thread
  * with a current EGL context gets BadAccess. The per-thread record embeds libGLdispatch's
  * thread state as its first member; a context stays known until no thread has it current.
- * Every record is on one list (glmux_glx_lock) so that a display's close hook can reach the
+ * Every record is on one list (glmux_glx_map_lock) so that a display's close hook can reach the
  * records of other threads current on it; a display a context is made current on gets
  * libGLX's record, and so its close hook, first.
  */
@@ -32,11 +32,11 @@ glmux_glx_vendor *glmux_glx_current_vendor(void)
     return t ? t->vendor : NULL;
 }
 
-static struct glmux_glx_thread *live;      /* every record (glmux_glx_lock) */
+static struct glmux_glx_thread *live;      /* every record (glmux_glx_map_lock) */
 
 static void link_locked(struct glmux_glx_thread *t)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     t->live_next = live;
     live = t;
 }
@@ -44,7 +44,7 @@ static void link_locked(struct glmux_glx_thread *t)
 /* Takes t off the list; a record of the parent in a forked child is on none. */
 static void unlink_locked(struct glmux_glx_thread *t)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     for (struct glmux_glx_thread **p = &live; *p != NULL; p = &(*p)->live_next) {
         if (*p == t) {
             *p = t->live_next;
@@ -56,10 +56,10 @@ static void unlink_locked(struct glmux_glx_thread *t)
 /* Drops t's context reference, takes it off the list and frees it. */
 static void retire(struct glmux_glx_thread *t)
 {
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     glmux_glx_context_unref_locked(t->ctx);
     unlink_locked(t);
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     free(t);
 }
 
@@ -75,9 +75,9 @@ void glmux_glx_current_after_fork(void)
 
 static void unref(struct glmux_glx_context *info)
 {
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     glmux_glx_context_unref_locked(info);
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
 }
 
 /*
@@ -86,9 +86,7 @@ static void unref(struct glmux_glx_context *info)
  */
 static void track_display(Display *dpy)
 {
-    glmux_glx_lock_acquire();
     glmux_glx_display_get(dpy);
-    glmux_glx_lock_release();
 }
 
 /* Raises an error of libGLX's own, after asking the previously current vendor. */
@@ -161,7 +159,7 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
     glmux_glx_vendor *v;
     unsigned long gen;
 
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     gen = glmux_glx_context_generation();
     /* Back to the context this thread left last: its record needs no lookup if no record was
      * freed since (a switch between two contexts, the common case). */
@@ -171,7 +169,7 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
         info = glmux_glx_context_find(ctx);
     if (info != NULL)
         info->current_count++;      /* held while we switch */
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     if (info == NULL) {
         report(dpy, old, GLXBadContext, 0, mcc ? X_GLXMakeContextCurrent : X_GLXMakeCurrent,
                false);
@@ -210,13 +208,13 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
         remember_prev(t, old != NULL ? old->ctx : NULL, gen);
         if (dispatch_make_current(t)) {
             if (vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
-                glmux_glx_lock_acquire();
+                glmux_glx_map_acquire();
                 link_locked(t);
                 if (old != NULL) {
                     glmux_glx_context_unref_locked(old->ctx);
                     unlink_locked(old);
                 }
-                glmux_glx_lock_release();
+                glmux_glx_map_release();
                 free(old);
                 return True;
             }
@@ -326,7 +324,7 @@ void glmux_glx_current_drop(void)
 {
     struct glmux_glx_thread *t = glmux_glx_current();
 
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     if (t == NULL)
         return;
     __glDispatchLoseCurrent();
@@ -339,7 +337,7 @@ void glmux_glx_current_display_closed(Display *dpy)
 {
     struct glmux_glx_thread *self = glmux_glx_current();
 
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     /* The vendor is not called: the display is going, and its own close hook does its part. */
     if (self != NULL && glmux_glx_thread_dpy(self) == dpy)
         glmux_glx_current_drop();

@@ -43,21 +43,37 @@ static void free_display(struct glmux_glx_display *d)
     free(d);
 }
 
+/* The published record of dpy, or NULL. Map lock held. */
+static struct glmux_glx_display *find_locked(Display *dpy)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
+    for (struct glmux_glx_display *d = displays; d != NULL; d = d->next) {
+        if (d->dpy == dpy)
+            return d;
+    }
+    return NULL;
+}
+
+/*
+ * Xlib's close hook of the published record (inside XCloseDisplay): the record is unlisted
+ * and the threads current on dpy forget it under the map lock, and it is freed after.
+ */
 static int close_display(Display *dpy, XExtCodes *codes)
 {
-    (void)codes;
-    glmux_glx_lock_acquire();
+    struct glmux_glx_display *gone = NULL;
+
+    glmux_glx_map_acquire();
     glmux_glx_current_display_closed(dpy);
     for (struct glmux_glx_display **p = &displays; *p != NULL; p = &(*p)->next) {
-        if ((*p)->dpy == dpy) {
-            struct glmux_glx_display *d = *p;
-
-            *p = d->next;
-            free_display(d);
+        if ((*p)->dpy == dpy && (*p)->ext_number == codes->extension) {
+            gone = *p;
+            *p = gone->next;
             break;
         }
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
+    if (gone != NULL)
+        free_display(gone);
     return 0;
 }
 
@@ -74,17 +90,18 @@ static bool query_libglvnd_ext(struct glmux_glx_display *d)
     return true;
 }
 
-struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
+/*
+ * A new record of dpy, not published: made with no lock of libGLX held, as libglvnd makes its
+ * own, because every step calls Xlib, which waits while another thread holds XLockDisplay(dpy)
+ * (and that thread may be calling GLX). Our XAddExtension record comes first, so that its error
+ * hook keeps the errors of the GLX requests below from the application, and its close hook
+ * drops the record once published.
+ */
+static struct glmux_glx_display *build(Display *dpy)
 {
-    struct glmux_glx_display *d;
+    struct glmux_glx_display *d = calloc(1, sizeof(*d));
     XExtCodes *codes;
 
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
-    for (d = displays; d != NULL; d = d->next) {
-        if (d->dpy == dpy)
-            return d;
-    }
-    d = calloc(1, sizeof(*d));
     if (d == NULL)
         return NULL;
     d->dpy = dpy;
@@ -92,13 +109,8 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     d->screen_vendor = calloc((size_t)d->screen_count, sizeof(*d->screen_vendor));
     d->screen_resolved = calloc((size_t)d->screen_count, sizeof(*d->screen_resolved));
     d->drawables = calloc(1, sizeof(*d->drawables));
-    /* d is not listed yet: Xlib is called with libGLX's state whole. */
-    glmux_glx_call_out_begin();
-    codes = XAddExtension(dpy);
     if (d->screen_vendor == NULL || d->screen_resolved == NULL || d->drawables == NULL ||
-        codes == NULL) {
-        glmux_glx_call_out_end();
-        glmux_log(GLMUX_LOG_ERROR, "out of memory recording an X display");
+        (codes = XAddExtension(dpy)) == NULL) {
         free_display(d);
         return NULL;
     }
@@ -110,12 +122,57 @@ struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
     d->has_glx = XQueryExtension(dpy, "GLX", &d->opcode, &d->first_event, &d->first_error);
     if (d->has_glx)
         d->libglvnd_ext = query_libglvnd_ext(d);
-    glmux_glx_call_out_end();
+    return d;
+}
+
+/* Removes the hooks of a record that was not published, or is being forgotten at unload. */
+static void unhook(struct glmux_glx_display *d)
+{
+    XESetCloseDisplay(d->dpy, d->ext_number, NULL);
+    XESetError(d->dpy, d->ext_number, NULL);
+}
+
+/*
+ * The published record, else one built outside the lock and published with a re-check: when
+ * two threads build one for the same display, the first published wins and the other removes
+ * its hooks and frees its own (its XExtCodes, with no hooks, stays in Xlib's list until
+ * XCloseDisplay frees it). Its immutable fields (opcode, error base, has_glx, libglvnd_ext,
+ * screen_count) may then be read without a lock; the others under the map lock.
+ */
+struct glmux_glx_display *glmux_glx_display_get(Display *dpy)
+{
+    struct glmux_glx_display *d, *fresh;
+
+    GLMUX_ASSERT_UNLOCKED(&glmux_glx_map_lock);
+    glmux_glx_map_acquire();
+    d = find_locked(dpy);
+    glmux_glx_map_release();
+    if (d != NULL)
+        return d;
+
+    fresh = build(dpy);
+    if (fresh == NULL) {
+        glmux_log(GLMUX_LOG_ERROR, "out of memory recording X display %s; GLX calls on it "
+                  "fail", DisplayString(dpy));
+        return NULL;
+    }
+    glmux_glx_map_acquire();
+    d = find_locked(dpy);
+    if (d == NULL) {
+        fresh->next = displays;
+        displays = fresh;
+        d = fresh;
+        fresh = NULL;
+    }
+    glmux_glx_map_release();
+    if (fresh != NULL) {
+        unhook(fresh);
+        free_display(fresh);
+        return d;
+    }
     glmux_log(GLMUX_LOG_VENDOR, "display %s: %s, GLX_EXT_libglvnd %s, %d screen(s)",
               DisplayString(dpy), d->has_glx ? "GLX present" : "no GLX extension",
               d->libglvnd_ext ? "yes" : "no", d->screen_count);
-    d->next = displays;
-    displays = d;
     return d;
 }
 
@@ -183,8 +240,8 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen)
 }
 
 /*
- * The decision runs with glmux_glx_lock released (it asks vendors: isScreenSupported); the
- * first decision stored is kept, and reported once.
+ * The decision runs with no lock held (it asks vendors: isScreenSupported, and may ask the X
+ * server); the first decision stored is kept, and reported once.
  */
 glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
 {
@@ -194,35 +251,39 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen)
 
     if (dpy == NULL || screen < 0)
         return NULL;
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d == NULL || screen >= d->screen_count) {
-        d = NULL;
-    } else if (d->screen_resolved[screen]) {
+    glmux_glx_map_acquire();
+    d = find_locked(dpy);
+    if (d != NULL && screen < d->screen_count && d->screen_resolved[screen]) {
         v = d->screen_vendor[screen];
         known = true;
     }
-    glmux_glx_lock_release();
-    if (d == NULL || known)
+    glmux_glx_map_release();
+    if (known)
         return v;
+    if (d == NULL && (d = glmux_glx_display_get(dpy)) == NULL)
+        return NULL;
+    if (screen >= d->screen_count)
+        return NULL;
 
     v = resolve_screen(d, screen);
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL && !d->screen_resolved[screen]) {
+    glmux_glx_map_acquire();
+    if (find_locked(dpy) != d) {
+        /* closed meanwhile (the application's race): nothing to record */
+    } else if (!d->screen_resolved[screen]) {
         d->screen_vendor[screen] = v;
         d->screen_resolved[screen] = true;
-        if (v == NULL)
-            glmux_log(GLMUX_LOG_ERROR,
-                      "no GLX vendor for screen %d of display %s (tried the overrides, "
-                      "the server's list, glmux's pixels vendor, \"indirect\" and "
-                      "\"system\"); GLX calls for it will fail. Set GLMUX_DEBUG=warn,vendor "
-                      "to see why",
-                      screen, DisplayString(dpy));
-    } else if (d != NULL) {
+        known = true;
+    } else {
         v = d->screen_vendor[screen];
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
+    if (known && v == NULL)
+        glmux_log(GLMUX_LOG_ERROR,
+                  "no GLX vendor for screen %d of display %s (tried the overrides, "
+                  "the server's list, glmux's pixels vendor, \"indirect\" and "
+                  "\"system\"); GLX calls for it will fail. Set GLMUX_DEBUG=warn,vendor "
+                  "to see why",
+                  screen, DisplayString(dpy));
     return v;
 }
 
@@ -237,34 +298,28 @@ void glmux_glx_x_error(Display *dpy, unsigned char error, XID resid, unsigned ch
                        bool core)
 {
     struct glmux_glx_display *d;
-    bool has_glx = false;
-    int opcode = 0, first_error = 0;
 
-    if (dpy == NULL)
+    if (dpy == NULL || (d = glmux_glx_display_get(dpy)) == NULL || !d->has_glx)
         return;
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL) {
-        has_glx = d->has_glx;
-        opcode = d->opcode;
-        first_error = d->first_error;
-    }
-    glmux_glx_lock_release();
-    if (!has_glx)
-        return;
-    glmux_glx_x11_send_error(dpy, core ? error : (unsigned char)(first_error + error), resid,
-                             (unsigned char)opcode, minor);
+    glmux_glx_x11_send_error(dpy, core ? error : (unsigned char)(d->first_error + error), resid,
+                             (unsigned char)d->opcode, minor);
 }
 
+/* At unload: every record is unlisted under the lock, then unhooked (the display outlives
+ * us: our hooks must go before our code does) and freed with none held. */
 void glmux_glx_display_fini(void)
 {
-    while (displays != NULL) {
-        struct glmux_glx_display *d = displays;
+    struct glmux_glx_display *list;
 
-        displays = d->next;
-        /* The display outlives us: unhook before our code goes away. */
-        XESetCloseDisplay(d->dpy, d->ext_number, NULL);
-        XESetError(d->dpy, d->ext_number, NULL);
+    glmux_glx_map_acquire();
+    list = displays;
+    displays = NULL;
+    glmux_glx_map_release();
+    while (list != NULL) {
+        struct glmux_glx_display *d = list;
+
+        list = d->next;
+        unhook(d);
         free_display(d);
     }
 }

@@ -6,12 +6,9 @@
  * tables current through libGLdispatch.
  *
  * Naming: exported functions keep their Khronos names; everything shared between files is
- * glmux_glx_<verb>. Locking contract (docs/architecture.md): one recursive mutex,
- * glmux_glx_lock, guards the vendor list and failed names, the handle maps, the display
- * records and the dispatch-index list; *_locked functions and those documented "lock held"
- * assert it in debug builds. Vendors are not called with it held, except while one is being
- * loaded (dlopen, __glx_Main, its GLX functions, setDispatchIndex for the indices so far): the
- * load must see one consistent list, and the recursive lock lets __glx_Main call the exports.
+ * glmux_glx_<verb>. Locking contract: glx_lock.h (and docs/architecture.md, "Locking");
+ * *_locked functions and those documented "lock held" assert the lock they name in debug
+ * builds.
  */
 #ifndef GLMUX_GLX_INTERNAL_H
 #define GLMUX_GLX_INTERNAL_H
@@ -30,6 +27,7 @@
 #include "glvnd/libglxabi.h"
 #include "glmux_constants.h"
 #include "glx/glx_core_table.h"
+#include "glx/glx_lock.h"
 #include "winsys/winsys.h"
 
 /* ---- the GLX functions libGLX takes from every vendor (glx_vendor.c) ---- */
@@ -100,57 +98,8 @@ GLXContext glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config, GLXConte
 GLXContext glXImportContextEXT(Display *dpy, GLXContextID id);
 void glXFreeContextEXT(Display *dpy, GLXContext ctx);
 
-/* ---- lock, init (glx_init.c) ---- */
+/* ---- entry ---- */
 
-extern pthread_mutex_t glmux_glx_lock;
-/*
- * What glmux_glx_lock's holder records for fork_prepare (glx_init.c explains it): inline, as
- * every make-current takes the lock twice. holder_depth and out_depths belong to the holder;
- * holder_out is written under fork_gate (glmux_glx_lock_set_out); fork_waiting is atomic.
- */
-enum { GLMUX_GLX_OUT_DEPTHS = 16 };
-struct glmux_glx_lock_state {
-    bool holder_out;
-    int holder_depth;
-    int out_count;
-    int fork_waiting;
-    int out_depths[GLMUX_GLX_OUT_DEPTHS];
-};
-extern struct glmux_glx_lock_state glmux_glx_lock_state;
-void glmux_glx_lock_set_out(bool out);
-void glmux_glx_lock_wake_fork(void);
-
-static inline void glmux_glx_lock_acquire(void)
-{
-    struct glmux_glx_lock_state *st = &glmux_glx_lock_state;
-
-    pthread_mutex_lock(&glmux_glx_lock);
-    if (st->holder_out)     /* this thread, called back from where it called out */
-        glmux_glx_lock_set_out(false);
-    st->holder_depth++;
-}
-
-static inline void glmux_glx_lock_release(void)
-{
-    struct glmux_glx_lock_state *st = &glmux_glx_lock_state;
-    bool last;
-
-    st->holder_depth--;
-    if (st->out_count > 0 && st->out_depths[st->out_count - 1] == st->holder_depth)
-        glmux_glx_lock_set_out(true);   /* back to the call out of libGLX */
-    last = st->holder_depth == 0;
-    pthread_mutex_unlock(&glmux_glx_lock);
-    if (last && __atomic_load_n(&st->fork_waiting, __ATOMIC_SEQ_CST))
-        glmux_glx_lock_wake_fork();
-}
-/*
- * Around a call out of libGLX made with glmux_glx_lock held (a vendor's load, a display's
- * first Xlib queries), at a point where libGLX's state is whole: a fork() meanwhile does not
- * wait for the call (glx_init.c). Only the code between the two may run in the vendor or Xlib;
- * what it calls back in libGLX takes the lock as usual.
- */
-void glmux_glx_call_out_begin(void);
-void glmux_glx_call_out_end(void);
 /* Every GLX entry point calls this first: fork recovery and the patch thread hook. */
 static inline void glmux_glx_entry(void)
 {
@@ -167,8 +116,6 @@ extern const __GLXapiExports glmux_glx_exports;
 glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override);
 /* Iterates the loaded vendors (lock held by the caller). */
 glmux_glx_vendor *glmux_glx_vendor_first(void);
-/* Guards every vendor's fetchDispatchEntry cache (a leaf: held across no call). */
-extern pthread_mutex_t glmux_glx_dyn_lock;
 /* The vendor's function for a dispatch index (exports member fetchDispatchEntry). */
 __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *vendor, int index);
 /* Unloads every vendor (library destructor). */

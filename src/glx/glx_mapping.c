@@ -23,7 +23,7 @@ int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor
     (void)dpy;
     if (ctx == NULL || vendor == NULL)
         return ctx == NULL ? 0 : -1;
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL) {
         if (info->vendor != vendor) {
@@ -43,13 +43,13 @@ int glmux_glx_context_add(Display *dpy, GLXContext ctx, glmux_glx_vendor *vendor
             info->vendor = vendor;
         }
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     return ret;
 }
 
 void glmux_glx_context_unref_locked(struct glmux_glx_context *info)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     if (info == NULL)
         return;
     if (info->current_count > 0)
@@ -66,7 +66,7 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
     struct glmux_glx_context *info;
 
     (void)dpy;
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL) {
         info->deleted = true;
@@ -76,18 +76,18 @@ void glmux_glx_context_remove(Display *dpy, GLXContext ctx)
             contexts_freed++;
         }
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
 }
 
 struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     return glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
 }
 
 unsigned long glmux_glx_context_generation(void)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
     return contexts_freed;
 }
 
@@ -96,11 +96,11 @@ glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx)
     struct glmux_glx_context *info;
     glmux_glx_vendor *vendor = NULL;
 
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     info = glmux_ptrmap_get(&contexts, (uintptr_t)ctx);
     if (info != NULL)
         vendor = info->vendor;
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     return vendor;
 }
 
@@ -118,7 +118,7 @@ int glmux_glx_fbconfig_add_list(Display *dpy, GLXFBConfig *configs, int n,
     if (vendor == NULL)
         return -1;
     /* One lock and one probe sequence per config: a vendor returns hundreds of them. */
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     glmux_ptrmap_reserve(&fbconfigs, (size_t)n);
     for (int i = 0; i < n && ret == 0; i++) {
         glmux_glx_vendor *owner;
@@ -134,16 +134,16 @@ int glmux_glx_fbconfig_add_list(Display *dpy, GLXFBConfig *configs, int n,
             ret = -1;
         }
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     return ret;
 }
 
 void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config)
 {
     (void)dpy;
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     glmux_ptrmap_remove(&fbconfigs, (uintptr_t)config);
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
 }
 
 glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig config)
@@ -151,9 +151,9 @@ glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig confi
     glmux_glx_vendor *vendor;
 
     (void)dpy;
-    glmux_glx_lock_acquire();
+    glmux_glx_map_acquire();
     vendor = glmux_ptrmap_get(&fbconfigs, (uintptr_t)config);
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     return vendor;
 }
 
@@ -167,8 +167,8 @@ int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *ven
         return 0;
     if (dpy == NULL || vendor == NULL)
         return -1;
-    glmux_glx_lock_acquire();
     d = glmux_glx_display_get(dpy);
+    glmux_glx_map_acquire();
     if (d == NULL) {
         ret = -1;
     } else {
@@ -178,7 +178,7 @@ int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *ven
         else if (owner == NULL && !glmux_ptrmap_put(d->drawables, draw, vendor))
             ret = -1;
     }
-    glmux_glx_lock_release();
+    glmux_glx_map_release();
     return ret;
 }
 
@@ -186,13 +186,11 @@ void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw)
 {
     struct glmux_glx_display *d;
 
-    if (dpy == NULL || draw == None)
+    if (dpy == NULL || draw == None || (d = glmux_glx_display_get(dpy)) == NULL)
         return;
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL)
-        glmux_ptrmap_remove(d->drawables, draw);
-    glmux_glx_lock_release();
+    glmux_glx_map_acquire();
+    glmux_ptrmap_remove(d->drawables, draw);
+    glmux_glx_map_release();
 }
 
 glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
@@ -203,21 +201,18 @@ glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
     bool ext = false, has_glx = false;
     int opcode = 0;
 
-    if (dpy == NULL || draw == None)
+    if (dpy == NULL || draw == None || (d = glmux_glx_display_get(dpy)) == NULL)
         return NULL;
-    glmux_glx_lock_acquire();
-    d = glmux_glx_display_get(dpy);
-    if (d != NULL) {
-        vendor = glmux_ptrmap_get(d->drawables, draw);
-        ext = d->libglvnd_ext;
-        opcode = d->opcode;
-        has_glx = d->has_glx;
-        if (vendor == NULL && !has_glx)
-            screen = 0;
-    }
-    glmux_glx_lock_release();
-    if (vendor != NULL || d == NULL)
+    glmux_glx_map_acquire();
+    vendor = glmux_ptrmap_get(d->drawables, draw);
+    glmux_glx_map_release();
+    if (vendor != NULL)
         return vendor;
+    ext = d->libglvnd_ext;
+    opcode = d->opcode;
+    has_glx = d->has_glx;
+    if (!has_glx)
+        screen = 0;
 
     /* Not ours: ask the server which screen it is on, then cache the screen's vendor. */
     if (screen < 0 && has_glx)

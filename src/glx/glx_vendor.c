@@ -33,7 +33,6 @@ struct vendor_name {
 
 static glmux_glx_vendor *vendors;
 static struct vendor_name *names;
-pthread_mutex_t glmux_glx_dyn_lock = PTHREAD_MUTEX_INITIALIZER;
 
 glmux_glx_vendor *glmux_glx_vendor_first(void)
 {
