@@ -128,7 +128,7 @@ const struct glmux_pixels_gl *glmux_pixels_gl_get(void);
 /*
  * One FBConfig. Colour is always 8-bit red, green and blue (plus 8 bits of alpha or none),
  * read back as BGRA bytes; what differs is listed here. Configs live as long as their display
- * (a context keeps a copy of its own).
+ * (a context and a drawable keep copies of their own).
  */
 struct glmux_pixels_config {
     int id;                 /* GLX_FBCONFIG_ID, 1-based and unique in the process */
@@ -267,9 +267,15 @@ struct glmux_pixels_drawable {
     XID xid;                /* the GLX drawable (an X window used directly, or our own XID) */
     XID target;             /* the X window or pixmap we put pixels into; None for pbuffers */
     enum glmux_pixels_kind kind;
+    /* config points at own_config, surface_config at own_surface_config: copies the drawable
+     * owns, so that no pointer outlives the context or display it was taken from (a window
+     * used directly takes its config from the context that first made it current, and its
+     * surface's from the context current with it; both may be destroyed before it). */
     struct glmux_pixels_config *config;
+    struct glmux_pixels_config own_config;
     EGLSurface surface;
     const struct glmux_pixels_config *surface_config; /* the config surface was made for */
+    struct glmux_pixels_config own_surface_config;
     int width, height;      /* the surface's */
     int current;            /* references (the vendor's lock): threads that have it current
                                (draw or read), are making it current, or present it */
@@ -467,7 +473,7 @@ struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid);
  * glmux_pixels_drawable_link. NULL when out of memory. */
 struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, XID target,
                                                         enum glmux_pixels_kind kind,
-                                                        struct glmux_pixels_config *config);
+                                                        const struct glmux_pixels_config *config);
 /* Lists d (lock held). */
 void glmux_pixels_drawable_link(struct glmux_pixels_drawable *d);
 /* Takes d off the list, to be freed by glmux_pixels_free_released (lock held). */
@@ -481,6 +487,11 @@ void glmux_pixels_free_released(void);
  * forgotten, as the next connection's XIDs may name others, and their transports freed now; one
  * still current on a thread shows nothing more and is freed when that thread lets it go. */
 void glmux_pixels_drawables_display_closed(Display *dpy);
+/* Frees the records of dpy's windows and pixmaps that are current nowhere and whose X drawable
+ * is gone (XDestroyWindow, XFreePixmap: asked with one GetGeometry each, one round trip in
+ * all), and of X windows used directly and current nowhere beyond the few used last. No lock
+ * held; called when a record is made and when a context is destroyed. */
+void glmux_pixels_drawables_sweep(Display *dpy);
 /*
  * Claims referenced drawables for the calling thread (NULL or the same one twice is fine): their
  * surface and transport fields, and the X and EGL calls that change or show them, are then this
@@ -511,7 +522,6 @@ bool glmux_pixels_swap_query(const struct glmux_pixels_drawable *d, int attrib,
 /* GLX's implicit flush (glFinish, glFlush, glXMakeCurrent away): shows a single-buffered window
  * or a pixmap current on this thread, and a swap another thread asked for. */
 void glmux_pixels_flush_current(void);
-void glmux_pixels_swap_after_fork(void);
 
 /* ---- one record per X display (pixels_display.c) ---- */
 
@@ -537,16 +547,22 @@ void glmux_pixels_config_display_free(struct display_configs *d);
 struct present_display *glmux_pixels_present_display_new(Display *dpy);
 void glmux_pixels_present_display_free(struct present_display *pd);
 
-/* ---- what pixels_vendor.c's fork handler and destructor call ---- */
+/* ---- what pixels_vendor.c's destructor calls, and the fork steps ---- */
 
 /* libGLX_glmux-pixels.so.0 unloads (or the process exits): the close hook on every display
  * removed; the records freed too when free_records (no context of the vendor is current). */
 void glmux_pixels_display_fini(bool free_records);
-/* In a forked child: the locks made anew. */
-void glmux_pixels_display_after_fork(void);
-void glmux_pixels_present_after_fork(void);
-void glmux_pixels_records_after_fork(void);
-void glmux_pixels_config_after_fork(void);
+/* Each module with a lock declares its own fork step in its own file (util/lifecycle.h), run by
+ * pixels_vendor.c's pthread_atfork handlers: before fork() its lock is taken on the forking
+ * thread, released after in the parent and the child. The order, which is the order the locks
+ * are taken in (each is a leaf: never held while another is taken): */
+enum {
+    GLMUX_PIXELS_ORDER_RECORDS = 10,  /* pixels_records.c: lock, claim_done */
+    GLMUX_PIXELS_ORDER_DISPLAYS = 20, /* pixels_display.c: displays_lock */
+    GLMUX_PIXELS_ORDER_CONFIGS = 30,  /* pixels_config.c: configs_lock */
+    GLMUX_PIXELS_ORDER_SERVER = 40,   /* pixels_server.c: shm_lock */
+    GLMUX_PIXELS_ORDER_SWAP = 50,     /* pixels_swap.c: swap_lock, own_free */
+};
 
 /* ---- the GL side of frames (pixels_resolve.c) ---- */
 

@@ -20,6 +20,7 @@
 #include <X11/Xutil.h>
 
 #include "pixels/pixels.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
 
@@ -521,7 +522,10 @@ bool glmux_pixels_config_same_surface(const struct glmux_pixels_config *a,
 
 /* ---- lifetime ---- */
 
-void glmux_pixels_config_after_fork(void)
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void configs_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&configs_lock, NULL);
+    glmux_fork_mutex(&configs_lock, step);
 }
+
+GLMUX_LIFECYCLE_STEP(pixels_configs, GLMUX_PIXELS_ORDER_CONFIGS, .fork = configs_fork);

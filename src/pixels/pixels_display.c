@@ -22,6 +22,7 @@
 
 #include "pixels/pixels.h"
 #include "util/exiting.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
 
@@ -120,10 +121,13 @@ struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy)
     return r;
 }
 
-void glmux_pixels_display_after_fork(void)
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void displays_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&displays_lock, NULL);
+    glmux_fork_mutex(&displays_lock, step);
 }
+
+GLMUX_LIFECYCLE_STEP(pixels_displays, GLMUX_PIXELS_ORDER_DISPLAYS, .fork = displays_fork);
 
 void glmux_pixels_display_fini(bool free_records)
 {

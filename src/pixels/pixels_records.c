@@ -11,13 +11,29 @@
  * surface and transport, and the X and EGL calls that change or show them, belong to the thread
  * that claimed it (glmux_pixels_drawable_claim: waits on `claim_done` while another thread
  * holds it).
+ *
+ * A drawable's X window or pixmap may go (XDestroyWindow) with nothing said to the vendor: its
+ * record, EGL surface and frame buffers (two MIT-SHM segments) would stay until XCloseDisplay.
+ * glmux_pixels_drawables_sweep, run when a record is made and when a context is destroyed,
+ * asks the server about the display's records that are current nowhere and frees those whose
+ * drawable is gone, and keeps the records of at most IDLE_WINDOWS_MAX windows used directly
+ * and current nowhere (a window made current again gets a new one).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pixels/pixels.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
+#include "util/log.h"
+
+/* The X windows used directly and current nowhere whose records a display keeps (the least
+ * recently used go first): each holds an EGL surface and frame buffers of its size. */
+#define IDLE_WINDOWS_MAX 8
+/* The records one sweep asks the server about (the others wait for the next sweep). */
+#define SWEEP_MAX 64
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t claim_done = PTHREAD_COND_INITIALIZER; /* a drawable's claim ended */
@@ -39,12 +55,18 @@ struct glmux_pixels_context *glmux_pixels_context_find(GLXContext handle)
     return NULL;
 }
 
+/* Found records move to the front of the list, so that its end holds those used least
+ * recently (glmux_pixels_drawables_sweep lets the last idle windows go). */
 static struct glmux_pixels_drawable *drawable_find(Display *dpy, XID xid)
 {
     GLMUX_ASSERT_LOCKED(&lock);
-    for (struct glmux_pixels_drawable *d = drawables; d != NULL; d = d->next) {
-        if (d->dpy == dpy && d->xid == xid && !d->destroyed)
+    for (struct glmux_pixels_drawable **p = &drawables, *d; (d = *p) != NULL; p = &d->next) {
+        if (d->dpy == dpy && d->xid == xid && !d->destroyed) {
+            *p = d->next;
+            d->next = drawables;
+            drawables = d;
             return d;
+        }
     }
     return NULL;
 }
@@ -139,6 +161,69 @@ void glmux_pixels_drawables_display_closed(Display *dpy)
     glmux_pixels_free_released();
 }
 
+/* Whether an X error says that the drawable a request named does not exist. */
+static bool error_gone(const xcb_generic_error_t *err)
+{
+    return err != NULL && (err->error_code == BadDrawable || err->error_code == BadWindow ||
+                           err->error_code == BadPixmap);
+}
+
+void glmux_pixels_drawables_sweep(Display *dpy)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    struct glmux_pixels_drawable *held[SWEEP_MAX];
+    unsigned int seq[SWEEP_MAX];
+    bool gone[SWEEP_MAX];
+    struct present_display *pd;
+    int n = 0, idle_windows = 0;
+
+    GLMUX_ASSERT_UNLOCKED(&lock);
+    pthread_mutex_lock(&lock);
+    for (struct glmux_pixels_drawable *d = drawables, *next; d != NULL; d = next) {
+        next = d->next;
+        /* Current nowhere and unclaimed: its transport is no thread's. */
+        if (d->dpy != dpy || d->target == None || d->destroyed || d->current > 0 ||
+            d->claims > 0)
+            continue;
+        if (glmux_pixels_xfer_gone(d->xfer)) {
+            glmux_pixels_drawable_free(d); /* an error of its own named it gone */
+        } else if (d->kind == GLMUX_PIXELS_WINDOW && d->xid == d->target &&
+                   ++idle_windows > IDLE_WINDOWS_MAX) {
+            glmux_pixels_drawable_free(d); /* made anew if it is made current again */
+        } else if (n < SWEEP_MAX) {
+            d->current++; /* kept while the server is asked, no lock held */
+            held[n++] = d;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    if (n > 0 && (pd = glmux_pixels_present_of(dpy)) != NULL) {
+        for (int i = 0; i < n; i++)
+            seq[i] = xl->get_geometry(pd->xcb, (xcb_drawable_t)held[i]->target).sequence;
+        for (int i = 0; i < n; i++) {
+            xcb_generic_error_t *err = NULL;
+            void *reply = glmux_pixels_reply_wait(xl, pd->xcb, seq[i], &err);
+
+            gone[i] = reply == NULL && error_gone(err);
+            free(reply);
+            free(err);
+        }
+    } else {
+        memset(gone, 0, sizeof(gone));
+    }
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < n; i++) {
+        if (gone[i] && !held[i]->destroyed) {
+            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone; its "
+                      "record, surface and frame buffers are freed",
+                      (unsigned long)held[i]->target);
+            held[i]->destroyed = true;
+        }
+        glmux_pixels_drawable_release(held[i]);
+    }
+    pthread_mutex_unlock(&lock);
+    glmux_pixels_free_released();
+}
+
 void glmux_pixels_lock(void)
 {
     pthread_mutex_lock(&lock);
@@ -205,7 +290,7 @@ void glmux_pixels_drawable_unclaim(struct glmux_pixels_drawable *a,
 /* A record not yet on the list: its creator fills it in, then links it (drawable_link). */
 struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, XID target,
                                                   enum glmux_pixels_kind kind,
-                                                  struct glmux_pixels_config *config)
+                                                  const struct glmux_pixels_config *config)
 {
     struct glmux_pixels_drawable *d = calloc(1, sizeof(*d));
 
@@ -215,7 +300,8 @@ struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, X
     d->xid = xid;
     d->target = target;
     d->kind = kind;
-    d->config = config;
+    d->own_config = *config;
+    d->config = &d->own_config;
     return d;
 }
 
@@ -244,8 +330,26 @@ bool glmux_pixels_contexts_idle(void)
     return idle;
 }
 
-void glmux_pixels_records_after_fork(void)
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void records_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&lock, NULL);
-    pthread_cond_init(&claim_done, NULL);
+    glmux_fork_mutex(&lock, step);
+    if (step == GLMUX_FORK_CHILD || step == GLMUX_FORK_CHILD_ANEW)
+        pthread_cond_init(&claim_done, NULL);
 }
+
+/* In the child: the claims of the parent's other threads are dropped (they are gone). */
+static void records_child(void)
+{
+    pthread_t self = pthread_self();
+
+    pthread_mutex_lock(&lock);
+    for (struct glmux_pixels_drawable *d = drawables; d != NULL; d = d->next) {
+        if (d->claims > 0 && !pthread_equal(d->owner, self))
+            d->claims = 0;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+GLMUX_LIFECYCLE_STEP(pixels_records, GLMUX_PIXELS_ORDER_RECORDS, .fork = records_fork,
+                     .child = records_child);

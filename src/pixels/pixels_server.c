@@ -29,6 +29,7 @@
 
 #include "pixels/pixels.h"
 #include "util/env.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 static pthread_mutex_t shm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -124,10 +125,13 @@ struct present_display *glmux_pixels_present_of(Display *dpy)
     return r != NULL ? r->present : NULL;
 }
 
-void glmux_pixels_present_after_fork(void)
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void server_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&shm_lock, NULL);
+    glmux_fork_mutex(&shm_lock, step);
 }
+
+GLMUX_LIFECYCLE_STEP(pixels_server, GLMUX_PIXELS_ORDER_SERVER, .fork = server_fork);
 
 /* ---- questions to the server ---- */
 

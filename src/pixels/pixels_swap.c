@@ -25,6 +25,7 @@
 #include <GL/glxproto.h>
 
 #include "pixels/pixels.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 #ifndef GLX_SWAP_INTERVAL_EXT
@@ -32,14 +33,18 @@
 #define GLX_MAX_SWAP_INTERVAL_EXT 0x20F2
 #endif
 
-/* The vendor's own contexts, one per EGL config (swap_lock). */
+/* The vendor's own contexts, one per EGL config, each used by one thread at a time (an EGL
+ * context is current on one thread at most): swap_lock guards the list and each one's busy;
+ * own_free is signalled when one is given back, made, or could not be made. */
 struct own_context {
     struct own_context *next;
     EGLConfig config;
-    EGLContext egl;
+    EGLContext egl;         /* EGL_NO_CONTEXT while the thread that listed it makes it */
+    bool busy;              /* a thread is making it or has it current */
 };
 
 static pthread_mutex_t swap_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t own_free = PTHREAD_COND_INITIALIZER;
 static struct own_context *own_contexts;
 
 /* ---- surfaces that follow their X drawable ---- */
@@ -72,7 +77,10 @@ bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
     if (d->surface != EGL_NO_SURFACE)
         egl->DestroySurface(egl->display, d->surface); /* freed once no longer current */
     d->surface = s;
-    d->surface_config = config;
+    /* A copy: config may be a context's, and the context may go before the drawable. */
+    if (config != &d->own_surface_config)
+        d->own_surface_config = *config;
+    d->surface_config = &d->own_surface_config;
     /* Read by glXQueryDrawable without the claim. */
     __atomic_store_n(&d->width, w, __ATOMIC_RELAXED);
     __atomic_store_n(&d->height, h, __ATOMIC_RELAXED);
@@ -102,44 +110,88 @@ static int interval_of(const struct glmux_pixels_drawable *d)
 }
 
 /* Presents this thread's current draw drawable (a swap: then it follows its size), claimed
- * with its read drawable while it does. */
+ * with its read drawable while it does. The frame is read back from the default read
+ * framebuffer: with a read drawable of its own (glXMakeContextCurrent), the draw surface is
+ * bound for reading too for the moment. */
 static void present_current(const struct glmux_pixels_current *cur, bool swap)
 {
+    const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
+    bool split = cur->read != NULL && cur->read != cur->draw && egl != NULL;
+
     glmux_pixels_drawable_claim(cur->draw, cur->read);
     __atomic_store_n(&cur->draw->swap_pending, false, __ATOMIC_RELAXED);
+    if (split)
+        egl->MakeCurrent(egl->display, cur->draw->surface, cur->draw->surface, cur->ctx->egl);
     glmux_pixels_present(cur->draw, interval_of(cur->draw));
+    if (split)
+        egl->MakeCurrent(egl->display, cur->draw->surface, cur->read->surface, cur->ctx->egl);
     if (swap)
         follow_size(cur->draw, cur->read, cur->ctx->egl);
     glmux_pixels_drawable_unclaim(cur->draw, cur->read);
 }
 
-/* A context of the vendor's own for surfaces of config c. */
-static EGLContext own_context(const struct glmux_pixels_egl *egl,
-                              const struct glmux_pixels_config *c)
+/*
+ * Takes the vendor's own context for surfaces of config c, for this thread alone until
+ * own_context_put; NULL when it cannot be made. One creation path: the thread that finds none
+ * lists it as busy before it makes it (no lock held), so a thread that comes meanwhile waits
+ * for it (as for a thread that has it current) and never makes a second one.
+ */
+static struct own_context *own_context_take(const struct glmux_pixels_egl *egl,
+                                            const struct glmux_pixels_config *c)
 {
     struct own_context *o;
     EGLContext made;
 
     pthread_mutex_lock(&swap_lock);
-    for (o = own_contexts; o != NULL && o->config != c->egl_config; o = o->next)
-        ;
+    for (;;) {
+        for (o = own_contexts; o != NULL && o->config != c->egl_config; o = o->next)
+            ;
+        if (o == NULL || !o->busy)
+            break;
+        pthread_cond_wait(&own_free, &swap_lock);
+    }
+    if (o != NULL) {
+        o->busy = true;
+        pthread_mutex_unlock(&swap_lock);
+        return o;
+    }
+    if ((o = calloc(1, sizeof(*o))) != NULL) {
+        o->config = c->egl_config;
+        o->busy = true;
+        o->next = own_contexts;
+        own_contexts = o;
+    }
     pthread_mutex_unlock(&swap_lock);
-    if (o != NULL)
-        return o->egl;
+    if (o == NULL)
+        return NULL;
     egl->BindAPI(EGL_OPENGL_API);
     made = egl->CreateContext(egl->display, c->egl_config, EGL_NO_CONTEXT, NULL);
-    if (made == EGL_NO_CONTEXT || (o = calloc(1, sizeof(*o))) == NULL) {
-        if (made != EGL_NO_CONTEXT)
-            egl->DestroyContext(egl->display, made);
-        return EGL_NO_CONTEXT;
-    }
-    o->config = c->egl_config;
-    o->egl = made;
     pthread_mutex_lock(&swap_lock);
-    o->next = own_contexts;
-    own_contexts = o;
+    if (made == EGL_NO_CONTEXT) {
+        /* Unlisted again: a thread waiting for it tries in its turn. */
+        for (struct own_context **p = &own_contexts; *p != NULL; p = &(*p)->next) {
+            if (*p == o) {
+                *p = o->next;
+                break;
+            }
+        }
+        free(o);
+        o = NULL;
+        pthread_cond_broadcast(&own_free);
+    } else {
+        o->egl = made;
+    }
     pthread_mutex_unlock(&swap_lock);
-    return made;
+    return o;
+}
+
+/* Gives an own context back (no longer current on this thread). */
+static void own_context_put(struct own_context *o)
+{
+    pthread_mutex_lock(&swap_lock);
+    o->busy = false;
+    pthread_cond_broadcast(&own_free);
+    pthread_mutex_unlock(&swap_lock);
 }
 
 /* Presents d, current nowhere (this thread has claimed it), with a context of our own
@@ -147,18 +199,23 @@ static EGLContext own_context(const struct glmux_pixels_egl *egl,
 static void present_unbound(struct glmux_pixels_drawable *d, const struct glmux_pixels_current *cur)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
-    EGLContext ctx = egl != NULL ? own_context(egl, d->surface_config) : EGL_NO_CONTEXT;
+    struct own_context *o = egl != NULL ? own_context_take(egl, d->surface_config) : NULL;
 
-    if (ctx == EGL_NO_CONTEXT || !egl->MakeCurrent(egl->display, d->surface, d->surface, ctx)) {
+    if (o == NULL || !egl->MakeCurrent(egl->display, d->surface, d->surface, o->egl)) {
         glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: glXSwapBuffers of drawable 0x%lx, "
                   "current nowhere: no context to read it back with", (unsigned long)d->xid);
+        if (o != NULL)
+            own_context_put(o);
         return;
     }
     glmux_pixels_present(d, interval_of(d));
-    follow_size(d, d, ctx);
-    egl->MakeCurrent(egl->display, cur->draw != NULL ? cur->draw->surface : EGL_NO_SURFACE,
-                     cur->read != NULL ? cur->read->surface : EGL_NO_SURFACE,
-                     cur->ctx != NULL ? cur->ctx->egl : EGL_NO_CONTEXT);
+    follow_size(d, d, o->egl);
+    /* The own context is let go here before another thread may take it. */
+    if (!egl->MakeCurrent(egl->display, cur->draw != NULL ? cur->draw->surface : EGL_NO_SURFACE,
+                          cur->read != NULL ? cur->read->surface : EGL_NO_SURFACE,
+                          cur->ctx != NULL ? cur->ctx->egl : EGL_NO_CONTEXT))
+        egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    own_context_put(o);
 }
 
 static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
@@ -427,7 +484,29 @@ void *glmux_pixels_swap_proc(const char *name)
     return NULL;
 }
 
-void glmux_pixels_swap_after_fork(void)
+/* Before fork the lock is taken on the forking thread, so that the child finds it free. */
+static void swap_fork(enum glmux_fork_step step)
 {
-    pthread_mutex_init(&swap_lock, NULL);
+    glmux_fork_mutex(&swap_lock, step);
+    if (step == GLMUX_FORK_CHILD || step == GLMUX_FORK_CHILD_ANEW)
+        pthread_cond_init(&own_free, NULL);
 }
+
+/* In the child: own contexts the parent's other threads were making or had current are
+ * forgotten (an EGL context current on a thread that is gone cannot be bound again). */
+static void swap_child(void)
+{
+    pthread_mutex_lock(&swap_lock);
+    for (struct own_context **p = &own_contexts, *o; (o = *p) != NULL;) {
+        if (o->busy) {
+            *p = o->next;
+            free(o);
+        } else {
+            p = &o->next;
+        }
+    }
+    pthread_mutex_unlock(&swap_lock);
+}
+
+GLMUX_LIFECYCLE_STEP(pixels_swap, GLMUX_PIXELS_ORDER_SWAP, .fork = swap_fork,
+                     .child = swap_child);

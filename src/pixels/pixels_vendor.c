@@ -11,8 +11,9 @@
  * pixmap's contents (uploaded when it is first made current). Swaps, glFinish and glFlush are
  * pixels_swap.c's. Contexts and drawables destroyed while current are freed when the last thread
  * releases them. The current context and drawables of a thread are thread-local. Its own
- * pthread_atfork handler makes its locks anew in a forked child, and its destructor removes its
- * close hooks before the library is unmapped.
+ * pthread_atfork handlers run each module's fork step (util/lifecycle.h: every lock taken
+ * before fork, released after), and its destructor removes its close hooks before the library
+ * is unmapped.
  *
  * Locking (docs/architecture.md, "Locking"; the records and their lock are pixels_records.c's):
  * no X, EGL or GL call is made with the vendor's lock held. eglCreateContext runs with a
@@ -31,6 +32,7 @@
 
 #include "pixels/pixels.h"
 #include "util/exiting.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
@@ -184,7 +186,6 @@ static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
 {
     struct glmux_pixels_context *c;
 
-    (void)dpy;
     glmux_pixels_lock();
     if ((c = glmux_pixels_context_find(ctx)) != NULL) {
         if (c->current > 0)
@@ -194,6 +195,16 @@ static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
     }
     glmux_pixels_unlock();
     glmux_pixels_free_released();
+    if (c != NULL) {
+        struct glmux_pixels_stats st;
+
+        glmux_pixels_stats_get(&st);
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: context %p destroyed; %llu frame(s) sent "
+                  "so far in this process", (void *)ctx, st.frames);
+    }
+    /* Windows destroyed while the context drew into them are let go now. */
+    if (dpy != NULL)
+        glmux_pixels_drawables_sweep(dpy);
 }
 
 static Bool pixels_IsDirect(Display *dpy, GLXContext ctx)
@@ -277,6 +288,7 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
     glmux_pixels_lock();
     glmux_pixels_drawable_link(d);
     glmux_pixels_unlock();
+    glmux_pixels_drawables_sweep(dpy);
     return d->xid;
 }
 
@@ -445,7 +457,7 @@ static void release_current(void)
  * NULL when there is none. Lock held. */
 static struct glmux_pixels_drawable *drawable_ref(Display *dpy, XID xid,
                                                   struct glmux_pixels_config *config,
-                                                  struct glmux_pixels_xfer **x)
+                                                  struct glmux_pixels_xfer **x, bool *made)
 {
     struct glmux_pixels_drawable *d = glmux_pixels_drawable_find(dpy, xid);
 
@@ -454,6 +466,7 @@ static struct glmux_pixels_drawable *drawable_ref(Display *dpy, XID xid,
         d->xfer = *x;
         *x = NULL;
         glmux_pixels_drawable_link(d);
+        *made = true;
     }
     if (d != NULL)
         d->current++;
@@ -524,6 +537,7 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     struct glmux_pixels_xfer *draw_x = NULL, *read_x = NULL;
     struct glmux_pixels_config *config = NULL;
     Bool ok = False;
+    bool made = false;
 
     if (egl == NULL)
         return False;
@@ -554,9 +568,9 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     if (draw != None && probe_window(dpy, draw, config, minor, &draw_x) &&
         (read == draw || probe_window(dpy, read, config, minor, &read_x))) {
         glmux_pixels_lock();
-        d = drawable_ref(dpy, draw, config, &draw_x);
+        d = drawable_ref(dpy, draw, config, &draw_x, &made);
         /* One reference for a drawable that is both (release_current drops it once). */
-        r = read == draw ? d : drawable_ref(dpy, read, config, &read_x);
+        r = read == draw ? d : drawable_ref(dpy, read, config, &read_x, &made);
         glmux_pixels_unlock();
     }
     if (draw == None || (d != NULL && r != NULL)) {
@@ -581,6 +595,9 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     glmux_pixels_xfer_free(draw_x);
     glmux_pixels_xfer_free(read_x);
     glmux_pixels_free_released();
+    /* A new record: the display's records of windows that went meanwhile are let go. */
+    if (made)
+        glmux_pixels_drawables_sweep(dpy);
     return ok;
 }
 
@@ -696,20 +713,30 @@ static void pixels_set_dispatch_index(const GLubyte *name, int index)
     glmux_pixels_swap_set_index(name, index);
 }
 
-/* In a forked child: every lock made anew (the parent's holders do not exist there). */
-static void after_fork_child(void)
+/* fork(): each module's step (util/lifecycle.h) takes its lock before, so that no other
+ * thread is changing what it guards while the child's copy is made, and releases it after, in
+ * the parent and in the child; then, in the child, each drops what the parent's other threads
+ * held. */
+static void fork_prepare(void)
 {
-    glmux_pixels_records_after_fork();
-    glmux_pixels_display_after_fork();
-    glmux_pixels_config_after_fork();
-    glmux_pixels_present_after_fork();
-    glmux_pixels_swap_after_fork();
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
+}
+
+static void fork_parent(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
+}
+
+static void fork_child(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_CHILD);
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
 }
 
 __attribute__((constructor)) static void pixels_load(void)
 {
-    /* Registered against this library: glibc drops the handler when it is unloaded. */
-    pthread_atfork(NULL, NULL, after_fork_child);
+    /* Registered against this library: glibc drops the handlers when it is unloaded. */
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 /*

@@ -32,7 +32,14 @@
 #   configs      server without GLX: PROGRAM is test_glx_pixels_configs (choose, render, visuals,
 #                tfp); glxgears -samples 4 runs (a multisampled visual)
 #   glmark2      a server reached over TCP: glmark2 with its default config request renders a
-#                short benchmark selection through the pixels vendor
+#                short benchmark selection through the pixels vendor; each scene (a context of
+#                its own) sends at least half the frames glmark2 drew (the vendor's count, logged
+#                when a context is destroyed)
+#   objects      (test_glx_pixels_objects) server without GLX: a context destroyed and another
+#                made current on the same window, 40 windows destroyed with XDestroyWindow, a
+#                read drawable other than the draw one
+#   objects-libglvnd  the same through Debian's libglvnd, the vendor by name, a TCP display
+#   objects-memcheck  the first under valgrind (PIXELS_VALGRIND, label memcheck)
 #   depth, depth-put (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30
 #                and 15, and pixmaps of every depth: each FBConfig shows frames or raises
 #                BadMatch; depth with MIT-SHM, depth-put with GLMUX_GLX_REMOTE_SHM=0
@@ -339,6 +346,17 @@ glmark2)
         fail "glmark2: the pixels vendor made no FBConfigs"
     grep -Eq "closed; [1-9][0-9]* frame\(s\) sent" "$work/glmux.log" ||
         fail "glmark2: no frame reached the server"
+    # glmark2 makes a context per scene and destroys it after: the vendor's count of frames sent
+    # at each destruction (and at XCloseDisplay, after the last scene) tells each scene's frames.
+    # Each must have sent at least half the frames glmark2 says it drew (its FPS x 0.5 s), so a
+    # scene whose frames never went out fails.
+    grep -Eo "(destroyed|closed); [0-9]+ frame" "$work/glmux.log" | awk '{ print $2 }' |
+        awk 'BEGIN { last = 0 } $1 > last { print $1 - last; last = $1 }' >"$work/sent"
+    grep -Eo "FPS: [0-9]+" "$work/glmark2" | awk '{ print $2 }' >"$work/fps"
+    echo "frames sent per scene: $(tr '\n' ' ' <"$work/sent"); glmark2's FPS: $(tr '\n' ' ' <"$work/fps")"
+    [ "$(wc -l <"$work/sent")" -eq 3 ] || fail "glmark2: not 3 scenes' frames sent"
+    paste "$work/sent" "$work/fps" | awk '$1 * 4 < $2 { bad = 1 } END { exit bad }' ||
+        fail "glmark2: a scene sent fewer than half the frames it drew"
     ;;
 nopresent)
     start_xvfb -nolisten tcp -extension GLX
@@ -404,6 +422,37 @@ depth|depth-put)
         wait "$xpid" 2>/dev/null
         xpid=
     done
+    ;;
+objects)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    for what in recreate destroyed readdraw; do
+        run_prog "$what"
+    done
+    ;;
+objects-libglvnd)
+    # As libglvnd above: Debian's libGLX, the vendor by name, a TCP display (XPutImage).
+    sysglx=$(env -u LD_LIBRARY_PATH ldd "$(command -v glxinfo)" 2>/dev/null |
+             awk '$1 == "libGLX.so.0" { print $3 }')
+    [ -n "$sysglx" ] && [ "${sysglx#"$build"}" = "$sysglx" ] ||
+        { echo "skipped: no libglvnd libGLX.so.0 (Debian's libglx0)"; exit 77; }
+    start_xvfb -listen tcp
+    export PIXELS_DISPLAY="127.0.0.1:$num" PIXELS_LIBGLX="$sysglx"
+    export LD_LIBRARY_PATH="$build/src/pixels:$(dirname "$sysglx")"
+    export __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
+    for what in recreate destroyed readdraw; do
+        run_prog "$what"
+    done
+    ;;
+objects-memcheck)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    rm -f "$work/glmux.log"
+    "$PIXELS_VALGRIND" --tool=memcheck --error-exitcode=9 --num-callers=40 \
+        --suppressions="$PIXELS_VALGRIND_SUPP" "$prog" recreate >"$work/vg" 2>&1
+    rc=$?
+    cat "$work/vg"
+    [ $rc -eq 0 ] || fail "recreate under valgrind exited $rc"
     ;;
 *)
     echo "unknown mode $mode" >&2

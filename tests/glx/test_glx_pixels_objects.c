@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: the pixels GLX vendor (libGLX_glmux-pixels.so.0, src/pixels) when a program
+ * changes its objects, on an Xvfb the wrapper (run_glx_pixels.sh) started for this test alone,
+ * through our libGLX or the one PIXELS_LIBGLX names (Debian's libglvnd). Each mode reads the
+ * window's pixels back from the X server (XGetImage).
+ * usage: glx_pixels_objects recreate | destroyed | readdraw
+ *   recreate  a window (used directly, and a GLX window) shows context 1's frames; context 1 is
+ *             destroyed (the window is then swapped with no context current), a little memory
+ *             allocated, and context 2 on the same window shows its own frames: nothing of
+ *             context 1 is used after it went (the sanitized builds and valgrind run this).
+ *   destroyed 40 windows of 1024x768, half used directly and half through glXCreateWindow,
+ *             each shows a frame and is destroyed with XDestroyWindow (never glXDestroyWindow):
+ *             no MIT-SHM segment of this process is left, and (not in sanitized builds, whose
+ *             allocators keep freed memory) the resident size grew by less than 100 MiB.
+ *   readdraw  glXMakeContextCurrent with a read drawable (a pbuffer) other than the draw one (a
+ *             window): a blit from the read framebuffer shows the pbuffer's colour.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <GL/gl.h>
+#include <GL/glx.h>
+
+#include "pixels_util.h"
+
+#ifndef GL_READ_FRAMEBUFFER
+#define GL_READ_FRAMEBUFFER 0x8CA8
+#define GL_DRAW_FRAMEBUFFER 0x8CA9
+#endif
+
+static Display *dpy;
+static GLXFBConfig config;
+static XVisualInfo *vis;
+
+/* The libGLX under test: ours, or the one PIXELS_LIBGLX names; the vendor is the build's. */
+static void check_libraries(void)
+{
+    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
+    char a[4096], b[4096];
+
+    if (want == NULL) {
+        glmux_test_require_ours("libGLX.so.0");
+    } else {
+        got = glmux_test_loaded_path("libGLX.so.0");
+        CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
+                  strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded",
+                  want);
+    }
+    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
+              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
+}
+
+static void setup(void)
+{
+    const char *vendor;
+
+    dpy = pixels_open_display();
+    XSetErrorHandler(pixels_count_errors);
+    vendor = glXGetClientString(dpy, GLX_VENDOR);
+    CHECK_MSG(vendor != NULL && strstr(vendor, "glmux pixels") != NULL, "GLX vendor \"%s\"",
+              vendor ? vendor : "(null)");
+    config = pixels_pick_config(dpy, &vis);
+    check_libraries();
+}
+
+static void finish(void)
+{
+    CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
+    XFree(vis);
+    XCloseDisplay(dpy);
+}
+
+static GLXContext new_context(void)
+{
+    GLXContext ctx = glXCreateNewContext(dpy, config, GLX_RGBA_TYPE, NULL, True);
+
+    CHECK_MSG(ctx != NULL, "glXCreateNewContext failed");
+    return ctx;
+}
+
+/* n frames of rgb on draw (a GLX drawable of win), each read back from the server. */
+static void frames(GLXDrawable draw, Window win, unsigned long rgb, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pixels_clear(rgb);
+        glXSwapBuffers(dpy, draw);
+        glFinish();
+        CHECK_PIXEL(dpy, win, 8, 8, rgb);
+    }
+}
+
+static void recreate_on(bool glx_window)
+{
+    Window win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+    GLXDrawable draw = glx_window ? glXCreateWindow(dpy, config, win, NULL) : win;
+    GLXContext ctx1 = new_context(), ctx2;
+    void *junk[64];
+
+    CHECK(draw != None);
+    CHECK(glXMakeContextCurrent(dpy, draw, draw, ctx1));
+    frames(draw, win, GREEN, 1);
+    CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+    glXDestroyContext(dpy, ctx1);
+    /* Whatever context 1 held is reused now. */
+    for (int i = 0; i < 64; i++) {
+        junk[i] = malloc(32 + (size_t)i * 16);
+        CHECK(junk[i] != NULL);
+        memset(junk[i], 0xa5, 32 + (size_t)i * 16);
+    }
+    /* A swap of the window current nowhere reads it back with a context of the vendor's own. */
+    glXSwapBuffers(dpy, draw);
+    XSync(dpy, False);
+    ctx2 = new_context();
+    CHECK(glXMakeContextCurrent(dpy, draw, draw, ctx2));
+    frames(draw, win, RED, 3);
+    CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+    glXDestroyContext(dpy, ctx2);
+    for (int i = 0; i < 64; i++)
+        free(junk[i]);
+    if (glx_window)
+        glXDestroyWindow(dpy, draw);
+    XDestroyWindow(dpy, win);
+}
+
+static int recreate(void)
+{
+    setup();
+    recreate_on(false);
+    recreate_on(true);
+    finish();
+    printf("ok: context 2 shows its own frames on a window context 1 used before it went\n");
+    return 0;
+}
+
+/* The MIT-SHM segments this process made that still exist (/proc/sysvipc/shm). */
+static int own_segments(void)
+{
+    FILE *f = fopen("/proc/sysvipc/shm", "r");
+    char line[512];
+    int n = 0;
+
+    CHECK_MSG(f != NULL, "cannot read /proc/sysvipc/shm");
+    while (fgets(line, sizeof(line), f) != NULL) {
+        long key, shmid, perms, size, cpid;
+
+        if (sscanf(line, "%ld %ld %lo %ld %ld", &key, &shmid, &perms, &size, &cpid) == 5 &&
+            cpid == (long)getpid())
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* The resident size in MiB. */
+static long rss_mib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = 0;
+
+    CHECK(f != NULL);
+    CHECK(fscanf(f, "%ld %ld", &size, &resident) == 2);
+    fclose(f);
+    return resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+static int destroyed(void)
+{
+    bool sanitized = getenv("PIXELS_SANITIZED") != NULL;
+    long start = 0, end;
+    GLXContext ctx;
+    int segments, gone = 0;
+    const char *p;
+
+    setup();
+    ctx = new_context();
+    for (int i = 0; i < 40; i++) {
+        Window win = pixels_make_window(dpy, vis, 0, 0, 1024, 768);
+        GLXDrawable draw = i % 2 ? glXCreateWindow(dpy, config, win, NULL) : win;
+        unsigned long rgb = i % 2 ? RED : BLUE;
+
+        CHECK(glXMakeContextCurrent(dpy, draw, draw, ctx));
+        pixels_clear(rgb);
+        glXSwapBuffers(dpy, draw);
+        glFinish();
+        CHECK_PIXEL(dpy, win, 1000, 700, rgb);
+        CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+        XDestroyWindow(dpy, win);
+        XSync(dpy, False);
+        if (i == 0)
+            start = rss_mib(); /* after the first frame: the renderer's own start is done */
+    }
+    glXDestroyContext(dpy, ctx);
+    XSync(dpy, False);
+    segments = own_segments();
+    end = rss_mib();
+    for (p = pixels_log_text(); (p = strstr(p, "is gone; its record")) != NULL; p++)
+        gone++;
+    printf("40 windows destroyed: %d segment(s) of this process left, resident %ld MiB after "
+           "the first, %ld MiB at the end; %d record(s) freed as gone\n", segments, start, end,
+           gone);
+    CHECK_MSG(segments == 0, "%d MIT-SHM segment(s) of destroyed windows are left", segments);
+    CHECK_MSG(gone == 40, "%d of 40 destroyed windows' records were freed", gone);
+    if (!sanitized)
+        CHECK_MSG(end - start < 100, "the resident size grew by %ld MiB", end - start);
+    finish();
+    printf("ok: windows destroyed with XDestroyWindow leave nothing behind\n");
+    return 0;
+}
+
+static int readdraw(void)
+{
+    static const int pbuffer_attribs[] = { GLX_PBUFFER_WIDTH, 64, GLX_PBUFFER_HEIGHT, 64, None };
+    void (*blit)(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum);
+    GLXContext ctx;
+    GLXPbuffer pb;
+    Window win;
+    unsigned char px[4] = { 0 };
+
+    setup();
+    ctx = new_context();
+    win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+    pb = glXCreatePbuffer(dpy, config, pbuffer_attribs);
+    CHECK(pb != None);
+    blit = (void (*)(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield,
+                     GLenum))glXGetProcAddress((const GLubyte *)"glBlitFramebuffer");
+    CHECK(blit != NULL);
+    CHECK(glXMakeContextCurrent(dpy, pb, pb, ctx));
+    pixels_clear(YELLOW);
+    glFinish();
+    CHECK(glXMakeContextCurrent(dpy, win, pb, ctx));
+    CHECK(glXGetCurrentDrawable() == win && glXGetCurrentReadDrawable() == pb);
+    pixels_clear(GREEN);
+    glReadPixels(8, 8, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    CHECK_MSG(px[0] == 255 && px[1] == 255 && px[2] == 0, "read drawable gives %u,%u,%u",
+              px[0], px[1], px[2]);
+    blit(0, 0, 32, 64, 0, 0, 32, 64, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glXSwapBuffers(dpy, win);
+    glFinish();
+    CHECK_PIXEL(dpy, win, 8, 8, YELLOW);
+    CHECK_PIXEL(dpy, win, 48, 8, GREEN);
+    CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+    glXDestroyContext(dpy, ctx);
+    glXDestroyPbuffer(dpy, pb);
+    XDestroyWindow(dpy, win);
+    finish();
+    printf("ok: a read drawable other than the draw one\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_MSG(argc >= 2, "usage: %s recreate | destroyed | readdraw", argv[0]);
+    if (strcmp(argv[1], "recreate") == 0)
+        return recreate();
+    if (strcmp(argv[1], "destroyed") == 0)
+        return destroyed();
+    if (strcmp(argv[1], "readdraw") == 0)
+        return readdraw();
+    CHECK_MSG(0, "unknown mode %s", argv[1]);
+    return 1;
+}
