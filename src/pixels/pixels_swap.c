@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: when the pixels GLX vendor's drawables show their frames. An EGL surface follows its X
- * drawable's size as the transport last heard it (pixels_present.c: no round trip), from the
- * frame after a resize on. glXSwapBuffers presents a double-buffered drawable, as GLX says,
- * wherever it is current:
+ * drawable's size as the transport heard it (pixels_present.c), brought up to date at a frame's
+ * first glClear, so that the frame after a resize is drawn at the new size, and after each
+ * swap. glXSwapBuffers presents a double-buffered drawable, as GLX says, wherever it is
+ * current:
  * - current on the calling thread: read back with the thread's context, then the surface
  *   follows the window's size;
  * - current nowhere: the calling thread binds it for the moment to a context of the vendor's
