@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors, explain), watch.c (gpus --watch) and manifest.c (check, manifest), x11.c's
- * display for explain, and help.c's help texts. Each command returns the process exit status: 0 success, 1 failure,
- * 2 usage error.
+ * (gpus, vendors), explain.c, watch.c (gpus --watch) and manifest.c (check, manifest), x11.c's
+ * display for explain, and help.c's help texts. Each command returns the process exit status:
+ * 0 success, 1 failure, 2 usage error; `run` returns 126 or 127 when the command cannot be
+ * started.
  */
 #ifndef GLMUX_CLI_CLI_H
 #define GLMUX_CLI_CLI_H
@@ -16,6 +17,8 @@
 #define GLMUX_EXIT_OK 0
 #define GLMUX_EXIT_FAIL 1
 #define GLMUX_EXIT_USAGE 2
+#define GLMUX_EXIT_CANNOT_RUN 126   /* run: the program was found but cannot be executed */
+#define GLMUX_EXIT_NOT_FOUND 127    /* run: no such program */
 
 struct glmux_jw;
 struct glmux_gpu;
@@ -44,16 +47,10 @@ void *glmux_cli_x11_sym(const char *name);
 void glmux_cli_x11_close(void *dpy);
 /* x11.c: the vendors the X server names for screen (GLX_VENDOR_NAMES_EXT, asked as libGLX asks:
  * only when all screens advertise GLX_EXT_libglvnd) into names; NULL when it names some, else
- * why it names none. */
+ * why it names none. *asked: the names were asked for (libGLX then tries its fallback, the
+ * pixels vendor, when none of them serves). */
 const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *names,
-                                      size_t size);
-/*
- * When libGLX would give DISPLAY's first screen the pixels vendor, and why (explain_remote.c):
- * libGLX's rule with the tool's selector sel and GLX vendor list vl.
- */
-enum glmux_pixels_when glmux_cli_explain_remote(struct glmux_select *sel,
-                                                const struct glmux_vendor_list *vl, char *why,
-                                                size_t why_size);
+                                      size_t size, bool *asked);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */
 int glmux_cli_check(int argc, char **argv);
 int glmux_cli_manifest(int argc, char **argv);

@@ -2,11 +2,17 @@
 /*
  * glmux tool: `glmux explain`. Decides through the very functions libEGL and libGLX call, with one
  * selector (so GPUs are enumerated once): glmux_select_egl_plan for the order libEGL loads its
- * vendors in, glmux_select_egl_display_order for the default display, glmux_select_glx_plan for
- * each X screen, glmux_select_vendor_lands for where each vendor would render. It then prints
- * the decisions with every rule considered, as text or JSON. When DISPLAY names a reachable X
- * server, each screen is listed with the vendor libGLX loads for it, the X server's own choice
- * included (x11.c: libX11 and libxcb-glx are loaded only then, with dlopen).
+ * vendors in, glmux_select_egl_display_order for the default display, and for each X screen
+ * glmux_select_glx_screen_plan, the plan libGLX follows (libglvnd's variables for that screen,
+ * the selector's vendor, the pixels vendor's place, the X server's list, the fallbacks). Each
+ * screen's plan is walked as libGLX walks it, a vendor counting as loaded when its library is
+ * found where the dynamic loader would look (libcheck.c; the vendor's own isScreenSupported
+ * cannot be asked without loading it). Where each EGL vendor renders comes from
+ * glmux_select_vendor_lands, and what it reads from glmux_select_vendor_told_by: the one rule
+ * of which variable a vendor reads lives in the selector. Every variable is read through the
+ * selector (its getenv), every value printed inside a line is escaped (safe_out.h). Text or
+ * JSON. The X display is opened through x11.c (libX11 and libxcb-glx loaded with dlopen, only
+ * when DISPLAY is set).
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -16,8 +22,12 @@
 #include <string.h>
 
 #include "json_writer.h"
+#include "libcheck.h"
+#include "safe_out.h"
+#include "select/pixels_rule.h"
 #include "select/select.h"
-#include "util/env.h"
+
+#define E(s) glmux_cli_esc(s)
 
 static const char *request_kind(enum glmux_gpu_request_kind k)
 {
@@ -37,18 +47,21 @@ static const char *request_kind(enum glmux_gpu_request_kind k)
 /* Where one EGL vendor would render, and what it would need to render on the GPU asked for. */
 struct vendor_view {
     const char *name;
-    const struct glmux_gpu *lands;   /* NULL: nowhere */
+    const struct glmux_gpu *lands;   /* NULL: on no GPU */
     bool serves_lands;               /* it serves the GPU it would render on */
     const char *by;                  /* the variable that sends it there, NULL: none */
-    struct glmux_select_env need[GLMUX_SELECT_ENV_MAX];
+    struct glmux_select_env need[GLMUX_SELECT_ENV_MAX];   /* not set yet */
     size_t n_need;
 };
 
-/* The vendor libGLX loads for one X screen. */
+/* What libGLX loads for one X screen: its plan, walked. */
 struct screen_view {
+    struct glmux_glx_screen_plan plan;
     const char *vendor;              /* NULL: none */
     const char *from;                /* which step named it */
+    char chosen[256];                /* the X server's names, cut into words */
     char names[256];                 /* the X server's GLX_VENDOR_NAMES_EXT */
+    char passed[256];                /* vendors of the plan passed over (not installed) */
 };
 
 /* Everything `glmux explain` decides, through the same calls libEGL and libGLX make. */
@@ -59,18 +72,18 @@ struct decision {
     size_t n_egl;
     struct glmux_select_candidate *cands;   /* the EGL vendors in load order */
     bool enumerated_for_egl;     /* libEGL itself enumerates GPUs */
-    struct glmux_select_choice choice;      /* the process's (the default GPU the reference) */
+    struct glmux_select_choice choice;      /* the default display's (its GPU the reference
+                                               when known, else the default GPU) */
     const struct glmux_gpu_list *gpus;
     const struct glmux_gpu_request *req;
+    bool any_render_gpu;         /* some GPU has a render node */
     struct vendor_view *views;
     struct glmux_select_display display;    /* the default EGL display */
     size_t *display_egl;         /* indexes into vl.vendors, in the display's order */
-    const char *glx;             /* the GLX plan's first vendor with no display, NULL: server */
-    bool glx_override;
-    int screens;                 /* X screens, -1 when DISPLAY is not reachable */
+    const char *display_name;    /* DISPLAY, NULL when unset */
+    int screens;                 /* X screens, -1 when there is no X display */
+    struct glmux_glx_step any[GLMUX_GLX_PLAN_MAX];   /* no X display: the plan of any screen */
     struct screen_view *screen;
-    enum glmux_pixels_when pixels; /* when libGLX tries the pixels vendor (docs/remote.md) */
-    char pixels_why[320];
 };
 
 static void decision_free(struct decision *d)
@@ -85,79 +98,130 @@ static void decision_free(struct decision *d)
     glmux_select_free(d->sel);
 }
 
+/* Whether the variable is set to exactly value (a need already met). */
+static bool already_set(const struct decision *d, const struct glmux_select_env *e)
+{
+    const char *v = glmux_select_getenv(d->sel, e->name);
+
+    return e->unset ? v == NULL : v != NULL && strcmp(v, e->value) == 0;
+}
+
 static void decide_views(struct decision *d)
 {
     const struct glmux_gpu *ref = d->choice.reference;
 
+    for (size_t i = 0; i < d->gpus->count; i++)
+        d->any_render_gpu |= d->gpus->gpus[i].render_node[0] != '\0';
     for (size_t i = 0; i < d->n_egl; i++) {
         struct vendor_view *v = &d->views[i];
-        bool nvidia = strcmp(d->cands[i].name, "nvidia") == 0;
+        struct glmux_select_env need[GLMUX_SELECT_ENV_MAX];
+        size_t n = 0;
 
         v->lands = glmux_select_vendor_lands(d->sel, v->name, ref);
         v->serves_lands = glmux_select_candidate_serves(&d->cands[i], v->lands);
-        v->by = nvidia ? (glmux_env_get_flag("__NV_PRIME_RENDER_OFFLOAD")
-                          ? "__NV_PRIME_RENDER_OFFLOAD" : NULL)
-                       : (glmux_env_get("DRI_PRIME") && *glmux_env_get("DRI_PRIME")
-                          ? "DRI_PRIME" : NULL);
+        v->by = glmux_select_vendor_told_by(d->sel, v->name);
         if (d->choice.asked != NULL && glmux_select_candidate_serves(&d->cands[i], d->choice.asked))
-            v->n_need = glmux_select_vendor_env(d->sel, v->name, d->choice.asked, ref, v->need);
+            n = glmux_select_vendor_env(d->sel, v->name, d->choice.asked, ref, need);
+        /* Only what is not set yet is needed. */
+        for (size_t j = 0; j < n; j++)
+            if (!already_set(d, &need[j]))
+                v->need[v->n_need++] = need[j];
     }
 }
 
-/* libGLX's side: the plan for each screen, over one connection of the tool's own. */
+/* Whether libGLX would find vendor name's library (the manifest's, else libGLX_<name>.so.0). */
+static bool glx_installed(const struct decision *d, const char *name)
+{
+    const struct glmux_vendor *v = glmux_vendor_list_find(&d->glx_vl, name);
+    char lib[160], found[512], why[256];
+
+    if (v != NULL && v->glx_library != NULL)
+        snprintf(lib, sizeof(lib), "%s", v->glx_library);
+    else
+        snprintf(lib, sizeof(lib), "libGLX_%s.so.0", name);
+    return glmux_cli_libcheck(lib, found, sizeof(found), why, sizeof(why)) == GLMUX_LIBCHECK_OK;
+}
+
+static void pass_over(struct screen_view *v, const char *name)
+{
+    size_t n = strlen(v->passed);
+
+    snprintf(v->passed + n, sizeof(v->passed) - n, "%s%s", n ? ", " : "", name);
+}
+
+/* Walks one screen's plan as libGLX does (glx_display.c): the first vendor found serves. */
+static void walk_plan(struct decision *d, void *dpy, int s, struct screen_view *v)
+{
+    for (size_t i = 0; i < v->plan.n; i++) {
+        const struct glmux_glx_step *st = &v->plan.steps[i];
+        const char *none;
+        char *cursor, *tok;
+        bool asked;
+
+        if (st->kind == GLMUX_GLX_STEP_VENDOR) {
+            if (glx_installed(d, st->name)) {
+                v->vendor = st->name;
+                v->from = st->why;
+                return;
+            }
+            pass_over(v, st->name);
+            continue;
+        }
+        none = glmux_cli_x11_glx_vendors(dpy, d->screens, s, v->names, sizeof(v->names), &asked);
+        if (!asked)
+            continue;
+        snprintf(v->chosen, sizeof(v->chosen), "%s", v->names);
+        cursor = v->chosen;
+        while (none == NULL && (tok = strsep(&cursor, " ")) != NULL) {
+            if (*tok == '\0')
+                continue;
+            if (glx_installed(d, tok)) {
+                v->vendor = tok;
+                v->from = "named by the X server (GLX_VENDOR_NAMES_EXT)";
+                return;
+            }
+            pass_over(v, tok);
+        }
+        if (st->fallback != NULL && glx_installed(d, st->fallback)) {
+            v->vendor = st->fallback;
+            v->from = "no vendor the X server names is installed here";
+            return;
+        }
+    }
+    v->vendor = NULL;
+    v->from = "no vendor of the plan is installed here";
+}
+
+/* libGLX's side: each screen's plan, over one connection of the tool's own. */
 static bool decide_glx(struct decision *d)
 {
-    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+    typedef int (*query_fn)(void *, const char *, int *, int *, int *);
     void *dpy = glmux_cli_x11_open();
-    int (*count)(void *) = NULL;
+    int (*count)(void *) = NULL, (*fd)(void *) = NULL;
+    query_fn xquery;
+    bool has_glx;
+    int op, ev, er;
 
+    d->display_name = glmux_select_getenv(d->sel, "DISPLAY");
     *(void **)&count = glmux_cli_x11_sym("XScreenCount");
-    d->screens = dpy != NULL && count != NULL ? count(dpy) : -1;
+    *(void **)&fd = glmux_cli_x11_sym("XConnectionNumber");
+    xquery = (query_fn)glmux_cli_x11_sym("XQueryExtension");
+    d->screens = dpy != NULL && count != NULL && fd != NULL && xquery != NULL ? count(dpy) : -1;
     if (d->screens < 0) {
-        glmux_select_glx_plan(d->sel, NULL, 0, &d->glx_vl, plan);
-        d->glx = plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
-        d->glx_override = plan[0].override;
-        glmux_cli_x11_close(dpy);
+        /* No X display: what libGLX would decide for a screen whose GPU it does not know. */
+        glmux_select_glx_plan(d->sel, NULL, 0, &d->glx_vl, d->any);
         return true;
     }
+    has_glx = xquery(dpy, "GLX", &op, &ev, &er) != 0;
     d->screen = calloc((size_t)d->screens + 1, sizeof(*d->screen));
-    if (d->screen == NULL) {
-        glmux_cli_x11_close(dpy);
+    if (d->screen == NULL)
         return false;
-    }
     for (int s = 0; s < d->screens; s++) {
         struct screen_view *v = &d->screen[s];
-        const char *none;
 
-        glmux_select_glx_plan(d->sel, dpy, s, &d->glx_vl, plan);
-        if (s == 0)
-            d->glx_override = plan[0].override;
-        /* The pixels vendor, when its rule puts it first, is the screen's vendor like any
-         * other (the rule's facts are the connection's: the same for every screen). */
-        if (d->pixels == GLMUX_PIXELS_FIRST) {
-            v->vendor = GLMUX_PIXELS_VENDOR_NAME;
-            v->from = d->pixels_why;
-            continue;
-        }
-        if (plan[0].kind == GLMUX_GLX_STEP_VENDOR) {
-            v->vendor = plan[0].name;
-            v->from = plan[0].why;
-            continue;
-        }
-        /* The X server's choice: the first name it gives (libGLX then checks that it loads
-         * and accepts the screen), else the fallbacks. */
-        none = glmux_cli_x11_glx_vendors(dpy, d->screens, s, v->names, sizeof(v->names));
-        if (none == NULL) {
-            size_t n = strcspn(v->names, " ");
-            v->names[n] = '\0';
-            v->vendor = v->names;
-            v->from = "named by the X server (GLX_VENDOR_NAMES_EXT)";
-        } else {
-            v->vendor = "indirect";
-            v->from = none;
-        }
+        glmux_select_glx_screen_plan(d->sel, dpy, s, &d->glx_vl, has_glx, fd(dpy), &v->plan);
+        walk_plan(d, dpy, s, v);
     }
-    glmux_cli_x11_close(dpy);
     return true;
 }
 
@@ -200,8 +264,6 @@ static bool decide(struct decision *d)
         d->cands[i] = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
         d->views[i].name = d->cands[i].name;
     }
-    d->pixels = glmux_cli_explain_remote(d->sel, &d->glx_vl, d->pixels_why,
-                                         sizeof(d->pixels_why));
     if (!decide_default_display(d) || !decide_glx(d))
         return false;
     d->req = glmux_select_request(d->sel);
@@ -216,6 +278,11 @@ static bool decide(struct decision *d)
     return true;
 }
 
+static const char *pixels_when_name(enum glmux_pixels_when w)
+{
+    return w == GLMUX_PIXELS_FIRST ? "first" : w == GLMUX_PIXELS_FALLBACK ? "fallback" : "never";
+}
+
 static void json_gpu_brief(struct glmux_jw *w, const char *key, const struct glmux_gpu *g,
                            const char *vendor)
 {
@@ -225,6 +292,41 @@ static void json_gpu_brief(struct glmux_jw *w, const char *key, const struct glm
     }
     glmux_jw_object(w, key);
     glmux_cli_json_gpu_fields(w, g, vendor);
+    glmux_jw_end(w, '}');
+}
+
+static void json_glx(struct glmux_jw *w, const struct decision *d)
+{
+    const struct screen_view *s0 = d->screens > 0 ? &d->screen[0] : NULL;
+
+    glmux_jw_object(w, "glx");
+    glmux_jw_string(w, "vendor", s0 != NULL ? s0->vendor
+                                 : d->screens < 0 && d->any[0].kind == GLMUX_GLX_STEP_VENDOR
+                                     ? d->any[0].name : NULL);
+    glmux_jw_bool(w, "override", s0 != NULL ? s0->plan.n > 0 && s0->plan.steps[0].override
+                                            : d->screens < 0 && d->any[0].override);
+    glmux_jw_bool(w, "pixels", s0 != NULL && s0->plan.pixels == GLMUX_PIXELS_FIRST);
+    glmux_jw_string(w, "pixels_when", s0 != NULL ? pixels_when_name(s0->plan.pixels) : NULL);
+    glmux_jw_string(w, "pixels_reason", s0 != NULL ? s0->plan.pixels_why : NULL);
+    glmux_jw_array(w, "screens");
+    for (int s = 0; s < d->screens; s++) {
+        const struct screen_view *v = &d->screen[s];
+
+        glmux_jw_object(w, NULL);
+        glmux_jw_int(w, "screen", s);
+        glmux_jw_string(w, "vendor", v->vendor);
+        glmux_jw_string(w, "from", v->from);
+        glmux_jw_string(w, "pixels_when", pixels_when_name(v->plan.pixels));
+        glmux_jw_string(w, "pixels_reason", v->plan.pixels_why);
+        glmux_jw_string(w, "passed_over", v->passed[0] ? v->passed : NULL);
+        glmux_jw_array(w, "plan");
+        for (size_t i = 0; i < v->plan.n; i++)
+            glmux_jw_string(w, NULL, v->plan.steps[i].kind == GLMUX_GLX_STEP_VENDOR
+                                         ? v->plan.steps[i].name : "(X server's list)");
+        glmux_jw_end(w, ']');
+        glmux_jw_end(w, '}');
+    }
+    glmux_jw_end(w, ']');
     glmux_jw_end(w, '}');
 }
 
@@ -264,7 +366,7 @@ static void print_json(const struct decision *d)
         glmux_jw_string(&w, NULL, d->vl.vendors[d->egl[i]].name);
     glmux_jw_end(&w, ']');
     glmux_jw_object(&w, "vendors");
-    for (size_t i = 0; i < d->n_egl; i++) {
+    for (size_t i = 0; gl != NULL && i < d->n_egl; i++) {
         const struct vendor_view *v = &d->views[i];
 
         glmux_jw_object(&w, v->name);
@@ -272,7 +374,7 @@ static void print_json(const struct decision *d)
         glmux_jw_string(&w, "by", v->by);
         glmux_jw_object(&w, "needs");
         for (size_t j = 0; j < v->n_need; j++)
-            glmux_jw_string(&w, v->need[j].name, v->need[j].value);
+            glmux_jw_string(&w, v->need[j].name, v->need[j].unset ? NULL : v->need[j].value);
         glmux_jw_end(&w, '}');
         glmux_jw_end(&w, '}');
     }
@@ -290,25 +392,7 @@ static void print_json(const struct decision *d)
         glmux_jw_end(&w, ']');
         glmux_jw_end(&w, '}');
     }
-    glmux_jw_object(&w, "glx");
-    glmux_jw_string(&w, "vendor", d->screens >= 0 ? (d->screens > 0 ? d->screen[0].vendor : NULL)
-                                                  : d->glx);
-    glmux_jw_bool(&w, "override", d->glx_override);
-    glmux_jw_bool(&w, "pixels", d->pixels == GLMUX_PIXELS_FIRST);
-    glmux_jw_string(&w, "pixels_when", d->pixels == GLMUX_PIXELS_FIRST ? "first"
-                                       : d->pixels == GLMUX_PIXELS_FALLBACK ? "fallback"
-                                                                             : "never");
-    glmux_jw_string(&w, "pixels_reason", d->pixels_why);
-    glmux_jw_array(&w, "screens");
-    for (int s = 0; s < d->screens; s++) {
-        glmux_jw_object(&w, NULL);
-        glmux_jw_int(&w, "screen", s);
-        glmux_jw_string(&w, "vendor", d->screen[s].vendor);
-        glmux_jw_string(&w, "from", d->screen[s].from);
-        glmux_jw_end(&w, '}');
-    }
-    glmux_jw_end(&w, ']');
-    glmux_jw_end(&w, '}');
+    json_glx(&w, d);
     glmux_jw_array(&w, "reasons");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
         glmux_jw_string(&w, NULL, glmux_select_reason(d->sel, i));
@@ -319,85 +403,136 @@ static void print_json(const struct decision *d)
 
 static void print_gpu_line(const char *label, const struct glmux_gpu *g, const char *note)
 {
-    printf("%s%s %04x:%04x driver %s%s\n", label, g->tag, g->vendor_id, g->device_id,
-           g->driver[0] ? g->driver : "(none)", note);
+    printf("%s%s %04x:%04x driver %s%s\n", label, E(g->tag), g->vendor_id, g->device_id,
+           g->driver[0] ? E(g->driver) : "(none)", note);
 }
 
+/* Where each EGL vendor renders (for the display whose vendor order was just printed). */
 static void print_views(const struct decision *d)
 {
     for (size_t i = 0; i < d->n_egl; i++) {
         const struct vendor_view *v = &d->views[i];
 
-        if (v->lands == NULL)
-            printf("             %s renders nowhere here (%s names no GPU it serves)\n", v->name,
-                   v->by ? v->by : "nothing");
+        if (v->lands == NULL && !d->any_render_gpu)
+            printf("             %s renders on no GPU: none renders here%s\n", E(v->name),
+                   glmux_select_vendor_is_nvidia(v->name) ? ""
+                   : " (Mesa renders with the CPU, llvmpipe)");
+        else if (v->lands == NULL)
+            printf("             %s renders on no GPU: %s names none it serves\n", E(v->name),
+                   v->by != NULL ? v->by : "the request");
         else if (!v->serves_lands)
-            printf("             %s cannot render on %s, the GPU it would use (%s)\n", v->name,
-                   v->lands->tag, v->by ? v->by : "no variable sends it elsewhere");
+            printf("             %s cannot render on %s, the GPU it would use (%s)\n", E(v->name),
+                   E(v->lands->tag), v->by ? v->by : "no variable sends it elsewhere");
         else
-            printf("             %s renders on %s (%s)\n", v->name, v->lands->tag,
+            printf("             %s renders on %s (%s)\n", E(v->name), E(v->lands->tag),
                    v->by ? v->by : "no variable sends it elsewhere");
-        for (size_t j = 0; j < v->n_need; j++)
-            printf("             %s needs %s=%s for %s: `glmux run --gpu %s` sets it\n", v->name,
-                   v->need[j].name, v->need[j].value, d->choice.asked->tag,
-                   d->choice.asked->tag);
+        for (size_t j = 0; j < v->n_need; j++) {
+            const char *tag = d->choice.asked->tag;
+
+            if (v->need[j].unset)
+                printf("             %s needs %s unset for %s: `glmux run --gpu %s` does it\n",
+                       E(v->name), v->need[j].name, E(tag), E(tag));
+            else
+                printf("             %s needs %s=%s for %s: `glmux run --gpu %s` sets it\n",
+                       E(v->name), v->need[j].name, E(v->need[j].value), E(tag), E(tag));
+        }
+    }
+}
+
+static void print_gpu(const struct decision *d)
+{
+    const struct glmux_select_choice *c = &d->choice;
+
+    if (d->gpus == NULL)
+        printf("GPU:         not looked at: neither libEGL nor libGLX needs to (one EGL vendor, "
+               "no variable asks for a GPU); `glmux gpus` lists them\n");
+    else if (c->gpu != NULL)
+        print_gpu_line("GPU:         ", c->gpu, d->display.known ? " (the display's GPU, or the "
+                       "one asked for)" : c->gpu->is_default ? " (the default GPU)" : "");
+    else if (d->gpus->sysfs_missing)
+        printf("GPU:         none: GPUs cannot be enumerated here (%s)\n", E(d->gpus->problem));
+    else
+        printf("GPU:         none found (libdrm lists %s); Mesa renders with the CPU (llvmpipe)\n",
+               d->gpus->count ? "no GPU that renders" : "no DRM device");
+    if (c->unmet && c->asked != NULL)
+        printf("             not %s, the GPU asked for: %s\n", E(c->asked->tag), E(c->why));
+    else if (c->unmet && c->gpu != NULL)
+        printf("             the request is not met: %s\n", E(c->why));
+    else if (c->unmet)
+        printf("             the request names no GPU: %s\n", E(c->why));
+}
+
+static void print_egl(const struct decision *d)
+{
+    bool on_display = d->display.asked && d->display.known;
+
+    printf("EGL vendors:");
+    for (size_t i = 0; i < d->n_egl; i++)
+        printf(" %s", E(d->vl.vendors[d->egl[i]].name));
+    printf("%s\n", d->n_egl ? "" : " (none installed)");
+    /* Where each vendor renders is said for the default display, under its own order. */
+    if (d->gpus != NULL && !on_display)
+        print_views(d);
+    if (on_display) {
+        printf("EGL default display: GPU %s (%s): %s\n             vendors:", E(d->display.tag),
+               d->display.how, E(d->display.why));
+        for (size_t i = 0; i < d->n_egl; i++)
+            printf(" %s", E(d->vl.vendors[d->display_egl[i]].name));
+        printf("\n");
+        if (d->gpus != NULL)
+            print_views(d);
+    } else if (d->display.asked) {
+        printf("EGL default display: GPU unknown (%s; %s); the vendor order above\n",
+               d->display.how, E(d->display.why));
+    }
+}
+
+static void print_glx(const struct decision *d)
+{
+    if (d->screens < 0) {
+        if (d->display_name == NULL)
+            printf("X screens:   none: DISPLAY is not set\n");
+        else
+            printf("X screens:   none: DISPLAY=%s cannot be opened\n", E(d->display_name));
+        if (d->any[0].kind == GLMUX_GLX_STEP_VENDOR)
+            printf("GLX vendor:  \"%s\" for a screen of any X display (%s)\n",
+                   E(d->any[0].name), d->any[0].why);
+        else
+            printf("GLX vendor:  the X server's choice, for a screen of any X display\n");
+        return;
+    }
+    for (int s = 0; s < d->screens; s++) {
+        const struct screen_view *v = &d->screen[s];
+        const struct glmux_glx_screen_plan *p = &v->plan;
+
+        if (v->vendor != NULL)
+            printf("X screen %d:  vendor \"%s\" (%s)\n", s, E(v->vendor), E(v->from));
+        else
+            printf("X screen %d:  no vendor (%s)\n", s, v->from);
+        if (v->passed[0] != '\0')
+            printf("             passed over (no library found): %s\n", E(v->passed));
+        printf("GLX pixels%s%.0d:  %s (%s; docs/remote.md)\n", s ? " " : "", s,
+               p->pixels == GLMUX_PIXELS_FIRST
+                   ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" renders here with EGL and sends the "
+                     "frames as images"
+               : p->pixels == GLMUX_PIXELS_FALLBACK
+                   ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" only if the X server's vendors fail"
+                   : "not used", E(p->pixels_why));
     }
 }
 
 static void print_text(const struct decision *d)
 {
-    const struct glmux_select_choice *c = &d->choice;
-
     if (d->req->kind == GLMUX_REQUEST_NONE)
         printf("asked for:   nothing (the default GPU)\n");
     else
-        printf("asked for:   %s=%s\n", d->req->variable, d->req->value);
-    if (d->gpus == NULL)
-        printf("GPU:         not looked at: neither libEGL nor libGLX needs to (one EGL vendor, "
-               "no variable asks for a GPU); `glmux gpus` lists them\n");
-    else if (c->gpu != NULL)
-        print_gpu_line("GPU:         ", c->gpu, c->gpu->is_default ? " (the default GPU)" : "");
-    else if (d->gpus->sysfs_missing)
-        printf("GPU:         none: GPUs cannot be enumerated here (%s)\n", d->gpus->problem);
-    else
-        printf("GPU:         none found (libdrm lists %s)\n",
-               d->gpus->count ? "no GPU that renders" : "no DRM device");
-    if (c->unmet && c->asked != NULL)
-        printf("             not %s, the GPU asked for: %s\n", c->asked->tag, c->why);
-    else if (c->unmet)
-        printf("             the request is not met: %s\n", c->why);
-    printf("EGL vendors:");
-    for (size_t i = 0; i < d->n_egl; i++)
-        printf(" %s", d->vl.vendors[d->egl[i]].name);
-    printf("%s\n", d->n_egl ? "" : " (none installed)");
-    if (d->gpus != NULL)
-        print_views(d);
-    if (d->display.asked && d->display.known) {
-        printf("EGL default display: GPU %s (%s): %s\n             vendors:", d->display.tag,
-               d->display.how, d->display.why);
-        for (size_t i = 0; i < d->n_egl; i++)
-            printf(" %s", d->vl.vendors[d->display_egl[i]].name);
-        printf("\n");
-    } else if (d->display.asked) {
-        printf("EGL default display: GPU unknown (%s; %s); the vendor order above\n",
-               d->display.how, d->display.why);
-    }
-    if (d->screens < 0) {
-        printf("GLX vendor:  %s\n", d->glx ? d->glx : "the X server's choice, for every screen");
-        printf("X screens:   DISPLAY not reachable; not listed\n");
-    }
-    for (int s = 0; s < d->screens; s++)
-        printf("X screen %d:  vendor \"%s\" (%s)\n", s, d->screen[s].vendor, d->screen[s].from);
-    printf("GLX pixels:  %s (%s; docs/remote.md)\n",
-           d->pixels == GLMUX_PIXELS_FIRST
-               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" renders here with EGL and sends the "
-                 "frames as images"
-           : d->pixels == GLMUX_PIXELS_FALLBACK
-               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" only if the X server's vendors fail"
-               : "not used", d->pixels_why);
+        printf("asked for:   %s=%s\n", d->req->variable, E(d->req->value));
+    print_gpu(d);
+    print_egl(d);
+    print_glx(d);
     printf("why:\n");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
-        printf("  - %s\n", glmux_select_reason(d->sel, i));
+        printf("  - %s\n", E(glmux_select_reason(d->sel, i)));
 }
 
 int glmux_cli_explain(bool json)

@@ -3,7 +3,8 @@
  * glmux tool: argument parsing and the commands that act rather than report: `env` prints the
  * variables that put a program on a GPU, `run` executes a program with them (`check` and
  * `manifest` are in manifest.c, the help texts in help.c). Exit status: 0 success, 1 failure,
- * 2 usage error. See docs/man/glmux.1.
+ * 2 usage error; `run` exits with the program's status, or as env(1) and shells do when it
+ * cannot be started: 127 not found, 126 found but not executable. See docs/man/glmux.1.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -46,9 +47,10 @@ static int usage_error(const char *fmt, const char *arg)
 /*
  * Resolves --gpu SPEC into what the new process is given; returns the count, or a negative exit
  * status. When no GPU matches (none at all, or not of the kind asked for) it warns and returns
- * 0: the command runs with the environment it has, on the default GPU, as glmux(1) says.
+ * 0: `run` runs the command with the environment it has, on the default GPU, as glmux(1) says;
+ * `env` prints nothing.
  */
-static int gpu_env(const char *spec, struct glmux_select_env *env)
+static int gpu_env(const char *spec, bool run, struct glmux_select_env *env)
 {
     struct glmux_select_config cfg = { .gpu_spec = spec, .quiet = true };
     struct glmux_gpu_request req;
@@ -67,9 +69,10 @@ static int gpu_env(const char *spec, struct glmux_select_env *env)
     /* The GPU the spec names: the new process is told, so no vendor needs to know already. */
     glmux_select_choose(sel, NULL, NULL, 0, &c);
     if (c.asked == NULL)
-        fprintf(stderr, "glmux: warning: --gpu %s: %s; the command runs with its environment "
-                "unchanged (the default GPU); see 'glmux gpus'\n", spec,
-                c.why[0] ? c.why : "no GPU matches");
+        fprintf(stderr, "glmux: warning: --gpu %s: %s; %s; see 'glmux gpus'\n",
+                glmux_cli_esc(spec), glmux_cli_esc(c.why[0] ? c.why : "no GPU matches"),
+                run ? "the command runs with its environment unchanged (the default GPU)"
+                    : "nothing to set: programs stay on the default GPU");
     else
         n = (int)glmux_select_launch_env(sel, c.asked, env);
     glmux_select_free(sel);
@@ -114,7 +117,7 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
         return usage_error("%s", "run: no command given (glmux run --gpu SPEC -- CMD)");
     if (!run && i < argc)
         return usage_error("env: unexpected argument '%s'", argv[i]);
-    n = gpu_env(spec, env);
+    n = gpu_env(spec, run, env);
     if (n < 0)
         return -n;
     if (!run) {
@@ -137,8 +140,11 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
     }
     fflush(NULL);
     execvp(argv[i], argv + i);
-    fprintf(stderr, "glmux: cannot run %s: %s\n", argv[i], strerror(errno));
-    return GLMUX_EXIT_FAIL;
+    n = errno;
+    fprintf(stderr, "glmux: cannot run %s: %s\n", glmux_cli_esc(argv[i]), strerror(n));
+    /* As env(1), nohup and shells: 127 when there is no such program, 126 when it cannot be
+     * executed, so that a caller tells these from the program's own exit status 1. */
+    return n == ENOENT || n == ENOTDIR ? GLMUX_EXIT_NOT_FOUND : GLMUX_EXIT_CANNOT_RUN;
 }
 
 /* Parses [--json] [--no-load] [--watch] for the report commands; flag: the extra option the

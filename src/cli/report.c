@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "json_writer.h"
+#include "safe_out.h"
 #include "select/select.h"
 
 /* The first vendor (base order) that serves gpu, or NULL. */
@@ -75,15 +76,18 @@ static void text_gpu(const struct glmux_gpu *g, size_t i, const struct glmux_ven
 {
     const char *v = glmux_cli_gpu_vendor(vl, g);
 
-    printf("GPU %zu: %s  %04x:%04x  driver %s  %s%s%s\n", i, g->tag, g->vendor_id, g->device_id,
-           g->driver[0] ? g->driver : "(none)", glmux_gpu_kind_name(g->kind),
+    printf("GPU %zu: %s  %04x:%04x  driver %s  %s%s%s\n", i, glmux_cli_esc(g->tag), g->vendor_id,
+           g->device_id, g->driver[0] ? glmux_cli_esc(g->driver) : "(none)",
+           glmux_gpu_kind_name(g->kind),
            g->kind_from_udev ? " (udev property GLMUX_GPU_CLASS)" : "",
            g->is_default ? "  [default]" : "");
     if (g->vendor[0] != '\0')
-        printf("    served by vendor %s (udev property GLMUX_VENDOR)\n", g->vendor);
-    printf("    vendor %s, power %s, nodes %s %s%s%s\n", v ? v : "(none installed)",
-           g->power[0] ? g->power : "unknown", g->card_node[0] ? g->card_node : "-",
-           g->render_node[0] ? g->render_node : "-", g->boot_display ? ", boot_display" : "",
+        printf("    served by vendor %s (udev property GLMUX_VENDOR)\n", glmux_cli_esc(g->vendor));
+    printf("    vendor %s, power %s, nodes %s %s%s%s\n", v ? glmux_cli_esc(v) : "(none installed)",
+           g->power[0] ? glmux_cli_esc(g->power) : "unknown",
+           g->card_node[0] ? glmux_cli_esc(g->card_node) : "-",
+           g->render_node[0] ? glmux_cli_esc(g->render_node) : "-",
+           g->boot_display ? ", boot_display" : "",
            g->boot_vga ? ", boot_vga" : "");
 }
 
@@ -116,15 +120,16 @@ int glmux_cli_gpus(bool json)
         glmux_jw_finish(&w);
     } else {
         if (l->sysfs_missing)
-            printf("GPUs cannot be enumerated here: %s\n", l->problem);
+            printf("GPUs cannot be enumerated here: %s\n", glmux_cli_esc(l->problem));
         else if (l->count == 0)
             printf("no GPU found\n");
         for (size_t i = 0; i < l->count; i++)
             text_gpu(&l->gpus[i], i, &vl);
         if (l->ignored[0] != '\0')
-            printf("hidden by the udev property GLMUX_IGNORE=1: %s\n", l->ignored);
+            printf("hidden by the udev property GLMUX_IGNORE=1: %s\n", glmux_cli_esc(l->ignored));
         if (l->default_index >= 0)
-            printf("default GPU: %s (%s)\n", l->gpus[l->default_index].tag, l->default_rule);
+            printf("default GPU: %s (%s)\n", glmux_cli_esc(l->gpus[l->default_index].tag),
+                   l->default_rule);
     }
     glmux_vendor_list_clear(&vl);
     glmux_select_free(sel);

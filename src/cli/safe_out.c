@@ -4,7 +4,8 @@
  * fopencookie streams whose write function escapes control characters and invalid UTF-8, with
  * the escaper the libraries' log uses (util/escape.c), before writing to the original
  * descriptors 1 and 2. A UTF-8 character split across two writes is held back until its end
- * arrives.
+ * arrives. Line breaks pass that filter (the tool writes lines); a value inside a line goes
+ * through glmux_cli_esc, which escapes them too.
  */
 #define _GNU_SOURCE
 #include "safe_out.h"
@@ -108,6 +109,15 @@ static FILE *wrap(struct safe_stream *st, int mode)
     if (f != NULL)
         setvbuf(f, NULL, mode, BUFSIZ);
     return f;
+}
+
+const char *glmux_cli_esc(const char *s)
+{
+    static char bufs[16][512];
+    static unsigned next;
+    char *buf = bufs[next++ % 16];
+
+    return s != NULL ? glmux_escape_str(s, buf, sizeof(bufs[0])) : NULL;
 }
 
 void glmux_cli_safe_streams(void)

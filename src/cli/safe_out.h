@@ -16,4 +16,13 @@
  */
 void glmux_cli_safe_streams(void);
 
+/*
+ * A value for the middle of a line of text output (an environment value, a udev or sysfs
+ * field, a name from a manifest or the X server): every control character, newline and tab
+ * included, written as "\xNN", so that a value cannot start a line of its own (a forged
+ * "GPU:" line). The result lives in one of 16 buffers used in turn (the tool is one thread):
+ * enough for the arguments of one printf. NULL stays NULL.
+ */
+const char *glmux_cli_esc(const char *s);
+
 #endif

@@ -126,7 +126,7 @@ static bool has_word(const char *list, const char *word)
 }
 
 const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *names,
-                                      size_t size)
+                                      size_t size, bool *asked)
 {
     static struct glx_fns f;
     static bool loaded;
@@ -134,6 +134,7 @@ const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *
     void *c;
 
     names[0] = '\0';
+    *asked = false;
     if (!loaded && !(loaded = load_glx(&f)))
         return "libxcb-glx is missing: the server's vendor names cannot be read";
     c = f.get_connection(dpy);
@@ -145,6 +146,7 @@ const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *
         if (!has_word(ext, "GLX_EXT_libglvnd"))
             return "the X server lacks GLX_EXT_libglvnd on some screen, so it names no vendor";
     }
+    *asked = true;
     server_string(&f, c, screen, 0x20F6 /* GLX_VENDOR_NAMES_EXT */, names, size);
     return names[0] != '\0' ? NULL : "the X server names no vendor";
 }

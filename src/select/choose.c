@@ -235,6 +235,9 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
     const char *vendor;
     char why[360] = "", told[100];
     unsigned warn = record == GLMUX_RECORD_WARN ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT;
+    /* A note (not a warning) says so, and differs from the warning a display may give later. */
+    const char *until = record == GLMUX_RECORD_NOTE ? " (with the default GPU as the "
+                        "reference; the display's own GPU decides once it is known)" : "";
 
     memset(out, 0, sizeof(*out));
     if (reference == NULL && l->default_index >= 0)
@@ -249,6 +252,7 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
         if (out->unmet && record && !l->sysfs_missing)
             glmux_select_note(sel, warn, "%s=%s: no GPU found; using the vendors' own order",
                               r->variable, r->value);
+        (void)until;
         return;
     }
     if (r->kind == GLMUX_REQUEST_NONE) {
@@ -259,8 +263,8 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
     /* A value whose reading the note explained was warned about already. */
     if (record && why[0] != '\0')
         glmux_select_note(sel, asked != NULL || r->note[0] ? GLMUX_LOG_SELECT : warn,
-                          "%s=%s: %s%s", r->variable, r->value, why, asked != NULL ? ""
-                          : "; using the GPU of the display (or the default GPU)");
+                          "%s=%s: %s%s%s", r->variable, r->value, why, asked != NULL ? ""
+                          : "; using the GPU of the display (or the default GPU)", until);
     if (asked == NULL) {
         out->unmet = r->kind > GLMUX_REQUEST_DEFAULT;
         snprintf(out->why, sizeof(out->why), "%.199s", why);
@@ -273,8 +277,8 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
         snprintf(out->why, sizeof(out->why), "no installed vendor serves GPU %s", asked->tag);
         if (record)
             glmux_select_note(sel, warn, "no installed vendor serves GPU %s (driver %s); using "
-                              "%s", asked->tag, asked->driver[0] ? asked->driver : "none",
-                              reference->tag);
+                              "%s%s", asked->tag, asked->driver[0] ? asked->driver : "none",
+                              reference->tag, until);
     } else if (lands != asked) {
         snprintf(out->why, sizeof(out->why), "vendor \"%.31s\" renders on %.79s only when told "
                  "by %.79s", vendor, asked->tag, told_by(vendor, asked, told, sizeof(told)));
@@ -282,9 +286,9 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
             glmux_select_note(sel, warn, "%s=%s names GPU %s, served by vendor \"%s\", which "
                               "renders there only when told by %s, and a library does not write "
                               "the environment: start the program with `glmux run --gpu %s` "
-                              "(or set that variable); staying on %s", r->variable, r->value,
+                              "(or set that variable); staying on %s%s", r->variable, r->value,
                               asked->tag, vendor, told_by(vendor, asked, told, sizeof(told)),
-                              asked->tag, reference->tag);
+                              asked->tag, reference->tag, until);
     } else {
         out->gpu = asked;
         out->vendor = vendor;

@@ -4,7 +4,10 @@
  * plugged in or out or its driver bound or unbound, "change" when its properties change), for
  * `glmux gpus --watch`. libudev's monitor, loaded on demand like the rest of the enumeration
  * (device_libs.c). Built as glmux_select_monitor, which only the tool links: libEGL and libGLX
- * never listen (test abi_tool_only_code).
+ * never listen (test abi_tool_only_code). Where udevd does not run (a container or chroot with
+ * no /run/udev/control), libudev's monitor opens and never delivers an event (libudev turns it
+ * off so that a container does not see the host's events): that is said, not waited on.
+ * umockdev's test beds (UMOCKDEV_DIR set) deliver their events without udevd.
  */
 #define _GNU_SOURCE
 #include "select.h"
@@ -12,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "select/device_libs.h"
+#include "util/env.h"
 
 struct glmux_gpu_monitor {
     const struct glmux_device_libs *L;
@@ -42,7 +47,11 @@ struct glmux_gpu_monitor *glmux_gpu_monitor_open(char *err, size_t err_size)
         return NULL;
     }
     m->L = glmux_device_libs_get();
-    if (!m->L->have_udev)
+    if (access("/run/udev/control", F_OK) != 0 && glmux_env_get("UMOCKDEV_DIR") == NULL)
+        why = "udev does not run here (no /run/udev/control: a container or chroot?), so no "
+              "GPU hotplug event can be followed; run `glmux gpus --watch` on the host, or "
+              "`glmux gpus` for the GPUs now";
+    else if (!m->L->have_udev)
         why = m->L->error[0] ? m->L->error : "libudev.so.1 cannot be loaded";
     else if ((m->udev = m->L->udev_new()) == NULL)
         why = "udev_new failed (out of memory?)";

@@ -256,6 +256,19 @@ return *server == GLMUX_DISPLAY_SERVER_X11 ? GLMUX_DISPLAY_HOW_X11_OWN
                                                : GLMUX_DISPLAY_HOW_WAYLAND_OWN;
 }
 
+/*
+ * The display's GPU stays unknown: the default GPU is the reference, and a request it leaves
+ * unmet is warned about now (the process's order only noted it when another display GPU would
+ * have met it).
+ */
+static void settle_on_default(struct glmux_select *sel, const struct glmux_select_vendors *v)
+{
+    struct glmux_select_choice c;
+
+    if (sel->request.kind != GLMUX_REQUEST_NONE)
+        glmux_select_decide(sel, NULL, v, GLMUX_RECORD_WARN, &c);
+}
+
 bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platform,
                                     void *native, const struct glmux_select_candidate *cands,
                                     size_t n, size_t *order, struct glmux_select_display *info)
@@ -272,16 +285,22 @@ bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platf
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     snprintf(info->why, sizeof(info->why), "the process's vendor order");
-    if (n < 2 || n > MAX_CANDS)
+    if (n > MAX_CANDS)
         return false;
     if (glmux_select_egl_override(sel) != NULL || l == NULL) {
         snprintf(info->why, sizeof(info->why), "the vendor list is %s; the display does not "
                  "reorder it", l == NULL ? "not ordered by GPU" : "libglvnd's");
         return false;
     }
-    info->how = how_to_ask(platform, native, &server, info->why, sizeof(info->why));
-    if (info->how == NULL)
+    if (n < 2) {
+        settle_on_default(sel, &v);
         return false;
+    }
+    info->how = how_to_ask(platform, native, &server, info->why, sizeof(info->why));
+    if (info->how == NULL) {
+        settle_on_default(sel, &v);
+        return false;
+    }
     if (!display_matters(sel, &v)) {
         info->how = NULL;
         snprintf(info->why, sizeof(info->why), "the display is not asked: whichever GPU it is "
@@ -296,12 +315,14 @@ bool glmux_select_egl_display_order(struct glmux_select *sel, unsigned int platf
                                                   info->why, sizeof(info->why));
     if (!info->known) {
         info->tag[0] = '\0';
+        settle_on_default(sel, &v);
         return false;
     }
     ref = glmux_gpu_list_find(l, info->tag);
     if (!glmux_gpu_renders(ref)) {
         snprintf(info->why, sizeof(info->why), "the display's GPU %s is no render GPU glmux "
                  "knows; the process's vendor order", info->tag);
+        settle_on_default(sel, &v);
         return false;
     }
     glmux_select_choose(sel, ref, cands, n, &c);
@@ -336,6 +357,17 @@ static const char *sel_env(const struct glmux_select *sel, const char *name)
     return (v != NULL && *v != '\0') ? v : NULL;
 }
 
+/* How the notes name a screen: by number, or, with no X display (the tool without DISPLAY), as
+ * any screen. */
+static const char *glx_who(void *dpy, int screen, char *buf, size_t size)
+{
+    if (dpy != NULL)
+        snprintf(buf, size, "GLX screen %d", screen);
+    else
+        snprintf(buf, size, "GLX (no X display open; any screen)");
+    return buf;
+}
+
 /* The selector's vendor for an X screen when a variable asks for a GPU: a vendor name, or NULL
  * for "the X server's list". */
 static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
@@ -347,12 +379,13 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     const struct glmux_gpu *ref = NULL;
     struct glmux_select_choice c;
     const char *name = NULL, *agreed;
-    char tag[80], why[256];
+    char tag[80], why[256], who[80];
     bool differ, step, unmet_differs;
 
+    glx_who(dpy, screen, who, sizeof(who));
     if (sel->request.kind == GLMUX_REQUEST_NONE) {
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (no "
-                          "variable asks for a GPU)", screen);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: the GPU selector names no vendor (no "
+                          "variable asks for a GPU); the X server's list follows", who);
         return NULL;
     }
     if (vendors != NULL && vendors->count > 0 &&
@@ -371,34 +404,33 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
             ref = glmux_gpu_list_find(l, tag);
         if (!glmux_gpu_renders(ref)) {
             ref = NULL;
-            glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: its GPU is unknown (%s); the "
-                              "default GPU is the reference", screen, why);
+            glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: its GPU is unknown (%s); the "
+                              "default GPU is the reference", who, why);
         }
     }
     /* One vendor whichever GPU the screen is on, and the screen's GPU unknown: named outright,
      * for the screen's GPU may be another than the default one (the X server then names
-     * another vendor). The reasons as for the default GPU, like libEGL's; its warning only
-     * when every screen GPU leaves the request unmet. */
+     * another vendor). The reasons (and the one warning) as for the default GPU, the
+     * reference when the screen's is unknown. */
     if (agreed != NULL && step && ref == NULL) {
-        glmux_select_decide(sel, NULL, &v, unmet_differs ? GLMUX_RECORD_NOTE : GLMUX_RECORD_WARN,
-                            &c);
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (whichever GPU "
-                          "the screen is on, under %s=%s this vendor renders for it)", screen,
+        glmux_select_decide(sel, NULL, &v, GLMUX_RECORD_WARN, &c);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: vendor \"%s\" (whichever GPU "
+                          "the screen is on, under %s=%s this vendor renders for it)", who,
                           agreed, sel->request.variable, sel->request.value);
         free(cands);
         return agreed;
     }
-    glmux_select_decide(sel, ref, &v, ref != NULL || !unmet_differs ? GLMUX_RECORD_WARN
-                                                                    : GLMUX_RECORD_NOTE, &c);
+    glmux_select_decide(sel, ref, &v, GLMUX_RECORD_WARN, &c);
     if (c.gpu != NULL && c.gpu != c.reference && c.vendor != NULL) {
         /* The vendor list's name, or the GPU's served_by: both outlive cands. */
         name = c.vendor;
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" (it serves %s, "
-                          "driver %s; the screen's GPU is %s)", screen, name, c.gpu->tag,
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: vendor \"%s\" (it serves %s, "
+                          "driver %s; the screen's GPU is %s)", who, name, c.gpu->tag,
                           c.gpu->driver, c.reference->tag);
     } else {
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: the X server's vendor (%s)",
-                          screen, c.gpu == NULL ? "no GPU known"
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: the GPU selector names no vendor (%s); "
+                          "the X server's list follows",
+                          who, c.gpu == NULL ? "no GPU known"
                           : c.unmet ? "the GPU asked for cannot be used; see above"
                                     : "the GPU asked for is the screen's own");
     }
@@ -410,10 +442,11 @@ size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
                              const struct glmux_vendor_list *vendors,
                              struct glmux_glx_step out[GLMUX_GLX_PLAN_MAX])
 {
-    char var[64];
+    char var[64], who[80];
     const char *force, *name, *choice = NULL;
     size_t n = 0;
 
+    glx_who(dpy, screen, who, sizeof(who));
     snprintf(var, sizeof(var), "__GLX_FORCE_VENDOR_LIBRARY_%d", screen);
     force = sel_env(sel, var);
     name = sel_env(sel, "__GLX_VENDOR_LIBRARY_NAME");
@@ -423,8 +456,8 @@ size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
     if (name != NULL)
         add_step(out, &n, GLMUX_GLX_STEP_VENDOR, name, "__GLX_VENDOR_LIBRARY_NAME", false, true);
     if (sel != NULL && n > 0)
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" from %s (libglvnd's "
-                          "override wins; the GPU selector has no say)", screen, out[0].name,
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: vendor \"%s\" from %s (libglvnd's "
+                          "override wins; the GPU selector has no say)", who, out[0].name,
                           force != NULL ? var : "__GLX_VENDOR_LIBRARY_NAME");
     if (sel != NULL && n == 0)
         choice = glx_choice(sel, dpy, screen, vendors);

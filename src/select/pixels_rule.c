@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "select/pixels_rule.h"
+#include "select/policy.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -126,6 +127,10 @@ void glmux_select_glx_screen_plan(struct glmux_select *sel, void *dpy, int scree
         if (!plan[i].override && !placed) {
             placed = true;
             if (out->pixels == GLMUX_PIXELS_FIRST) {
+                if (sel != NULL)
+                    glmux_select_note(sel, GLMUX_LOG_SELECT, "GLX screen %d: vendor \"%s\" comes "
+                                      "first (%s)", screen, GLMUX_PIXELS_VENDOR_NAME,
+                                      out->pixels_why);
                 struct glmux_glx_step px = { GLMUX_GLX_STEP_VENDOR, GLMUX_PIXELS_VENDOR_NAME,
                                              out->pixels_why, true, false, NULL };
                 out->steps[out->n++] = px;

@@ -154,9 +154,14 @@ static void read_request(struct glmux_select *sel, const char *spec)
         if (s->value == NULL)
             continue;
         if (decided != NULL) {
-            glmux_select_note(sel, GLMUX_LOG_SELECT, "%s=%s ignored: %s=%s takes precedence (%s "
-                              "wins over %s)", s->name, s->value, decided->name,
-                              decided->value, decided->kind, s->kind);
+            if (strcmp(decided->kind, s->kind) == 0)
+                glmux_select_note(sel, GLMUX_LOG_SELECT, "%s=%s ignored: %s=%s takes precedence "
+                                  "(both are %s; %s comes first)", s->name, s->value,
+                                  decided->name, decided->value, s->kind, decided->name);
+            else
+                glmux_select_note(sel, GLMUX_LOG_SELECT, "%s=%s ignored: %s=%s takes precedence "
+                                  "(%s wins over %s)", s->name, s->value, decided->name,
+                                  decided->value, decided->kind, s->kind);
             continue;
         }
         decided = s;

@@ -47,7 +47,8 @@ def prime(tag):
 
 
 # (bed, variables, GPU whose vendors come first, EGL vendor order, GLX vendor, what the vendor
-# of the GPU asked for needs to render there (explain's "needs"), request matched). A vendor
+# of the GPU asked for needs to render there (explain's "needs", less the variables set
+# already), request matched). A vendor
 # renders on a GPU other than the default only when its own variable says so: DRI_PRIME for
 # Mesa (which reads it itself), __NV_PRIME_RENDER_OFFLOAD for NVIDIA; a library writes no
 # environment, so anything else is unmet (one warning; `glmux run` gives the variables).
@@ -316,6 +317,10 @@ def main():
         if out["glx"]["vendor"] != glx:
             problems.append("glx vendor %s, expected %s" % (out["glx"]["vendor"], glx))
         got_env = {k: v["needs"] for k, v in out["vendors"].items() if v["needs"]}
+        # What the vendor needs, less what is set already: explain lists only what is missing.
+        venv = {k: {n: v for n, v in need.items() if variables.get(n) != v}
+                for k, need in venv.items()}
+        venv = {k: need for k, need in venv.items() if need}
         if got_env != venv:
             problems.append("needs %s, expected %s" % (got_env, venv))
         got_matched = out["request"]["matched"] if out["request"] else None

@@ -8,7 +8,11 @@
   quoted as \\x1b and \\x07 by the libraries' log, which writes to the descriptor directly;
 * so is a GLMUX_DEBUG_FILE path that cannot be opened, a newline in it included: one line;
 * `glmux gpus --watch` on a umockdev bed whose GPU has boot_vga = "1\\nglmux: forged" reports
-  the odd value on one line, the newline as \\x0a: the device cannot forge a line of glmux's.
+  the odd value on one line, the newline as \\x0a: the device cannot forge a line of glmux's;
+* a newline in __GLX_VENDOR_LIBRARY_NAME, DRI_PRIME or GLMUX_GPU reaches neither `glmux explain`
+  (text) nor `glmux gpus` as a line of its own: no forged "GPU:" line, the newline as \\x0a;
+  nor does one in a udev value (power/runtime_status of a bed's GPU) in `glmux gpus` and
+  `glmux explain`.
 Exit 0 pass, 1 fail; the watch case is skipped (with the reason) when umockdev-run is missing.
 """
 import os
@@ -89,10 +93,71 @@ def test_watch(glmux, beds, vendors):
               "watch: no forged line, no control byte (%r)" % err[:300])
 
 
+FORGED = "GPU:         forged"
+
+
+def forged_line(out):
+    """Whether some line of out starts with the forged text (at any indent)."""
+    return any(l.lstrip().startswith(FORGED.lstrip()) or l.startswith("forged")
+               for l in out.split("\n"))
+
+
+def test_values(glmux, beds, vendors):
+    """A newline in a variable the tool prints."""
+    value = "x\n" + FORGED
+    for name in ("__GLX_VENDOR_LIBRARY_NAME", "DRI_PRIME", "GLMUX_GPU"):
+        for cmd in (["explain"], ["gpus"]):
+            env = clean_env({name: value, "GLMUX_VENDOR_DIRS": vendors})
+            env.pop("DISPLAY", None)
+            r = subprocess.run([glmux] + cmd, env=env, capture_output=True, text=True,
+                               errors="replace", timeout=60)
+            both = r.stdout + r.stderr
+            check(r.returncode == 0 and not forged_line(both),
+                  "%s with a newline: `glmux %s` prints no forged line (%r)"
+                  % (name, " ".join(cmd), both[-600:]))
+            if cmd == ["explain"]:
+                check("x\\x0a" + FORGED in r.stdout,
+                      "%s with a newline: explain shows the value escaped" % name)
+
+
+def test_udev_value(glmux, beds, vendors):
+    """A newline in a udev/sysfs value (the GPU's power/runtime_status)."""
+    if shutil.which("umockdev-run") is None:
+        print("skip udev value case: umockdev-run not installed (apt-get install umockdev)")
+        return
+    with open(os.path.join(beds, "intel-nvidia.umockdev")) as f:
+        bed = f.read()
+    value = b"active\n" + FORGED.encode()
+    check("A: power/runtime_status=active\n" in bed, "the bed has a power/runtime_status")
+    bed = bed.replace("A: power/runtime_status=active\n",
+                      "H: power/runtime_status=%s\n" % value.hex())
+    with tempfile.TemporaryDirectory(prefix="glmux-escape-") as d:
+        path = os.path.join(d, "forged.umockdev")
+        with open(path, "w") as f:
+            f.write(bed)
+        env = clean_env({"GLMUX_VENDOR_DIRS": vendors, "GLMUX_GPU": "discrete"})
+        env.pop("DISPLAY", None)
+        for cmd in (["gpus"], ["explain"]):
+            r = subprocess.run(["umockdev-run", "-d", path, "--", glmux] + cmd, env=env,
+                               capture_output=True, text=True, errors="replace", timeout=60)
+            if "pci-0000_00_02_0" not in r.stdout:
+                print("skip udev value case: umockdev's bed is not seen:", r.stdout + r.stderr)
+                return
+            check(not forged_line(r.stdout + r.stderr),
+                  "udev value with a newline: `glmux %s` prints no forged line (%r)"
+                  % (cmd[0], r.stdout[-600:]))
+            if cmd == ["gpus"]:
+                # (cut to the field's 15 bytes, escaped)
+                check("power active\\x0aGPU:" in r.stdout,
+                      "udev value with a newline: gpus shows it escaped (%r)" % r.stdout[-600:])
+
+
 def main():
     glmux, beds, vendors = sys.argv[1:4]
     test_log(glmux, vendors)
     test_watch(glmux, beds, vendors)
+    test_values(glmux, beds, vendors)
+    test_udev_value(glmux, beds, vendors)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
 

@@ -660,9 +660,9 @@ static void test_udev_overrides(void)
 }
 
 /*
- * The EGL display order: the display is asked only when its answer can change the order, never
- * for GBM, device or surfaceless displays, and over no connection of glmux's own when a variable
- * asks for a GPU. (The answers of real displays are tested with a display server: egl_wayland,
+ * The EGL display order: the display is asked only when its answer can change the order or
+ * whether the request is met, with or without a GPU variable, never for GBM, device or
+ * surfaceless displays. (The answers of real displays are tested with a display server: egl_wayland,
  * and sel-tests' fake X server.)
  */
 static void test_display_order(void)
@@ -702,13 +702,25 @@ static void test_display_order(void)
     CHECK(!info.asked);
     glmux_select_free(sel);
 
-    /* A variable asks for a GPU: no connection of glmux's own for the default display. */
+    /* A variable asks for a GPU that its vendor reaches from either GPU: the display's answer
+     * changes nothing, and the default display is not asked. */
     set_vars("__NV_PRIME_RENDER_OFFLOAD", "1", NULL, NULL);
     sel = new_sel();
     expect_order(sel, "nvidia", "mesa");
     CHECK(!glmux_select_egl_display_order(sel, GLMUX_EGL_PLATFORM_X11, NULL, load_order, 2,
                                           order, &info));
-    CHECK(!info.asked && strstr(info.why, "no connection of its own") != NULL);
+    CHECK(!info.asked && strstr(info.why, "the vendor order is the same") != NULL);
+    glmux_select_free(sel);
+
+    /* GLMUX_GPU=discrete is met only where the display is on the NVIDIA GPU (NVIDIA's vendor is
+     * not told otherwise): the default display is asked for its GPU, a variable set or not
+     * (the test has no X server with DRI3: the default GPU stays the reference). */
+    set_vars("GLMUX_GPU", "discrete", NULL, NULL);
+    sel = new_sel();
+    expect_order(sel, "mesa", "nvidia");
+    CHECK(!glmux_select_egl_display_order(sel, GLMUX_EGL_PLATFORM_X11, NULL, load_order, 2,
+                                          order, &info));
+    CHECK_MSG(info.asked && order[0] == 0, "%s", info.why);
     glmux_select_free(sel);
 
     /* Two GPUs served by the same vendors: the display's answer cannot matter. */
