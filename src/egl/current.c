@@ -9,7 +9,12 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "egl_internal.h"
+#include "current.h"
+#include "debug.h"
+#include "discovery.h"
+#include "maps.h"
+#include "state.h"
+#include "vendor.h"
 #include "util/log.h"
 
 void glmux_egl_current_destroyed(__GLdispatchThreadState *state)

@@ -12,7 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "egl_internal.h"
+#include "debug.h"
+#include "discovery.h"
+#include "maps.h"
+#include "state.h"
+#include "util/lifecycle.h"
+#include "util/lock.h"
+#include "vendor.h"
 #include "util/log.h"
 
 #define TYPE_BIT(type) (1u << ((type) - EGL_DEBUG_MSG_CRITICAL_KHR))
@@ -22,7 +28,7 @@ static pthread_mutex_t debug_lock = PTHREAD_MUTEX_INITIALIZER;
 static EGLDEBUGPROCKHR debug_callback;
 static unsigned debug_mask = DEFAULT_MASK;
 
-void glmux_egl_debug_fork(enum glmux_fork_step step)
+static void debug_fork(enum glmux_fork_step step)
 {
     glmux_fork_mutex(&debug_lock, step);
 }
@@ -75,7 +81,7 @@ static void set_display_label(EGLDisplay dpy, EGLLabelKHR label)
     pthread_mutex_unlock(&debug_lock);
 }
 
-void glmux_egl_debug_teardown(void)
+static void debug_teardown(void)
 {
     while (display_labels != NULL) {
         struct display_label *next = display_labels->next;
@@ -255,3 +261,5 @@ EGLint glmux_egl_LabelObjectKHR(EGLDisplay dpy, EGLenum type, EGLObjectKHR obj,
         return result;
     }
 }
+
+GLMUX_LIFECYCLE_STEP(egl_debug, 30, .fork = debug_fork, .teardown = debug_teardown);

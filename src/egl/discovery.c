@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egl_internal.h"
+#include "discovery.h"
+#include "state.h"
+#include "util/lifecycle.h"
+#include "util/lock.h"
+#include "vendor.h"
 #include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"
@@ -158,7 +162,11 @@ glmux_egl_vendor *glmux_egl_vendors_loaded(void)
     return __atomic_load_n(&vendors_done, __ATOMIC_ACQUIRE) ? vendor_list : NULL;
 }
 
-void glmux_egl_vendors_teardown(void)
+/*
+ * At unload: every vendor goes. A GL dispatch table still current on another thread is freed
+ * by libGLdispatch when that thread lets go of it.
+ */
+static void vendors_teardown(void)
 {
     glmux_egl_vendor *v = vendor_list;
 
@@ -173,3 +181,27 @@ void glmux_egl_vendors_teardown(void)
     glmux_select_free(selector);
     selector = NULL;
 }
+
+/*
+ * Around fork, after every other lock of libEGL: each loaded vendor's dyn_lock, then the
+ * selector's enumeration lock. fork_locked_vendors: the vendor list whose dyn_locks
+ * PREPARE took (NULL while the vendors are still being loaded: their locks are then made anew
+ * in the child); written with the other modules' locks held.
+ */
+static glmux_egl_vendor *fork_locked_vendors;
+
+static void vendors_fork(enum glmux_fork_step step)
+{
+    if (step == GLMUX_FORK_PREPARE)
+        fork_locked_vendors = glmux_egl_vendors_loaded();
+    if (step == GLMUX_FORK_CHILD_ANEW || (step == GLMUX_FORK_CHILD && !fork_locked_vendors)) {
+        for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
+            glmux_fork_mutex(&v->dyn_lock, GLMUX_FORK_CHILD_ANEW);
+    } else {
+        for (glmux_egl_vendor *v = fork_locked_vendors; v != NULL; v = v->next)
+            glmux_fork_mutex(&v->dyn_lock, step);
+    }
+    glmux_select_fork(step);
+}
+
+GLMUX_LIFECYCLE_STEP(egl_vendors, 50, .fork = vendors_fork, .teardown = vendors_teardown);

@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egl_internal.h"
+#include "debug.h"
+#include "discovery.h"
+#include "display.h"
+#include "maps.h"
+#include "state.h"
+#include "util/lifecycle.h"
+#include "util/lock.h"
+#include "vendor.h"
 #include "util/log.h"
 
 /*
@@ -167,16 +174,18 @@ static char *build_client_extensions(glmux_egl_vendor *list)
     return b.s;
 }
 
-void glmux_egl_strings_fork(enum glmux_fork_step step)
+static void strings_fork(enum glmux_fork_step step)
 {
     glmux_fork_mutex(&strings_lock, step);
 }
 
-void glmux_egl_strings_teardown(void)
+static void strings_teardown(void)
 {
     free(client_extensions);
     client_extensions = NULL;
 }
+
+GLMUX_LIFECYCLE_STEP(egl_strings, 20, .fork = strings_fork, .teardown = strings_teardown);
 
 GLMUX_EGL_EXPORT const char *EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name)
 {

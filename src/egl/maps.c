@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egl_internal.h"
+#include "maps.h"
+#include "util/lifecycle.h"
+#include "util/lock.h"
+#include "winsys/winsys.h"
 
 /* A winsys pointer map under a read-write lock. */
 struct vendor_map {
@@ -165,16 +168,19 @@ int glmux_egl_winsys_count(void)
     return n;
 }
 
-void glmux_egl_maps_fork(enum glmux_fork_step step)
+/* Around fork: the maps' locks and winsys_lock. */
+static void maps_fork(enum glmux_fork_step step)
 {
     glmux_fork_rwlock(&display_map.lock, step);
     glmux_fork_rwlock(&device_map.lock, step);
     glmux_fork_mutex(&winsys_lock, step);
 }
 
-void glmux_egl_maps_teardown(void)
+static void maps_teardown(void)
 {
     glmux_ptrmap_clear(&display_map.map);
     glmux_ptrmap_clear(&device_map.map);
     glmux_names_clear(&extra_names);
 }
+
+GLMUX_LIFECYCLE_STEP(egl_maps, 10, .fork = maps_fork, .teardown = maps_teardown);

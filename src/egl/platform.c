@@ -16,7 +16,12 @@
 
 #include <X11/Xlib.h>
 
-#include "egl_internal.h"
+#include "debug.h"
+#include "discovery.h"
+#include "maps.h"
+#include "platform.h"
+#include "state.h"
+#include "vendor.h"
 #include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"

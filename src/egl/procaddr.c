@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egl_internal.h"
+#include "debug.h"
+#include "discovery.h"
+#include "display.h"
+#include "maps.h"
+#include "platform.h"
+#include "state.h"
+#include "vendor.h"
 #include "util/log.h"
 
 typedef void (*proc)(void);

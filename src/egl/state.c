@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux libEGL: process and thread state. It holds the exports table handed to every vendor,
- * the per-thread error / last vendor / bound API / label (under a pthread key; every record
- * is freed at thread exit, unload or fork), the current-context record that rides on
- * libGLdispatch's thread state, the fork hook libGLdispatch calls in a child (instead of a
- * getpid() test on every call) and the load/unload of the library itself, with what it offers
- * libGLX (docs/architecture.md: lifetime protocol).
+ * glmux libEGL: the ground floor (state.h): the per-thread error / last vendor / bound API /
+ * label (under a pthread key; every record is freed at thread exit, unload or fork), the
+ * current-context record that rides on libGLdispatch's thread state, and the prologue of
+ * every entry point. It uses no other file of libEGL; its lifecycle step takes tls_lock
+ * around fork, frees the other threads' records in a child and everything at unload.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "egl_internal.h"
-#include "select/select.h"
+#include "state.h"
+#include "util/lifecycle.h"
 #include "util/lock.h"
-#include "util/log.h"
+#include "winsys/winsys.h"
 
 /*
  * The thread's API state, under a pthread key rather than in TLS: a dlopened library's
@@ -237,170 +236,28 @@ struct glmux_egl_current *glmux_egl_current_get(void)
     return (struct glmux_egl_current *)glmux_winsys_record_current(GLDISPATCH_API_EGL);
 }
 
-/* ---- the exports table ---- */
-
-static EGLenum export_get_current_api(void)
-{
-    struct glmux_egl_tls *t = glmux_egl_tls_peek();
-
-    return t ? t->api : EGL_OPENGL_ES_API;
-}
-
-static __EGLvendorInfo *export_get_current_vendor(void)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    return cur ? cur->vendor : NULL;
-}
-
-static EGLContext export_get_current_context(void)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    return cur ? cur->context : EGL_NO_CONTEXT;
-}
-
-static EGLDisplay export_get_current_display(void)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    return cur ? cur->display : EGL_NO_DISPLAY;
-}
-
-static EGLSurface export_get_current_surface(EGLint readdraw)
-{
-    struct glmux_egl_current *cur = glmux_egl_current_get();
-
-    if (cur == NULL)
-        return EGL_NO_SURFACE;
-    if (readdraw == EGL_DRAW)
-        return cur->draw;
-    if (readdraw == EGL_READ)
-        return cur->read;
-    return EGL_NO_SURFACE;
-}
-
-static __eglMustCastToProperFunctionPointerType export_fetch(__EGLvendorInfo *vendor, int index)
-{
-    return glmux_egl_vendor_fetch(vendor, index);
-}
-
-static EGLBoolean export_set_last_vendor(__EGLvendorInfo *vendor)
-{
-    return glmux_egl_set_last_vendor(vendor) ? EGL_TRUE : EGL_FALSE;
-}
-
-static __EGLvendorInfo *export_vendor_from_display(EGLDisplay dpy)
-{
-    return glmux_egl_display_vendor(dpy);
-}
-
-static __EGLvendorInfo *export_vendor_from_device(EGLDeviceEXT dev)
-{
-    return glmux_egl_device_vendor(dev);
-}
-
-static EGLBoolean export_set_vendor_for_device(EGLDeviceEXT dev, __EGLvendorInfo *vendor)
-{
-    if (dev == EGL_NO_DEVICE_EXT)
-        return EGL_TRUE;
-    return glmux_egl_device_set(dev, vendor) ? EGL_TRUE : EGL_FALSE;
-}
-
-const __EGLapiExports glmux_egl_exports = {
-    .threadInit = glmux_egl_thread_init,
-    .getCurrentApi = export_get_current_api,
-    .getCurrentVendor = export_get_current_vendor,
-    .getCurrentContext = export_get_current_context,
-    .getCurrentDisplay = export_get_current_display,
-    .getCurrentSurface = export_get_current_surface,
-    .fetchDispatchEntry = export_fetch,
-    .setEGLError = glmux_egl_set_error,
-    .setLastVendor = export_set_last_vendor,
-    .getVendorFromDisplay = export_vendor_from_display,
-    .getVendorFromDevice = export_vendor_from_device,
-    .setVendorForDevice = export_set_vendor_for_device,
-};
-
-/* ---- fork, load, unload ---- */
-
 /*
- * Every lock of libEGL around fork() (docs/architecture.md, "Locking"), in this order: the
- * display and device maps, winsys_lock, strings_lock, debug_lock, tls_lock, each loaded
- * vendor's dyn_lock, then the selector's enumeration lock. All are leaves held for a few
- * instructions (never across a vendor call), so fork_prepare waits for no vendor.
- * fork_locked_vendors: the vendor list whose dyn_locks fork_prepare took (NULL while the
- * vendors are still being loaded: their locks are then made anew in the child).
+ * In a forked child, after every lock was released (library.c): only this thread survives;
+ * the other threads' records go, and its own state is put back to its defaults.
  */
-static bool fork_prepared;
-static glmux_egl_vendor *fork_locked_vendors;
-
-static void fork_locks(enum glmux_fork_step step)
+static void tls_child(void)
 {
-    glmux_egl_maps_fork(step);
-    glmux_egl_strings_fork(step);
-    glmux_egl_debug_fork(step);
-    glmux_fork_mutex(&tls_lock, step);
-    /* The statics below are written with the locks above held. */
-    if (step == GLMUX_FORK_PREPARE)
-        fork_locked_vendors = glmux_egl_vendors_loaded();
-    if (step == GLMUX_FORK_CHILD_ANEW || (step == GLMUX_FORK_CHILD && !fork_locked_vendors)) {
-        for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
-            glmux_fork_mutex(&v->dyn_lock, GLMUX_FORK_CHILD_ANEW);
-    } else {
-        for (glmux_egl_vendor *v = fork_locked_vendors; v != NULL; v = v->next)
-            glmux_fork_mutex(&v->dyn_lock, step);
-    }
-    glmux_select_fork(step);
-}
-
-static void fork_prepare(void)
-{
-    if (!glmux_winsys_usable())
-        return;
-    fork_locks(GLMUX_FORK_PREPARE);
-    fork_prepared = true;   /* every lock held: a second forking thread waits above */
-}
-
-static void fork_parent(void)
-{
-    if (!fork_prepared)
-        return;
-    fork_prepared = false;
-    fork_locks(GLMUX_FORK_PARENT);
-}
-
-/*
- * In a forked child, called by libGLdispatch after its own reset and before it hands the
- * parent's records to glmux_egl_current_destroyed. Only this thread survives: its context
- * belonged to the parent's vendor state and is forgotten, as in libglvnd. Vendors, display
- * and device maps and the winsys names stay; every lock fork_prepare took is released (made
- * anew if it did not run).
- */
-static void after_fork(void)
-{
-    if (!glmux_winsys_usable())
-        return;
-    fork_locks(fork_prepared ? GLMUX_FORK_CHILD : GLMUX_FORK_CHILD_ANEW);
-    fork_prepared = false;
     tls_free_all(true);
     glmux_egl_tls_free();
 }
 
-/* What libEGL frees at unload (winsys.h runs the protocol around it). */
-static void teardown(void)
+static void tls_fork(enum glmux_fork_step step)
 {
-    glmux_egl_vendors_teardown();
-    glmux_egl_maps_teardown();
-    glmux_egl_strings_teardown();
-    glmux_egl_debug_teardown();
-    /* No destructor may run into unloaded code: the key goes, with every thread's record. */
+    glmux_fork_mutex(&tls_lock, step);
+}
+
+/* At unload: no destructor may run into unloaded code: the key goes, with every record. */
+static void tls_teardown(void)
+{
     tls_free_all(false);
     if (tls_key_ok)
         pthread_key_delete(tls_key);
     tls_key_ok = false;
 }
 
-GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", fork_prepare, fork_parent, after_fork,
-                     glmux_egl_current_destroyed,
-                     glmux_egl_current_drop, teardown);
+GLMUX_LIFECYCLE_STEP(egl_tls, 40, .fork = tls_fork, .child = tls_child, .teardown = tls_teardown);
