@@ -400,8 +400,18 @@ bool glmux_gpu_list_enumerate(struct glmux_gpu_list *out)
         struct glmux_gpu *g = &out->gpus[out->count];
 
         memset(g, 0, sizeof(*g));
-        if (!glmux_gpu_from_drm(devs[i], g))
+        if (!glmux_gpu_from_drm(devs[i], g)) {
+            /* A platform GPU whose device-tree name gives no tag ("/", or too long): Mesa
+             * cannot name it either; it is left out, and said so. */
+            if (g->bus == GLMUX_BUS_PLATFORM || g->bus == GLMUX_BUS_HOST1X)
+                note_problem(out, "the %s GPU %s (device-tree name \"%.80s\") is left out: "
+                             "that name gives no DRI_PRIME tag (it is \"/\" or too long)",
+                             glmux_gpu_bus_name(g->bus), g->render_node[0] ? g->render_node
+                             : g->card_node, devs[i]->bustype == DRM_BUS_PLATFORM
+                             ? devs[i]->businfo.platform->fullname
+                             : devs[i]->businfo.host1x->fullname);
             continue;
+        }
         g->drm_index = i;
         if (udev != NULL && !from_udev(L, udev, g, out)) {
             note_ignored(out, g->tag);

@@ -385,6 +385,28 @@ def test_x_screens(glmux, tests):
         xvfb.wait()
 
 
+def test_platform_names(glmux, tests):
+    """A platform GPU whose device-tree name gives no tag ("/", or too long for one) is left
+    out with a warning that names it, never silently."""
+    if shutil.which("umockdev-run") is None:
+        skip("umockdev-run missing: platform name checks skipped")
+        return
+    with open(os.path.join(tests, "cli", "beds", "rpi4.umockdev")) as f:
+        bed = f.read()
+    old = "E: OF_FULLNAME=/v3dbus/v3d@7ec04000\n"
+    check(old in bed, "the rpi4 bed names its V3D in the device tree")
+    for name in ("/", "/soc/" + "v" * 90 + "@7ec04000"):
+        with tempfile.TemporaryDirectory(prefix="glmux-platform-") as d:
+            path = os.path.join(d, "odd.umockdev")
+            with open(path, "w") as f:
+                f.write(bed.replace(old, "E: OF_FULLNAME=%s\n" % name))
+            r = run([glmux, "gpus"], bed=path)
+            check(r.returncode == 0 and "platform-7ec04000_v3d" not in r.stdout and
+                  "renderD128 (device-tree name \"%s" % name[:40] in r.stderr and
+                  "is left out" in r.stderr,
+                  "platform GPU named %r: left out with a warning (%r)" % (name[:12], r.stderr))
+
+
 def test_watch_no_udev(glmux):
     """`glmux gpus --watch` where udevd does not run (no /run/udev, as in a container): it says
     so and exits 1 at once, instead of waiting for events that never come. Where this machine
@@ -422,6 +444,7 @@ def main():
     test_beds(glmux, tests)
     test_x_screens(glmux, tests)
     test_watch_no_udev(glmux)
+    test_platform_names(glmux, tests)
     print("%d failure(s), %d part(s) skipped" % (len(FAILURES), len(SKIPPED)))
     if FAILURES:
         return 1
