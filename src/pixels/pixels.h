@@ -182,7 +182,8 @@ int glmux_pixels_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *valu
 
 /* ---- frames and the drawables that show them (pixels_frame.c) ---- */
 
-/* The largest frame side: larger drawables show their top-left part. */
+/* The largest frame side (see also GLMUX_PIXELS_MAX_PIXELS): no frame is made for a larger
+ * drawable (BadAlloc, glmux_pixels_xfer_size). */
 #define GLMUX_PIXELS_MAX_SIDE 16384
 
 /* A frame in memory: 32-bit pixels in the host's byte order, rows of stride bytes. */
@@ -198,7 +199,7 @@ enum glmux_pixels_fit {
     GLMUX_PIXELS_GONE,      /* no such window or pixmap */
 };
 
-/* The layout of a width x height frame; false unless both are in 1..GLMUX_PIXELS_MAX_SIDE. */
+/* The layout of a width x height frame; false unless glmux_pixels_size_allowed. */
 bool glmux_pixels_layout(int width, int height, struct glmux_pixels_layout *out);
 /* The bits per pixel the server stores depth in (the connection's pixmap formats); 0: none, or
  * a format with a scanline pad other than 8, 16 or 32. */

@@ -23,13 +23,12 @@
 
 bool glmux_pixels_layout(int width, int height, struct glmux_pixels_layout *out)
 {
-    if (width < 1 || height < 1 || width > GLMUX_PIXELS_MAX_SIDE ||
-        height > GLMUX_PIXELS_MAX_SIDE)
+    if (!glmux_pixels_size_allowed(width, height))
         return false;
     out->width = width;
     out->height = height;
     out->stride = width * 4;
-    /* At most 16384 * 65536 bytes: fits a 32-bit size_t too. */
+    /* At most 2^26 pixels of 4 bytes: fits a 32-bit size_t too. */
     out->size = (size_t)out->stride * (size_t)height;
     return true;
 }
