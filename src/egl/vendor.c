@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egl_internal.h"
+#include "exports.h"
+#include "maps.h"
 #include "select/vendor_load.h"
 #include "util/log.h"
+#include "vendor.h"
 
 /* Functions a vendor must implement (looked up through its getProcAddress). */
 static const int required[] = {
