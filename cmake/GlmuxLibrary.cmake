@@ -2,6 +2,9 @@
 # glmux_add_library(): one shipped shared library with its exact file name, soname and export
 # list. glmux_add_stub_library(): an API library whose exports are generated GL entry stubs.
 
+# Before any library's install rule: cmake --install refuses to overwrite dpkg's files.
+include("${CMAKE_CURRENT_LIST_DIR}/GlmuxInstallGuard.cmake")
+
 # glmux_add_library(target OUTPUT_NAME n SOVERSION s VERSION v
 #                   (SYMBOLS list-file | MAP version-script) [VENDOR COMPONENT c] SOURCES ...)
 # SYMBOLS: the committed export list (one name a line, '#' comments); the version script is
