@@ -4,7 +4,7 @@
  * lifecycle steps), vendor ids, and make-current and lose-current for every thread (a record
  * in the pthread key of floor.c, whose table pointer the entry stubs read). The floors below:
  * floor.c (lock, TLS), slots.c, lazy.c, tables.c, patch.c, lifetime.c, procaddr.c
- * (docs/architecture.md, "libGLdispatch").
+ * (docs/architecture.md, "Floors inside a library").
  *
  * Naming: exported functions keep libglvnd's names (__glDispatch*, _glapi_*); everything else
  * is glmux_<module>_<verb>. One mutex, glmux_dispatch_lock, guards all shared state; the

@@ -5,7 +5,7 @@
  * table of threads without a context, the pthread key of the thread records and its TLS
  * mirror, and how many threads have a context. Each module registers its own init, fork,
  * after-fork and teardown steps (util/lifecycle.h); lifetime.c's fork handlers and dispatch.c's
- * init and fini run them (docs/architecture.md, "libGLdispatch").
+ * init and fini run them (docs/architecture.md, "Floors inside a library").
  */
 #ifndef GLMUX_DISPATCH_FLOOR_H
 #define GLMUX_DISPATCH_FLOOR_H
