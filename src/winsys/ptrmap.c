@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "winsys/winsys.h"
 
@@ -91,12 +92,13 @@ bool glmux_ptrmap_reserve(struct glmux_ptrmap *map, size_t n)
     return cap == map->cap || resize(map, cap);
 }
 
-void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val)
+/* claim's rare paths, out of line so that the common one saves no registers: the map must
+ * grow first, or a tombstone lies on the key's probe sequence. */
+__attribute__((noinline)) static void *claim_slow(struct glmux_ptrmap *map, uintptr_t key,
+                                                  void *val)
 {
     size_t j, tomb = SIZE_MAX;
 
-    if (key == 0 || key == TOMBSTONE)
-        return val;
     if ((map->used + 1) * 2 > map->cap && !grow(map))
         return val;
     for (j = slot_of(key, map->cap); map->keys[j] != 0; j = (j + 1) & (map->cap - 1)) {
@@ -112,6 +114,82 @@ void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val)
     map->keys[j] = key;
     map->vals[j] = val;
     map->count++;
+    return NULL;
+}
+
+void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val)
+{
+    size_t mask = map->cap - 1, j;
+    uintptr_t k;
+
+    if (key - 1 >= TOMBSTONE - 1)       /* 0 or TOMBSTONE: never a key */
+        return val;
+    if ((map->used + 1) * 2 > map->cap)
+        return claim_slow(map, key, val);
+    for (j = slot_of(key, map->cap); (k = map->keys[j]) != 0; j = (j + 1) & mask) {
+        if (k == key)
+            return map->vals[j];
+        if (k == TOMBSTONE)
+            return claim_slow(map, key, val);
+    }
+    map->keys[j] = key;
+    map->vals[j] = val;
+    map->used++;
+    map->count++;
+    return NULL;
+}
+
+/*
+ * A vendor hands libGLX its FBConfigs by the hundred (Mesa: 840 on one screen), each claimed
+ * at the first glXChooseFBConfig: one reservation, then one probe sequence per key in a loop
+ * that keeps the table in registers, about a third of a glmux_ptrmap_claim call per key.
+ */
+void *glmux_ptrmap_claim_all(struct glmux_ptrmap *map, const void *keys, size_t n, void *val,
+                             size_t *at)
+{
+    const char *p = keys;
+    size_t mask, added = 0;
+    uintptr_t *slots;
+    void **vals;
+
+    *at = 0;
+    if (!glmux_ptrmap_reserve(map, n))
+        return val;
+    slots = map->keys;
+    vals = map->vals;
+    mask = map->cap - 1;
+    for (size_t i = 0; i < n; i++, p += sizeof(void *)) {
+        void *key_ptr, *owner;
+        uintptr_t key, k;
+        size_t j;
+
+        memcpy(&key_ptr, p, sizeof(key_ptr));   /* the i-th pointer, whatever it points to */
+        key = (uintptr_t)key_ptr;
+        if (key - 1 >= TOMBSTONE - 1)
+            continue;
+        for (j = slot_of(key, mask + 1); (k = slots[j]) != 0; j = (j + 1) & mask) {
+            if (k == key || k == TOMBSTONE)
+                break;
+        }
+        if (k == 0) {
+            slots[j] = key;
+            vals[j] = val;
+            added++;
+            continue;
+        }
+        /* Mapped already, or a tombstone on the way: the one-key path (no growth: the
+         * reservation holds). */
+        map->used += added;
+        map->count += added;
+        added = 0;
+        owner = glmux_ptrmap_claim(map, key, val);
+        if (owner != NULL && owner != val) {
+            *at = i;
+            return owner;
+        }
+    }
+    map->used += added;
+    map->count += added;
     return NULL;
 }
 

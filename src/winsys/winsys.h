@@ -37,6 +37,11 @@ bool glmux_ptrmap_put(struct glmux_ptrmap *map, uintptr_t key, void *val);
  * unchanged), NULL after inserting, or val itself on allocation failure or a bad key. One
  * probe sequence, where a get and a put take two. */
 void *glmux_ptrmap_claim(struct glmux_ptrmap *map, uintptr_t key, void *val);
+/* glmux_ptrmap_claim for each of the n pointers in the array keys (NULL ones skipped), in
+ * order: NULL when each is now val's; else what the key at *at was mapped to (the keys
+ * before it are claimed, those after it are not), or val itself on allocation failure. */
+void *glmux_ptrmap_claim_all(struct glmux_ptrmap *map, const void *keys, size_t n, void *val,
+                             size_t *at);
 /* Grows the map, if needed, so that n more keys go in without growing again. */
 bool glmux_ptrmap_reserve(struct glmux_ptrmap *map, size_t n);
 /* Removes key; returns what it mapped to, or NULL. */
