@@ -90,11 +90,13 @@ size_t glmux_select_egl_vendor_order(struct glmux_select *sel,
      * display's GPU would meet a request the default GPU does not, the warning waits for the
      * display (glmux_select_egl_display_order), which is asked then. */
     glmux_select_survey(sel, &v, &s);
-    glmux_select_decide(sel, NULL, &v, s.unmet_differs ? GLMUX_RECORD_NOTE : GLMUX_RECORD_WARN,
-                        &c);
+    glmux_select_decide(sel, NULL, &v, glmux_select_survey_asks(&s) && s.unmet_differs
+                                           ? GLMUX_RECORD_NOTE : GLMUX_RECORD_WARN, &c);
     if (c.gpu == NULL)
         return n;
-    k = order_for(&c, cands, n, true, order, &served);
+    /* '!' drops the other vendors only where no display's GPU can change the choice: a display
+     * asked later needs them all to order. */
+    k = order_for(&c, cands, n, !glmux_select_survey_asks(&s), order, &served);
     if (served == 0) {
         glmux_select_note(sel, c.unmet || sel->request.kind > GLMUX_REQUEST_DEFAULT
                                    ? GLMUX_LOG_WARN : GLMUX_LOG_SELECT,
@@ -147,13 +149,21 @@ void glmux_select_survey(struct glmux_select *sel, const struct glmux_select_ven
     const struct glmux_gpu_list *l = glmux_select_gpus(sel);
     size_t first[MAX_CANDS], now[MAX_CANDS], served;
     bool have = false, first_unmet = false;
+    const char *vendor0 = NULL;
 
     memset(out, 0, sizeof(*out));
+    out->one_vendor = true;
     for (size_t i = 0; i < l->count; i++) {
         struct glmux_select_choice c;
+        const char *vendor;
 
         if (!glmux_gpu_renders(&l->gpus[i]))
             continue;
+        vendor = glmux_select_vendor_of(v, &l->gpus[i]);
+        if (have && (vendor == NULL || vendor0 == NULL ? vendor != vendor0
+                                                       : strcmp(vendor, vendor0) != 0))
+            out->one_vendor = false;
+        vendor0 = have ? vendor0 : vendor;
         glmux_select_decide(sel, &l->gpus[i], v, GLMUX_RECORD_NONE, &c);
         if (v->cands != NULL && v->n <= MAX_CANDS) {
             order_for(&c, v->cands, v->n, false, have ? now : first, &served);
@@ -180,7 +190,7 @@ static bool display_matters(struct glmux_select *sel, const struct glmux_select_
     if (v->cands == NULL || v->n > MAX_CANDS)
         return false;
     glmux_select_survey(sel, v, &s);
-    return s.order_differs || s.unmet_differs;
+    return glmux_select_survey_asks(&s);
 }
 
 /*
@@ -397,6 +407,13 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     }
     l = glmux_select_gpus(sel);
     agreed = glx_whatever_gpu(sel, &v, &differ, &step, &unmet_differs);
+    if (unmet_differs) {
+        struct glmux_select_survey s;
+
+        /* Whether the request is met matters only where the GPUs' vendors differ. */
+        glmux_select_survey(sel, &v, &s);
+        unmet_differs = !s.one_vendor;
+    }
     /* The screen's own GPU is the reference when it can change the vendor, or whether the
      * request is met (asked over the application's connection: no connection of glmux's own). */
     if (dpy != NULL && (differ || unmet_differs)) {

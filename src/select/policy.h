@@ -67,11 +67,20 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
 /*
  * How the decision depends on the display's GPU, each render GPU taken as the reference:
  * order_differs (the vendors in cands come in different orders), unmet_differs (the request is
- * met for one and not another: whether to warn depends on it), all_unmet (unmet for each).
+ * met for one and not another: whether to warn depends on it), all_unmet (unmet for each),
+ * one_vendor (one vendor serves every render GPU: then no display is asked, and a request is
+ * judged against the default GPU, as before any display).
  */
 struct glmux_select_survey {
-    bool order_differs, unmet_differs, all_unmet;
+    bool order_differs, unmet_differs, all_unmet, one_vendor;
 };
+
+/* Whether the display's GPU decides something: the order, or (with GPUs of different
+ * vendors) whether the request is met. */
+static inline bool glmux_select_survey_asks(const struct glmux_select_survey *s)
+{
+    return s->order_differs || (s->unmet_differs && !s->one_vendor);
+}
 void glmux_select_survey(struct glmux_select *sel, const struct glmux_select_vendors *v,
                          struct glmux_select_survey *out);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""glmux tests: glmux opens no more X connections than Debian's libglvnd (issue 28 item 7).
+"""glmux tests: glmux opens no more X connections than Debian's libglvnd, but the one
+documented short connection of the default EGL display.
 
 The probe (one EGL program, one GLX program) runs under strace (-f -e trace=connect) on a
 private Xvfb, under the intel-nvidia bed (two GPUs), with the same vendors for both libraries,
@@ -10,7 +11,11 @@ fake NVIDIA vendor (10_nvidia.json, libGLX_nvidia.so.0), so that glmux has a cho
 libglvnd is given the vendor glmux's EGL chose first, so that the same vendor serves on both
 sides and any difference is glmux's own connections. For DRI_PRIME=1,
 GLMUX_GPU=discrete and (EGL) EGL_PLATFORM=surfaceless, the connections to the X server's socket
-that succeed are counted: glmux's count must not exceed libglvnd's. The probe proves each time
+that succeed are counted: glmux's count must not exceed libglvnd's, except by one for the
+default EGL display where the display's GPU decides the vendor or whether the request is met
+(docs/hybrid-gpus.md, "The display's GPU": with Mesa and NVIDIA on the Intel + NVIDIA machine,
+DRI_PRIME=1 and GLMUX_GPU=discrete are met only with X on one of the two GPUs). libGLX asks
+over the application's connection: never one more. The probe proves each time
 which libEGL/libGLX it loaded (glmux's build, or not). Skipped (77) without strace, Xvfb,
 umockdev-run or Debian's libglvnd and Mesa.
 Usage: run_xconn.py PROBE GLX_LIBRARY_PATH FAKE_NVIDIA_EGL SYSTEM_LIBDIR BEDS WORK
@@ -114,9 +119,13 @@ def main():
                 if r.returncode != 0:
                     problems.append("%s: the probe failed (exit %d): %s" % (
                         impl, r.returncode, (r.stdout + r.stderr).strip()[-1500:]))
-            if counts["glmux"] > counts["libglvnd"]:
-                problems.append("glmux made %d X connection(s), libglvnd %d"
-                                % (counts["glmux"], counts["libglvnd"]))
+            # The default display's own short connection: two vendors, a display server
+            # (not surfaceless), and a request whose fate depends on the display's GPU.
+            extra = 1 if (name != "mesa" and api == "egl" and
+                          "EGL_PLATFORM" not in variables) else 0
+            if counts["glmux"] > counts["libglvnd"] + extra:
+                problems.append("glmux made %d X connection(s), libglvnd %d (allowed: %d more)"
+                                % (counts["glmux"], counts["libglvnd"], extra))
             label = "[%s] %s %s: X connections glmux %d, libglvnd %d" % (
                 name, api.upper(), " ".join("%s=%s" % kv for kv in variables.items()),
                 counts["glmux"], counts["libglvnd"])
