@@ -42,6 +42,8 @@ Variables:
   GLMUX_CROSS=yes     the cross runs without CI=true. With CI=true or any GLMUX_CROSS, the
                       packages of .ci/packages-cross are installed too, which adds the
                       foreign architectures i386, arm64 and armhf (dpkg --add-architecture)
+  GLMUX_CONFIGS="default tsan"
+                      only these configurations (default: all five, in this order)
   GLMUX_PACKAGING=full
                       with CI=true: also the package builds that run the whole test suite
                       inside, the second build that shows the .debs reproducible (label
@@ -80,7 +82,7 @@ run_ctest() {
     build_s=0
 }
 
-for config in default pure-c sanitize tsan minimal; do
+for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
     build="$top/build"
     opts=""
     generator=Ninja

@@ -10,11 +10,17 @@
 #   * it installed exactly the packages scripts/count-packages.sh predicts for a minimal
 #     system, so that the count of the scripts_demo_packages test (the installer's desktop
 #     system, under 60) is made the way the packages really go in.
+# MODE "test" (scripts_demo_test_chroot) goes on as a new user goes on, in the same system:
+#   * scripts/test.sh, no CI, passes (GLMUX_CONFIGS and the ctest arguments of
+#     GLMUX_CHROOT_CTEST_ARGS narrow it for a quicker run by hand: the whole run takes an hour
+#     on two cores), and still no foreign architecture was added;
+#   * build/, which the demonstration built without xcb/present.h, has Present now;
+#   * CI=true scripts/test.sh --deps (the cross rows' packages) adds i386, arm64 and armhf.
 # Downloaded packages are kept in CACHE_DIR for the next run. Skips (77) without root or
 # mmdebstrap, without Debian 12 sources, or when the archive cannot be reached.
-#   check_demo_chroot.sh SOURCE_DIR WORK_DIR CACHE_DIR
+#   check_demo_chroot.sh SOURCE_DIR WORK_DIR CACHE_DIR [demo|test]
 set -eu
-top=$(cd "$1" && pwd) work=$2 cache=$3
+top=$(cd "$1" && pwd) work=$2 cache=$3 mode=${4:-demo}
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
@@ -31,6 +37,9 @@ apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By:
 [ -s "$work/sources.list" ] || skip "the host's apt has no $suite sources"
 apt-config dump | grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \
     >"$work/apt.conf" || true
+configs=${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}
+ctest_args=${GLMUX_CHROOT_CTEST_ARGS:-}
+case $ctest_args in *"'"*) fail "GLMUX_CHROOT_CTEST_ARGS may not hold a single quote" ;; esac
 predicted=$(sh "$top/scripts/count-packages.sh" minbase "$top/scripts/demo-packages" |
     sed -n 's/^minbase: \([0-9]*\) packages.*/\1/p')
 [ -n "$predicted" ] || fail "scripts/count-packages.sh minbase gave no count"
@@ -51,6 +60,15 @@ mmdebstrap --mode=root --variant=minbase --aptopt="$work/apt.conf" --dpkgopt=for
         >'$work/demo.log' 2>&1; echo \$? >'$work/demo.rc'" \
     --customize-hook="chroot \"\$1\" dpkg-query -W -f '\${Package}\n' | sort >'$work/after'" \
     --customize-hook="chroot \"\$1\" dpkg --print-foreign-architectures >'$work/foreign'" \
+    --customize-hook="[ '$mode' != test ] || [ \"\$(cat '$work/demo.rc')\" != 0 ] ||
+        chroot \"\$1\" sh -c 'cd /home/demo/glmux && GLMUX_CONFIGS=\"$configs\" scripts/test.sh $ctest_args' \
+        >'$work/test.log' 2>&1; echo \$? >'$work/test.rc'" \
+    --customize-hook="chroot \"\$1\" dpkg --print-foreign-architectures >'$work/foreign-test'" \
+    --customize-hook="[ '$mode' != test ] || grep -c libxcb-present.so.0 \
+        \"\$1/home/demo/glmux/build/src/pixels/libGLX_glmux-pixels.so.0\" >'$work/present' || true" \
+    --customize-hook="[ '$mode' != test ] || chroot \"\$1\" sh -c 'cd /home/demo/glmux &&
+        CI=true scripts/test.sh --deps' >'$work/ci-deps.log' 2>&1; echo \$? >'$work/ci-deps.rc'" \
+    --customize-hook="chroot \"\$1\" dpkg --print-foreign-architectures >'$work/foreign-ci'" \
     --customize-hook="sync-out /var/cache/apt/archives $cache" \
     "$suite" /dev/null - <"$work/sources.list" >"$work/mmdebstrap.log" 2>&1
 rc=$?
@@ -76,4 +94,20 @@ installed=$(comm -13 "$work/before" "$work/after" | wc -l)
 [ "$installed" = "$predicted" ] ||
     fail "the demonstration installed $installed packages; scripts/count-packages.sh minbase predicts $predicted"
 echo "ok: $installed packages installed, as scripts/count-packages.sh minbase predicts"
+if [ "$mode" = test ]; then
+    tail -n 40 "$work/test.log"
+    [ "$(cat "$work/test.rc")" = 0 ] || fail "scripts/test.sh after the demonstration exited $(cat "$work/test.rc") (log: $work/test.log)"
+    echo "ok: scripts/test.sh passed after the demonstration (configurations: $configs${ctest_args:+; ctest $ctest_args})"
+    [ ! -s "$work/foreign-test" ] ||
+        fail "scripts/test.sh without CI added foreign architectures: $(tr '\n' ' ' <"$work/foreign-test")"
+    echo "ok: still no foreign architecture"
+    [ "$(cat "$work/present" 2>/dev/null || echo 0)" != 0 ] ||
+        fail "build/ has no Present after scripts/test.sh installed xcb/present.h"
+    echo "ok: build/, built by the demonstration without Present, has it now"
+    [ "$(cat "$work/ci-deps.rc")" = 0 ] || { tail -n 20 "$work/ci-deps.log"; fail "CI=true scripts/test.sh --deps failed"; }
+    for arch in i386 arm64 armhf; do
+        grep -qx "$arch" "$work/foreign-ci" || fail "CI=true scripts/test.sh --deps did not add $arch"
+    done
+    echo "ok: CI=true adds the cross rows' architectures: $(tr '\n' ' ' <"$work/foreign-ci")"
+fi
 rm -rf "$work"
