@@ -11,7 +11,14 @@
 #include <X11/Xproto.h>
 #include <GL/glxproto.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_api.h"
+#include "glx/glx_client_string.h"
+#include "glx/glx_display.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_mapping.h"
+#include "glx/glx_screen.h"
+#include "glx/glx_thread.h"
+#include "glx/glx_x11_request.h"
 #include "util/env.h"
 #include "util/log.h"
 
@@ -275,7 +282,7 @@ void glXUseXFont(Font font, int first, int count, int list)
     glmux_glx_vendor *v;
 
     glmux_glx_entry();
-    if ((v = glmux_glx_current_vendor()) != NULL)
+    if ((v = glmux_glx_thread_vendor()) != NULL)
         v->fns.UseXFont(font, first, count, list);
 }
 
@@ -284,7 +291,7 @@ void glXWaitGL(void)
     glmux_glx_vendor *v;
 
     glmux_glx_entry();
-    if ((v = glmux_glx_current_vendor()) != NULL)
+    if ((v = glmux_glx_thread_vendor()) != NULL)
         v->fns.WaitGL();
 }
 
@@ -293,7 +300,7 @@ void glXWaitX(void)
     glmux_glx_vendor *v;
 
     glmux_glx_entry();
-    if ((v = glmux_glx_current_vendor()) != NULL)
+    if ((v = glmux_glx_thread_vendor()) != NULL)
         v->fns.WaitX();
 }
 

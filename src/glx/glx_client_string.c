@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_client_string.h"
+#include "glx/glx_display.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_screen.h"
 
 static char *merge(const char **strs, int count, int name)
 {

@@ -6,72 +6,21 @@
  * Rules (GLX vendor ABI): switching between two contexts of one vendor only calls that vendor;
  * switching vendors releases the old context (vendor, then libGLdispatch), makes the new one
  * current (libGLdispatch, then vendor) and, if that fails, puts the old one back. A thread
- * with a current EGL context gets BadAccess. The per-thread record embeds libGLdispatch's
- * thread state as its first member; a context stays known until no thread has it current.
- * Every record is on one list (glmux_glx_map_lock) so that a display's close hook can reach the
- * records of other threads current on it; a display a context is made current on gets
- * libGLX's record, and so its close hook, first.
+ * with a current EGL context gets BadAccess. The per-thread record is glx_thread.c's; a
+ * display a context is made current on gets libGLX's record, and so its close hook, first.
+ * Only glmux_glx_map_lock is taken, never across a vendor call.
  */
 #include <stdlib.h>
 
 #include <X11/Xproto.h>
 #include <GL/glxproto.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_api.h"
+#include "glx/glx_display.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_mapping.h"
+#include "glx/glx_thread.h"
 #include "util/log.h"
-
-struct glmux_glx_thread *glmux_glx_current(void)
-{
-    return (struct glmux_glx_thread *)glmux_winsys_record_current(GLDISPATCH_API_GLX);
-}
-
-glmux_glx_vendor *glmux_glx_current_vendor(void)
-{
-    struct glmux_glx_thread *t = glmux_glx_current();
-
-    return t ? t->vendor : NULL;
-}
-
-static struct glmux_glx_thread *live;      /* every record (glmux_glx_map_lock) */
-
-static void link_locked(struct glmux_glx_thread *t)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
-    t->live_next = live;
-    live = t;
-}
-
-/* Takes t off the list; a record of the parent in a forked child is on none. */
-static void unlink_locked(struct glmux_glx_thread *t)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
-    for (struct glmux_glx_thread **p = &live; *p != NULL; p = &(*p)->live_next) {
-        if (*p == t) {
-            *p = t->live_next;
-            return;
-        }
-    }
-}
-
-/* Drops t's context reference, takes it off the list and frees it. */
-static void retire(struct glmux_glx_thread *t)
-{
-    glmux_glx_map_acquire();
-    glmux_glx_context_unref_locked(t->ctx);
-    unlink_locked(t);
-    glmux_glx_map_release();
-    free(t);
-}
-
-void glmux_glx_current_destroyed(__GLdispatchThreadState *base)
-{
-    retire((struct glmux_glx_thread *)base);
-}
-
-void glmux_glx_current_after_fork(void)
-{
-    live = NULL;
-}
 
 static void unref(struct glmux_glx_context *info)
 {
@@ -121,7 +70,7 @@ static Bool release(struct glmux_glx_thread *old)
     if (!old->vendor->fns.MakeCurrent(glmux_glx_thread_dpy(old), None, NULL))
         return False;
     __glDispatchLoseCurrent();
-    retire(old);
+    glmux_glx_thread_retire(old);
     return True;
 }
 
@@ -136,7 +85,7 @@ static void restore(struct glmux_glx_thread *old)
     }
     glmux_log(GLMUX_LOG_WARN, "could not restore the previous GLX context after a failed "
               "make-current; the thread has no current context now");
-    retire(old);
+    glmux_glx_thread_retire(old);
 }
 
 /* Remembers in t the context it leaves, left (its record, alive at generation gen). */
@@ -209,10 +158,10 @@ static __attribute__((noinline)) Bool make_current_switch(Display *dpy, GLXDrawa
         if (dispatch_make_current(t)) {
             if (vendor_make_current(v, mcc, dpy, draw, read, ctx)) {
                 glmux_glx_map_acquire();
-                link_locked(t);
+                glmux_glx_thread_link_locked(t);
                 if (old != NULL) {
                     glmux_glx_context_unref_locked(old->ctx);
-                    unlink_locked(old);
+                    glmux_glx_thread_unlink_locked(old);
                 }
                 glmux_glx_map_release();
                 free(old);
@@ -289,7 +238,7 @@ GLXContext glXGetCurrentContext(void)
     struct glmux_glx_thread *t;
 
     glmux_glx_entry();
-    t = glmux_glx_current();
+    t = glmux_glx_thread_current();
     return t ? t->ctx->handle : NULL;
 }
 
@@ -298,7 +247,7 @@ Display *glXGetCurrentDisplay(void)
     struct glmux_glx_thread *t;
 
     glmux_glx_entry();
-    t = glmux_glx_current();
+    t = glmux_glx_thread_current();
     return t ? glmux_glx_thread_dpy(t) : NULL;
 }
 
@@ -307,7 +256,7 @@ GLXDrawable glXGetCurrentDrawable(void)
     struct glmux_glx_thread *t;
 
     glmux_glx_entry();
-    t = glmux_glx_current();
+    t = glmux_glx_thread_current();
     return t ? t->draw : None;
 }
 
@@ -316,33 +265,6 @@ GLXDrawable glXGetCurrentReadDrawable(void)
     struct glmux_glx_thread *t;
 
     glmux_glx_entry();
-    t = glmux_glx_current();
+    t = glmux_glx_thread_current();
     return t ? t->read : None;
-}
-
-void glmux_glx_current_drop(void)
-{
-    struct glmux_glx_thread *t = glmux_glx_current();
-
-    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
-    if (t == NULL)
-        return;
-    __glDispatchLoseCurrent();
-    glmux_glx_context_unref_locked(t->ctx);
-    unlink_locked(t);
-    free(t);
-}
-
-void glmux_glx_current_display_closed(Display *dpy)
-{
-    struct glmux_glx_thread *self = glmux_glx_current();
-
-    GLMUX_ASSERT_LOCKED(&glmux_glx_map_lock);
-    /* The vendor is not called: the display is going, and its own close hook does its part. */
-    if (self != NULL && glmux_glx_thread_dpy(self) == dpy)
-        glmux_glx_current_drop();
-    for (struct glmux_glx_thread *t = live; t != NULL; t = t->live_next) {
-        if (glmux_glx_thread_dpy(t) == dpy)
-            glmux_glx_thread_dpy_set(t, NULL);
-    }
 }

@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glx/glx_internal.h"
-#include "util/lock.h"
+#include "glx/glx_entry.h"
+#include "glx/glx_index.h"
+#include "glx/glx_lock.h"
+#include "glmux_constants.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 #if GLMUX_HAVE_GLX_STUBS
@@ -89,7 +92,7 @@ void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
     }
 }
 
-void glmux_glx_entry_fini(void)
+static void teardown(void)
 {
     for (int i = 0; i < entry_used; i++) {
         entry_names[i] = NULL;
@@ -115,8 +118,10 @@ void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
     (void)vendor;
 }
 
-void glmux_glx_entry_fini(void)
+static void teardown(void)
 {
 }
 
 #endif
+
+GLMUX_LIFECYCLE_STEP(glx_entry, GLMUX_GLX_ORDER_ENTRY, .teardown = teardown);

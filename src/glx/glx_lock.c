@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "glx/glx_lock.h"
+#include "util/lifecycle.h"
 
 pthread_mutex_t glmux_glx_map_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t glmux_glx_dyn_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -127,7 +128,8 @@ static void child(enum glmux_fork_step step)
     fork_prepared = false;
 }
 
-void glmux_glx_lock_fork(enum glmux_fork_step step)
+/* libGLX's fork step (util/lifecycle.h): the lock order starts here. */
+static void fork_step(enum glmux_fork_step step)
 {
     switch (step) {
     case GLMUX_FORK_PREPARE:
@@ -142,3 +144,5 @@ void glmux_glx_lock_fork(enum glmux_fork_step step)
         break;
     }
 }
+
+GLMUX_LIFECYCLE_STEP(glx_locks, GLMUX_GLX_ORDER_LOCKS, .fork = fork_step);

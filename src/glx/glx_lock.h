@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: libGLX's ground floor, its three locks (glx_lock.c; docs/architecture.md, "Locking").
- * No other file of libGLX is used here.
+ * No other file of libGLX is used here; every other file may use it.
  *
  *  - glmux_glx_map_lock, a plain mutex and a leaf: the display records (the list, each screen's
  *    vendor, drawables, merged client strings, server version), the context and FBConfig maps
@@ -86,8 +86,22 @@ static inline void glmux_glx_lock_release(void)
 void glmux_glx_call_out_begin(void);
 void glmux_glx_call_out_end(void);
 
-/* The locks' part of libGLX's fork handlers: taken (PREPARE) in the order above, released or
- * made anew after it. */
-void glmux_glx_lock_fork(enum glmux_fork_step step);
+/*
+ * The order of libGLX's lifecycle steps (util/lifecycle.h), one per module, declared in each
+ * module's own file: before fork() the steps run in this order, which is the lock order (the
+ * locks, then the selector's); after it, and at teardown, in reverse, so that a module is torn
+ * down before the modules below it.
+ */
+enum {
+    GLMUX_GLX_ORDER_LOCKS = 10,     /* glx_lock.c */
+    GLMUX_GLX_ORDER_SELECTOR = 20,  /* glx_selector.c */
+    GLMUX_GLX_ORDER_VENDORS = 30,   /* glx_vendor.c */
+    GLMUX_GLX_ORDER_INDICES = 40,   /* glx_index.c */
+    GLMUX_GLX_ORDER_ENTRY = 45,     /* glx_entry.c */
+    GLMUX_GLX_ORDER_MAPS = 50,      /* glx_mapping.c */
+    GLMUX_GLX_ORDER_THREADS = 60,   /* glx_thread.c */
+    GLMUX_GLX_ORDER_DISPLAYS = 70,  /* glx_display.c */
+    GLMUX_GLX_ORDER_PROCADDR = 90,  /* glx_procaddr.c */
+};
 
 #endif /* GLMUX_GLX_LOCK_H */

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux: which vendor owns each GLX object. Contexts are unique in the whole process and are
- * kept until no thread has them current; FBConfigs may repeat across displays but only within
- * one vendor; drawables are XIDs, kept per display, and an XID libGLX did not create is looked
- * up through the server (glx_display.c). Adding a handle another vendor already owns fails,
- * as the GLX vendor ABI requires.
+ * glmux: which vendor owns each GLX context and FBConfig (drawables: glx_screen.c). Contexts
+ * are unique in the whole process and are kept until no thread has them current; FBConfigs may
+ * repeat across displays but only within one vendor. Adding a handle another vendor already
+ * owns fails, as the GLX vendor ABI requires. All of it under glmux_glx_map_lock.
  */
 #include <stdlib.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_mapping.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 static struct glmux_ptrmap contexts;   /* GLXContext -> struct glmux_glx_context */
@@ -112,30 +113,24 @@ int glmux_glx_fbconfig_add(Display *dpy, GLXFBConfig config, glmux_glx_vendor *v
 int glmux_glx_fbconfig_add_list(Display *dpy, GLXFBConfig *configs, int n,
                                 glmux_glx_vendor *vendor)
 {
-    int ret = 0;
+    glmux_glx_vendor *owner;
+    size_t at;
 
     (void)dpy;
     if (vendor == NULL)
         return -1;
-    /* One lock and one probe sequence per config: a vendor returns hundreds of them. */
+    if (n <= 0)
+        return 0;
+    /* One lock and one pass for the list: a vendor returns hundreds of configs. */
     glmux_glx_map_acquire();
-    glmux_ptrmap_reserve(&fbconfigs, (size_t)n);
-    for (int i = 0; i < n && ret == 0; i++) {
-        glmux_glx_vendor *owner;
-
-        if (configs[i] == NULL)
-            continue;
-        owner = glmux_ptrmap_claim(&fbconfigs, (uintptr_t)configs[i], vendor);
-        if (owner == vendor && glmux_ptrmap_get(&fbconfigs, (uintptr_t)configs[i]) != vendor) {
-            ret = -1;           /* out of memory: claim() could not insert it */
-        } else if (owner != NULL && owner != vendor) {
-            glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
-                      (void *)configs[i], owner->name, vendor->name);
-            ret = -1;
-        }
-    }
+    owner = glmux_ptrmap_claim_all(&fbconfigs, configs, (size_t)n, vendor, &at);
     glmux_glx_map_release();
-    return ret;
+    if (owner == NULL)
+        return 0;
+    if (owner != vendor)        /* else out of memory */
+        glmux_log(GLMUX_LOG_WARN, "GLXFBConfig %p of vendor %s claimed by vendor %s; refused",
+                  (void *)configs[at], owner->name, vendor->name);
+    return -1;
 }
 
 void glmux_glx_fbconfig_remove(Display *dpy, GLXFBConfig config)
@@ -157,77 +152,6 @@ glmux_glx_vendor *glmux_glx_vendor_from_fbconfig(Display *dpy, GLXFBConfig confi
     return vendor;
 }
 
-int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *vendor)
-{
-    struct glmux_glx_display *d;
-    glmux_glx_vendor *owner;
-    int ret = 0;
-
-    if (draw == None)
-        return 0;
-    if (dpy == NULL || vendor == NULL)
-        return -1;
-    d = glmux_glx_display_get(dpy);
-    glmux_glx_map_acquire();
-    if (d == NULL) {
-        ret = -1;
-    } else {
-        owner = glmux_ptrmap_get(d->drawables, draw);
-        if (owner != NULL && owner != vendor)
-            ret = -1;
-        else if (owner == NULL && !glmux_ptrmap_put(d->drawables, draw, vendor))
-            ret = -1;
-    }
-    glmux_glx_map_release();
-    return ret;
-}
-
-void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw)
-{
-    struct glmux_glx_display *d;
-
-    if (dpy == NULL || draw == None || (d = glmux_glx_display_get(dpy)) == NULL)
-        return;
-    glmux_glx_map_acquire();
-    glmux_ptrmap_remove(d->drawables, draw);
-    glmux_glx_map_release();
-}
-
-glmux_glx_vendor *glmux_glx_vendor_from_drawable(Display *dpy, GLXDrawable draw)
-{
-    struct glmux_glx_display *d;
-    glmux_glx_vendor *vendor = NULL;
-    int screen = -1;
-    bool ext = false, has_glx = false;
-    int opcode = 0;
-
-    if (dpy == NULL || draw == None || (d = glmux_glx_display_get(dpy)) == NULL)
-        return NULL;
-    glmux_glx_map_acquire();
-    vendor = glmux_ptrmap_get(d->drawables, draw);
-    glmux_glx_map_release();
-    if (vendor != NULL)
-        return vendor;
-    ext = d->libglvnd_ext;
-    opcode = d->opcode;
-    has_glx = d->has_glx;
-    if (!has_glx)
-        screen = 0;
-
-    /* Not ours: ask the server which screen it is on, then cache the screen's vendor. */
-    if (screen < 0 && has_glx)
-        screen = glmux_glx_x11_drawable_screen(dpy, opcode, ext, draw);
-    if (screen < 0) {
-        glmux_log(GLMUX_LOG_VENDOR, "drawable 0x%lx is unknown to the server",
-                  (unsigned long)draw);
-        return NULL;
-    }
-    vendor = glmux_glx_vendor_for_screen(dpy, screen);
-    if (vendor != NULL)
-        glmux_glx_drawable_add(dpy, draw, vendor);
-    return vendor;
-}
-
 static void free_context(uintptr_t key, void *val, void *data)
 {
     (void)key;
@@ -235,10 +159,14 @@ static void free_context(uintptr_t key, void *val, void *data)
     free(val);
 }
 
-void glmux_glx_mapping_fini(void)
+static void teardown(void)
 {
+    glmux_glx_map_acquire();
     glmux_ptrmap_each(&contexts, free_context, NULL);
     glmux_ptrmap_clear(&contexts);
     contexts_freed++;
     glmux_ptrmap_clear(&fbconfigs);
+    glmux_glx_map_release();
 }
+
+GLMUX_LIFECYCLE_STEP(glx_maps, GLMUX_GLX_ORDER_MAPS, .teardown = teardown);

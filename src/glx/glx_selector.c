@@ -25,9 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_selector.h"
 #include "select/pixels_rule.h"
 #include "select/select.h"
+#include "util/lifecycle.h"
 #include "util/env.h"
 #include "util/log.h"
 
@@ -89,7 +91,7 @@ const char *glmux_glx_selector_library(const char *name)
     return v != NULL ? v->glx_library : NULL;
 }
 
-void glmux_glx_selector_fini(void)
+static void teardown(void)
 {
     if (have_list)
         glmux_vendor_list_clear(&vendor_list);
@@ -97,3 +99,7 @@ void glmux_glx_selector_fini(void)
     glmux_select_free(selector);
     selector = NULL;
 }
+
+/* The selector's enumeration lock is taken before fork(), after libGLX's own locks. */
+GLMUX_LIFECYCLE_STEP(glx_selector, GLMUX_GLX_ORDER_SELECTOR, .fork = glmux_select_fork,
+                     .teardown = teardown);

@@ -20,8 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glx/glx_internal.h"
+#include "glx/glx_api.h"
+#include "glx/glx_index.h"
+#include "glx/glx_lock.h"
+#include "glx/glx_mapping.h"
+#include "glx/glx_screen.h"
+#include "glx/glx_selector.h"
+#include "glx/glx_thread.h"
+#include "glx/glx_vendor.h"
 #include "select/vendor_load.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
 
 /* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL). */
@@ -217,7 +225,7 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
     vendors = v;
     glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d%s)", name, file,
               v->vendor_id, override ? ", named by a libglvnd variable" : "");
-    glmux_glx_procaddr_vendor_loaded(v);
+    glmux_glx_index_vendor_loaded(v);
     return v;
 }
 
@@ -262,7 +270,8 @@ __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *v, int index)
                                                proc_lookup, v);
 }
 
-void glmux_glx_vendor_unload_all(void)
+/* Teardown: unpatches and unloads every vendor (with its dispatch table). */
+static void unload_all(void)
 {
     while (vendors != NULL) {
         glmux_glx_vendor *v = vendors;
@@ -279,6 +288,8 @@ void glmux_glx_vendor_unload_all(void)
     }
 }
 
+GLMUX_LIFECYCLE_STEP(glx_vendors, GLMUX_GLX_ORDER_VENDORS, .teardown = unload_all);
+
 /* ---- the exports table ---- */
 
 static __GLXvendorInfo *export_get_dyn_dispatch(Display *dpy, const int screen)
@@ -289,10 +300,11 @@ static __GLXvendorInfo *export_get_dyn_dispatch(Display *dpy, const int screen)
 
 static __GLXvendorInfo *export_get_current_dyn_dispatch(void)
 {
-    return glmux_glx_current_vendor();
+    return glmux_glx_thread_vendor();
 }
 
-/* The add, remove and look-up exports of one handle map (glx_mapping.c). */
+/* The add, remove and look-up exports of one handle map (glx_mapping.c; drawables:
+ * glx_screen.c). */
 #define MAP_EXPORTS(Kind, kind)                                                            \
     .addVendor##Kind##Mapping = glmux_glx_##kind##_add,                                    \
     .removeVendor##Kind##Mapping = glmux_glx_##kind##_remove,                              \

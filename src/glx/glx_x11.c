@@ -14,9 +14,9 @@
 #include <X11/Xlibint.h>
 #include <GL/glxproto.h>
 
-#include "glx/glx_internal.h"
 #include "glx/glx_reply.h"
 #include "glx/glx_x11.h"
+#include "glx/glx_x11_request.h"
 
 /* The sequence number whose error this thread is waiting to swallow; 0 for none. */
 static __thread unsigned long quiet_seq;
