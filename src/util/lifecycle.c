@@ -3,9 +3,10 @@
  * glmux: runs the lifecycle steps of the library it is linked into (lifecycle.h). The steps
  * are the records between the linker's __start_glmux_lifecycle and __stop_glmux_lifecycle of
  * this shared object (hidden, weak: a library without steps has none); they lie in link order,
- * so each run walks them in declared order by selection, without sorting and without memory:
- * a library has a dozen steps, and fork handlers may not allocate.
+ * so each run sorts pointers to them on its stack (a library has a dozen steps, and fork
+ * handlers may not allocate); past 64 steps it walks them in order by selection instead.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "util/lifecycle.h"
@@ -20,12 +21,21 @@ static int step_cmp(const struct glmux_lifecycle_step *a, const struct glmux_lif
 {
     int c;
 
+    if (a == b)
+        return 0;
     if (a->order != b->order)
         return a->order < b->order ? -1 : 1;
     c = strcmp(a->name, b->name);
     if (c != 0)
         return c;
-    return a < b ? -1 : a > b ? 1 : 0;
+    return a < b ? -1 : 1;
+}
+
+static size_t step_count(void)
+{
+    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
+        return 0;
+    return (size_t)(__stop_glmux_lifecycle - __start_glmux_lifecycle);
 }
 
 /* The first step after prev (NULL: the first of all) in running order, or NULL. */
@@ -33,10 +43,9 @@ static const struct glmux_lifecycle_step *step_next(const struct glmux_lifecycle
 {
     const struct glmux_lifecycle_step *best = NULL;
 
-    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
-        return NULL;
-    for (const struct glmux_lifecycle_step *s = __start_glmux_lifecycle;
-         s < __stop_glmux_lifecycle; s++) {
+    for (size_t i = 0, n = step_count(); i < n; i++) {
+        const struct glmux_lifecycle_step *s = &__start_glmux_lifecycle[i];
+
         if (prev != NULL && step_cmp(s, prev) <= 0)
             continue;
         if (best == NULL || step_cmp(s, best) < 0)
@@ -50,16 +59,37 @@ static const struct glmux_lifecycle_step *step_prev(const struct glmux_lifecycle
 {
     const struct glmux_lifecycle_step *best = NULL;
 
-    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
-        return NULL;
-    for (const struct glmux_lifecycle_step *s = __start_glmux_lifecycle;
-         s < __stop_glmux_lifecycle; s++) {
+    for (size_t i = 0, n = step_count(); i < n; i++) {
+        const struct glmux_lifecycle_step *s = &__start_glmux_lifecycle[i];
+
         if (next != NULL && step_cmp(s, next) >= 0)
             continue;
         if (best == NULL || step_cmp(s, best) > 0)
             best = s;
     }
     return best;
+}
+
+/*
+ * The steps in running order, into out (on the caller's stack: no memory is allocated, fork
+ * handlers run this): an insertion sort, cheap for the few, nearly sorted steps of a library.
+ * Returns the count, or SIZE_MAX when there are more than max (then step_next walks them).
+ */
+static size_t steps_sorted(const struct glmux_lifecycle_step **out, size_t max)
+{
+    size_t n = step_count();
+
+    if (n > max)
+        return SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const struct glmux_lifecycle_step *s = &__start_glmux_lifecycle[i];
+        size_t j = i;
+
+        for (; j > 0 && step_cmp(out[j - 1], s) > 0; j--)
+            out[j] = out[j - 1];
+        out[j] = s;
+    }
+    return n;
 }
 
 static void step_run(const struct glmux_lifecycle_step *s, enum glmux_lifecycle_phase phase)
@@ -100,8 +130,13 @@ void glmux_lifecycle_run(enum glmux_lifecycle_phase phase)
 {
     bool reverse = phase == GLMUX_LIFECYCLE_FORK_PARENT || phase == GLMUX_LIFECYCLE_FORK_CHILD ||
                    phase == GLMUX_LIFECYCLE_FORK_CHILD_ANEW || phase == GLMUX_LIFECYCLE_TEARDOWN;
+    const struct glmux_lifecycle_step *sorted[64];
+    size_t n = steps_sorted(sorted, sizeof(sorted) / sizeof(sorted[0]));
 
-    if (reverse) {
+    if (n != SIZE_MAX) {
+        for (size_t i = 0; i < n; i++)
+            step_run(sorted[reverse ? n - 1 - i : i], phase);
+    } else if (reverse) {
         for (const struct glmux_lifecycle_step *s = step_prev(NULL); s != NULL; s = step_prev(s))
             step_run(s, phase);
     } else {
@@ -112,9 +147,7 @@ void glmux_lifecycle_run(enum glmux_lifecycle_phase phase)
 
 size_t glmux_lifecycle_count(void)
 {
-    if (__start_glmux_lifecycle == NULL || __stop_glmux_lifecycle == NULL)
-        return 0;
-    return (size_t)(__stop_glmux_lifecycle - __start_glmux_lifecycle);
+    return step_count();
 }
 
 const struct glmux_lifecycle_step *glmux_lifecycle_at(size_t i)
