@@ -8,7 +8,8 @@
  * the frame back and sends it with ShmPutImage, or PutImage in pieces that fit the request
  * size. This header is shared by its files: pixels_egl.c (the EGL vendor), pixels_config.c
  * (FBConfigs and visuals), pixels_choose.c (glXChooseFBConfig and the other config functions),
- * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_swap.c
+ * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_attribs.c (the
+ * GLX extensions offered, context attributes in EGL's terms), pixels_swap.c
  * (glXSwapBuffers, glFinish and glFlush, swap intervals), pixels_present.c (a drawable's frame
  * transport), pixels_server.c (the transport's part of each display), pixels_resolve.c (the GL
  * side: read-back, resolve, pixmap upload), pixels_frame.c (what a drawable and a frame may be:
@@ -438,12 +439,40 @@ struct glmux_pixels_context {
     struct glmux_pixels_context *next;
     EGLContext egl;
     /* own_config, a copy of its FBConfig: the display's configs go when it closes, and a
-     * context may outlive it (made current on another connection, queried, destroyed). */
+     * context may outlive it (made current on another connection, queried, destroyed). NULL
+     * for a context made without one (GLX_EXT_no_config_context): a drawable's own config
+     * makes its surface. */
     struct glmux_pixels_config *config;
     struct glmux_pixels_config own_config;
+    int screen;
+    EGLenum api;            /* EGL_OPENGL_API, or EGL_OPENGL_ES_API (an ES profile) */
+    bool release_none;      /* GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB: no flush when released */
     int current;            /* threads that have it current */
     bool destroyed;
 };
+
+/* ---- what contexts can be asked for (pixels_attribs.c) ---- */
+
+/* The GLX extension string the vendor offers: a fixed list, and those the EGL vendor backs. */
+const char *glmux_pixels_extensions(void);
+/* Which of those the EGL vendor backs: */
+enum {
+    GLMUX_PIXELS_HAS_FLUSH_CONTROL = 1u << 0, /* GLX_ARB_context_flush_control */
+    GLMUX_PIXELS_HAS_NO_ERROR = 1u << 1,      /* GLX_ARB_create_context_no_error */
+    GLMUX_PIXELS_HAS_ES = 1u << 2,            /* GLX_EXT_create_context_es(2)_profile */
+    GLMUX_PIXELS_HAS_NO_CONFIG = 1u << 3,     /* GLX_EXT_no_config_context */
+};
+unsigned glmux_pixels_extensions_backed(void);
+
+/* glXCreateContextAttribsARB's attributes in eglCreateContext's terms. */
+struct glmux_pixels_context_request {
+    EGLint attribs[16];     /* EGL_NONE-terminated */
+    EGLenum api;            /* bound with eglBindAPI around the context's EGL calls */
+    bool release_none;      /* GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB */
+    int screen;             /* GLX_SCREEN (GLX_EXT_no_config_context), or -1 */
+};
+/* False (logged) for an attribute, value or profile the vendor cannot honour. */
+bool glmux_pixels_context_request(const int *attribs, struct glmux_pixels_context_request *out);
 
 /* A thread's current context and drawables (NULL: none). */
 struct glmux_pixels_current {

@@ -114,6 +114,9 @@ static int interval_of(const struct glmux_pixels_drawable *d)
  * with its read drawable while it does. The frame is read back from the default read
  * framebuffer: with a read drawable of its own (glXMakeContextCurrent), the draw surface is
  * bound for reading too for the moment. */
+static void present_unbound(struct glmux_pixels_drawable *d,
+                            const struct glmux_pixels_current *cur);
+
 static void present_current(const struct glmux_pixels_current *cur, bool swap)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
@@ -121,6 +124,13 @@ static void present_current(const struct glmux_pixels_current *cur, bool swap)
 
     glmux_pixels_drawable_claim(cur->draw, cur->read);
     __atomic_store_n(&cur->draw->swap_pending, false, __ATOMIC_RELAXED);
+    if (cur->ctx->api != EGL_OPENGL_API) {
+        /* An ES context: the frame is read back with desktop GL, by the vendor's own context
+         * (which then follows the window's size), and this thread's binding is put back. */
+        present_unbound(cur->draw, cur);
+        glmux_pixels_drawable_unclaim(cur->draw, cur->read);
+        return;
+    }
     if (split)
         egl->MakeCurrent(egl->display, cur->draw->surface, cur->draw->surface, cur->ctx->egl);
     glmux_pixels_present(cur->draw, interval_of(cur->draw));
@@ -195,16 +205,19 @@ static void own_context_put(struct own_context *o)
     pthread_mutex_unlock(&swap_lock);
 }
 
-/* Presents d, current nowhere (this thread has claimed it), with a context of our own
- * bound for the moment; this thread's binding (cur) is put back after. */
+/* Presents d, current nowhere or current here with an ES context (this thread has claimed it),
+ * with a context of our own bound for the moment; this thread's binding (cur) is put back
+ * after. */
 static void present_unbound(struct glmux_pixels_drawable *d, const struct glmux_pixels_current *cur)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     struct own_context *o = egl != NULL ? own_context_take(egl, d->surface_config) : NULL;
 
+    if (o != NULL)
+        egl->BindAPI(EGL_OPENGL_API);
     if (o == NULL || !egl->MakeCurrent(egl->display, d->surface, d->surface, o->egl)) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: glXSwapBuffers of drawable 0x%lx, "
-                  "current nowhere: no context to read it back with", (unsigned long)d->xid);
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: frame of drawable 0x%lx: no context "
+                  "of the vendor's own to read it back with", (unsigned long)d->xid);
         if (o != NULL)
             own_context_put(o);
         return;
@@ -212,6 +225,7 @@ static void present_unbound(struct glmux_pixels_drawable *d, const struct glmux_
     glmux_pixels_present(d, interval_of(d));
     follow_size(d, d, o->egl);
     /* The own context is let go here before another thread may take it. */
+    egl->BindAPI(cur->ctx != NULL ? cur->ctx->api : EGL_OPENGL_API);
     if (!egl->MakeCurrent(egl->display, cur->draw != NULL ? cur->draw->surface : EGL_NO_SURFACE,
                           cur->read != NULL ? cur->read->surface : EGL_NO_SURFACE,
                           cur->ctx != NULL ? cur->ctx->egl : EGL_NO_CONTEXT))

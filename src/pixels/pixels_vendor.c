@@ -2,7 +2,7 @@
 /*
  * glmux: the GLX vendor ABI of the pixels vendor, libGLX_glmux-pixels.so.0: its __glx_Main
  * (the only exported name) and the GLX 1.4 functions libGLX dispatches to it, plus
- * GLX_ARB_create_context(_profile). It is a vendor library like any other: it uses the public
+ * glXCreateContextAttribsARB (the attributes and extensions it takes: pixels_attribs.c). It is a vendor library like any other: it uses the public
  * GLX vendor ABI (glvnd/libglxabi.h) and public EGL, GL and X11 calls only, so glmux's libGLX
  * and libglvnd's both load it (docs/remote.md). A context is an EGL context of the EGL vendor
  * (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer made current with it, and a
@@ -35,29 +35,6 @@
 #include "util/lifecycle.h"
 #include "util/log.h"
 
-#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
-#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
-#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
-#define GLX_CONTEXT_FLAGS_ARB 0x2094
-#define GLX_CONTEXT_DEBUG_BIT_ARB 0x0001
-#define GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB 0x0002
-#endif
-#ifndef GLX_CONTEXT_PROFILE_MASK_ARB
-#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
-#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
-#define GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB 0x0002
-#endif
-#ifndef EGL_CONTEXT_OPENGL_DEBUG
-#define EGL_CONTEXT_OPENGL_DEBUG 0x31B0
-#define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE 0x31B1
-#endif
-
-#define PIXELS_EXTENSIONS                                                                  \
-    "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_framebuffer_sRGB "     \
-    "GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB "               \
-    "GLX_EXT_swap_control GLX_EXT_texture_from_pixmap GLX_EXT_visual_info "                 \
-    "GLX_EXT_visual_rating GLX_MESA_swap_control GLX_SGIS_multisample GLX_SGI_swap_control"
-
 static XID new_xid(Display *dpy)
 {
     XID id;
@@ -74,15 +51,30 @@ static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
 
 /* ---- contexts ---- */
 
+/* A context of config (NULL: none, GLX_EXT_no_config_context, for req->screen) as req asks
+ * (NULL: GLX 1.3's defaults). */
 static GLXContext create_context(Display *dpy, struct glmux_pixels_config *config,
-                                 GLXContext share, const EGLint *attribs)
+                                 GLXContext share, const struct glmux_pixels_context_request *req)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);
     struct glmux_pixels_context *c, *sc = NULL;
+    EGLenum api = req != NULL ? req->api : EGL_OPENGL_API;
+    int screen, n;
     EGLContext e;
 
-    if (egl == NULL || !glmux_pixels_config_valid(dpy, config))
+    if (egl == NULL)
         return NULL;
+    if (config != NULL) {
+        if (!glmux_pixels_config_valid(dpy, config))
+            return NULL;
+        screen = config->screen;
+    } else {
+        /* No config: the screen asked for, which must have configs of ours. */
+        screen = req != NULL && req->screen >= 0 ? req->screen : DefaultScreen(dpy);
+        if (!(glmux_pixels_extensions_backed() & GLMUX_PIXELS_HAS_NO_CONFIG) ||
+            screen >= ScreenCount(dpy) || glmux_pixels_configs(dpy, screen, &n) == NULL)
+            return NULL;
+    }
     /* The context it shares with stays while eglCreateContext runs: a reference, no lock. */
     glmux_pixels_lock();
     if (share != NULL) {
@@ -93,9 +85,9 @@ static GLXContext create_context(Display *dpy, struct glmux_pixels_config *confi
         sc->current++;
     }
     glmux_pixels_unlock();
-    egl->BindAPI(EGL_OPENGL_API);
-    e = egl->CreateContext(egl->display, config->egl_config, sc ? sc->egl : EGL_NO_CONTEXT,
-                           attribs);
+    egl->BindAPI(api);
+    e = egl->CreateContext(egl->display, config != NULL ? config->egl_config : (EGLConfig)0,
+                           sc ? sc->egl : EGL_NO_CONTEXT, req != NULL ? req->attribs : NULL);
     c = e != EGL_NO_CONTEXT ? calloc(1, sizeof(*c)) : NULL;
     if (e == EGL_NO_CONTEXT)
         glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: EGL vendor \"%s\" refused the "
@@ -106,8 +98,13 @@ static GLXContext create_context(Display *dpy, struct glmux_pixels_config *confi
     glmux_pixels_context_release(sc);
     if (c != NULL) {
         c->egl = e;
-        c->own_config = *config;
-        c->config = &c->own_config;
+        if (config != NULL) {
+            c->own_config = *config;
+            c->config = &c->own_config;
+        }
+        c->screen = screen;
+        c->api = api;
+        c->release_none = req != NULL && req->release_none;
         glmux_pixels_context_link(c);
     }
     glmux_pixels_unlock();
@@ -118,17 +115,19 @@ static GLXContext create_context(Display *dpy, struct glmux_pixels_config *confi
 static GLXContext pixels_CreateContext(Display *dpy, XVisualInfo *vis, GLXContext share,
                                        Bool direct)
 {
+    struct glmux_pixels_config *c;
+
     (void)direct;
-    if (vis == NULL)
+    if (vis == NULL || (c = glmux_pixels_config_of_visual(dpy, vis)) == NULL)
         return NULL;
-    return create_context(dpy, glmux_pixels_config_of_visual(dpy, vis), share, NULL);
+    return create_context(dpy, c, share, NULL);
 }
 
 static GLXContext pixels_CreateNewContext(Display *dpy, GLXFBConfig config, int render_type,
                                           GLXContext share, Bool direct)
 {
     (void)direct;
-    if (render_type != GLX_RGBA_TYPE)
+    if (render_type != GLX_RGBA_TYPE || config == NULL)
         return NULL;
     return create_context(dpy, (struct glmux_pixels_config *)config, share, NULL);
 }
@@ -137,49 +136,12 @@ static GLXContext pixels_CreateContextAttribsARB(Display *dpy, GLXFBConfig confi
                                                  GLXContext share, Bool direct,
                                                  const int *attribs)
 {
-    EGLint out[16];
-    int n = 0, major = 1, minor = 0, flags = 0, profile = GLX_CONTEXT_CORE_PROFILE_BIT_ARB;
+    struct glmux_pixels_context_request req;
 
     (void)direct;
-    for (const int *a = attribs; a != NULL && a[0] != None; a += 2) {
-        switch (a[0]) {
-        case GLX_CONTEXT_MAJOR_VERSION_ARB: major = a[1]; break;
-        case GLX_CONTEXT_MINOR_VERSION_ARB: minor = a[1]; break;
-        case GLX_CONTEXT_FLAGS_ARB: flags = a[1]; break;
-        case GLX_CONTEXT_PROFILE_MASK_ARB: profile = a[1]; break;
-        case GLX_RENDER_TYPE:
-            if (a[1] != GLX_RGBA_TYPE)
-                return NULL;
-            break;
-        default:
-            glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: context attribute 0x%x is not "
-                      "supported", a[0]);
-            return NULL;
-        }
-    }
-    if (profile != GLX_CONTEXT_CORE_PROFILE_BIT_ARB &&
-        profile != GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB)
-        return NULL; /* ES profiles: this vendor renders desktop GL only */
-    out[n++] = EGL_CONTEXT_MAJOR_VERSION;
-    out[n++] = major;
-    out[n++] = EGL_CONTEXT_MINOR_VERSION;
-    out[n++] = minor;
-    if (major > 3 || (major == 3 && minor >= 2)) {
-        out[n++] = EGL_CONTEXT_OPENGL_PROFILE_MASK;
-        out[n++] = profile == GLX_CONTEXT_CORE_PROFILE_BIT_ARB
-                       ? EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
-                       : EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT;
-    }
-    if (flags & GLX_CONTEXT_DEBUG_BIT_ARB) {
-        out[n++] = EGL_CONTEXT_OPENGL_DEBUG;
-        out[n++] = EGL_TRUE;
-    }
-    if (flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) {
-        out[n++] = EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
-        out[n++] = EGL_TRUE;
-    }
-    out[n] = EGL_NONE;
-    return create_context(dpy, (struct glmux_pixels_config *)config, share, out);
+    if (!glmux_pixels_context_request(attribs, &req))
+        return NULL;
+    return create_context(dpy, (struct glmux_pixels_config *)config, share, &req);
 }
 
 static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
@@ -235,11 +197,11 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
     if (c == NULL)
         rc = GLX_BAD_CONTEXT;
     else if (attrib == GLX_FBCONFIG_ID)
-        *value = c->config->id;
+        *value = c->config != NULL ? c->config->id : 0; /* 0: made without a config */
     else if (attrib == GLX_RENDER_TYPE)
         *value = GLX_RGBA_TYPE;
     else if (attrib == GLX_SCREEN)
-        *value = c->config->screen;
+        *value = c->screen;
     else
         rc = GLX_BAD_ATTRIBUTE;
     glmux_pixels_unlock();
@@ -473,15 +435,36 @@ static struct glmux_pixels_drawable *drawable_ref(Display *dpy, XID xid,
     return d;
 }
 
+/* The config an X window's visual stands for (a context made without a config used on it
+ * directly), or NULL. One round trip. */
+static struct glmux_pixels_config *window_config(Display *dpy, XID xid)
+{
+    struct glmux_pixels_config *c = NULL;
+    XWindowAttributes wa;
+    XVisualInfo tmpl, *vis;
+    int n = 0;
+
+    if (!XGetWindowAttributes(dpy, xid, &wa))
+        return NULL;
+    tmpl.visualid = XVisualIDFromVisual(wa.visual);
+    tmpl.screen = XScreenNumberOfScreen(wa.screen);
+    if ((vis = XGetVisualInfo(dpy, VisualIDMask | VisualScreenMask, &tmpl, &n)) != NULL) {
+        c = glmux_pixels_config_of_visual(dpy, vis);
+        XFree(vis);
+    }
+    return c;
+}
+
 /*
  * Before glXMakeCurrent uses an X window directly (no GLX drawable of ours yet): asks the server
- * whether it can show the context's frames. *x: its transport (NULL when it is already one of
- * our drawables); false with the X error raised (BadMatch, GLXBadDrawable).
+ * whether it can show the frames of *config (NULL, a context without one: its visual's, then
+ * set). *x: its transport (NULL when it is already one of our drawables); false with the X
+ * error raised (BadMatch, GLXBadDrawable).
  */
-static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config *config, int minor,
+static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config **config, int minor,
                          struct glmux_pixels_xfer **x)
 {
-    enum glmux_pixels_fit fit;
+    enum glmux_pixels_fit fit = GLMUX_PIXELS_BAD_MATCH;
     bool known;
 
     *x = NULL;
@@ -490,7 +473,11 @@ static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config *conf
     glmux_pixels_lock();
     known = glmux_pixels_drawable_find(dpy, xid) != NULL;
     glmux_pixels_unlock();
-    if (known || (*x = glmux_pixels_xfer_new(dpy, config, xid, true, &fit)) != NULL)
+    if (known)
+        return true;
+    if (*config == NULL)
+        *config = window_config(dpy, xid);
+    if (*config != NULL && (*x = glmux_pixels_xfer_new(dpy, *config, xid, true, &fit)) != NULL)
         return true;
     if (fit == GLMUX_PIXELS_BAD_MATCH)
         glmux_pixels_x_error(dpy, BadMatch, -1, xid, minor);
@@ -506,10 +493,12 @@ static bool bind_claimed(const struct glmux_pixels_egl *egl, struct glmux_pixels
 {
     XImage *img;
 
-    if (d != NULL && (!glmux_pixels_surface_update(d, c->config) ||
-                      (r != d && !glmux_pixels_surface_update(r, c->config))))
+    /* A context made without a config draws into surfaces of the drawables' own. */
+    if (d != NULL && (!glmux_pixels_surface_update(d, c->config ? c->config : d->config) ||
+                      (r != d && !glmux_pixels_surface_update(r, c->config ? c->config
+                                                                           : r->config))))
         return false;
-    egl->BindAPI(EGL_OPENGL_API);
+    egl->BindAPI(c->api);
     if (!egl->MakeCurrent(egl->display, d ? d->surface : EGL_NO_SURFACE,
                           r ? r->surface : EGL_NO_SURFACE, c->egl)) {
         glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: eglMakeCurrent failed (EGL error 0x%x)",
@@ -535,17 +524,19 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     struct glmux_pixels_context *c;
     struct glmux_pixels_drawable *d = NULL, *r = NULL;
     struct glmux_pixels_xfer *draw_x = NULL, *read_x = NULL;
-    struct glmux_pixels_config *config = NULL;
+    struct glmux_pixels_config *config = NULL, *draw_config, *read_config;
     Bool ok = False;
     bool made = false;
 
     if (egl == NULL)
         return False;
-    /* GLX flushes the context it replaces: a pixmap or single-buffered window shows its frame. */
-    if (cur_ctx != NULL && ((GLXContext)cur_ctx != ctx || cur_draw == NULL ||
-                            cur_draw->xid != draw))
+    /* GLX flushes the context it replaces: a pixmap or single-buffered window shows its frame
+     * (not with GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB, which asks for no flush). */
+    if (cur_ctx != NULL && !cur_ctx->release_none &&
+        ((GLXContext)cur_ctx != ctx || cur_draw == NULL || cur_draw->xid != draw))
         glmux_pixels_flush_current();
     if (ctx == NULL) {
+        egl->BindAPI(cur_ctx != NULL ? cur_ctx->api : EGL_OPENGL_API);
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         glmux_pixels_lock();
         release_current();
@@ -565,12 +556,13 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     if (c == NULL)
         return False;
     /* X windows used directly are checked against the context's config first. */
-    if (draw != None && probe_window(dpy, draw, config, minor, &draw_x) &&
-        (read == draw || probe_window(dpy, read, config, minor, &read_x))) {
+    draw_config = read_config = config;
+    if (draw != None && probe_window(dpy, draw, &draw_config, minor, &draw_x) &&
+        (read == draw || probe_window(dpy, read, &read_config, minor, &read_x))) {
         glmux_pixels_lock();
-        d = drawable_ref(dpy, draw, config, &draw_x, &made);
+        d = drawable_ref(dpy, draw, draw_config, &draw_x, &made);
         /* One reference for a drawable that is both (release_current drops it once). */
-        r = read == draw ? d : drawable_ref(dpy, read, config, &read_x, &made);
+        r = read == draw ? d : drawable_ref(dpy, read, read_config, &read_x, &made);
         glmux_pixels_unlock();
     }
     if (draw == None || (d != NULL && r != NULL)) {
@@ -631,7 +623,7 @@ static const char *pixels_QueryServerString(Display *dpy, int screen, int name)
     switch (name) {
     case GLX_VENDOR: return "glmux pixels (local EGL rendering, images over X11)";
     case GLX_VERSION: return "1.4";
-    case GLX_EXTENSIONS: return PIXELS_EXTENSIONS;
+    case GLX_EXTENSIONS: return glmux_pixels_extensions();
     default: return NULL;
     }
 }
@@ -645,7 +637,7 @@ static const char *pixels_QueryExtensionsString(Display *dpy, int screen)
 {
     (void)dpy;
     (void)screen;
-    return PIXELS_EXTENSIONS;
+    return glmux_pixels_extensions();
 }
 
 /* ---- the vendor ABI ---- */

@@ -37,7 +37,8 @@
 #                when a context is destroyed)
 #   objects      (test_glx_pixels_objects) server without GLX: a context destroyed and another
 #                made current on the same window, 40 windows destroyed with XDestroyWindow, a
-#                read drawable other than the draw one
+#                read drawable other than the draw one, the GLX extensions EGL backs (no-error,
+#                flush control, ES profiles, no config)
 #   objects-libglvnd  the same through Debian's libglvnd, the vendor by name, a TCP display
 #   objects-memcheck  the first under valgrind (PIXELS_VALGRIND, label memcheck)
 #   depth, depth-put (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30
@@ -426,7 +427,7 @@ depth|depth-put)
 objects)
     start_xvfb -nolisten tcp -extension GLX
     export PIXELS_DISPLAY=":$num"
-    for what in recreate destroyed readdraw; do
+    for what in recreate destroyed readdraw extensions; do
         run_prog "$what"
     done
     ;;
@@ -440,7 +441,7 @@ objects-libglvnd)
     export PIXELS_DISPLAY="127.0.0.1:$num" PIXELS_LIBGLX="$sysglx"
     export LD_LIBRARY_PATH="$build/src/pixels:$(dirname "$sysglx")"
     export __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
-    for what in recreate destroyed readdraw; do
+    for what in recreate destroyed readdraw extensions; do
         run_prog "$what"
     done
     ;;

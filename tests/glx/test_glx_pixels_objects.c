@@ -4,7 +4,7 @@
  * changes its objects, on an Xvfb the wrapper (run_glx_pixels.sh) started for this test alone,
  * through our libGLX or the one PIXELS_LIBGLX names (Debian's libglvnd). Each mode reads the
  * window's pixels back from the X server (XGetImage).
- * usage: glx_pixels_objects recreate | destroyed | readdraw
+ * usage: glx_pixels_objects recreate | destroyed | readdraw | extensions
  *   recreate  a window (used directly, and a GLX window) shows context 1's frames; context 1 is
  *             destroyed (the window is then swapped with no context current), a little memory
  *             allocated, and context 2 on the same window shows its own frames: nothing of
@@ -15,6 +15,12 @@
  *             allocators keep freed memory) the resident size grew by less than 100 MiB.
  *   readdraw  glXMakeContextCurrent with a read drawable (a pbuffer) other than the draw one (a
  *             window): a blit from the read framebuffer shows the pbuffer's colour.
+ *   extensions the GLX extensions the EGL vendor (Mesa) backs are offered and work, each
+ *             context's frames on a window: GLX_ARB_create_context_no_error,
+ *             GLX_ARB_context_flush_control (both behaviours), GLX_EXT_create_context_es2_profile
+ *             and _es_profile (ES 2.0 and 3.0 contexts), GLX_EXT_no_config_context (on a GLX
+ *             window and on an X window used directly); the ones it cannot back are not offered
+ *             (docs/compatibility.md), and an unknown attribute gets no context.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,6 +35,23 @@
 
 #include "pixels_util.h"
 
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
+#endif
+#define ES_PROFILE_BIT 0x0004          /* GLX_CONTEXT_ES(2)_PROFILE_BIT_EXT */
+#define NO_ERROR_ATTRIB 0x31B3         /* GLX_CONTEXT_OPENGL_NO_ERROR_ARB */
+#define RELEASE_ATTRIB 0x2097          /* GLX_CONTEXT_RELEASE_BEHAVIOR_ARB */
+#define RELEASE_NONE 0                 /* GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB */
+#define RELEASE_FLUSH 0x2098           /* GLX_CONTEXT_RELEASE_BEHAVIOR_FLUSH_ARB */
+#define GL_RELEASE_BEHAVIOR 0x82FB     /* GL_CONTEXT_RELEASE_BEHAVIOR */
+#define GL_RELEASE_FLUSH 0x82FC        /* GL_CONTEXT_RELEASE_BEHAVIOR_FLUSH */
+#define GL_FLAG_NO_ERROR 0x0008        /* GL_CONTEXT_FLAG_NO_ERROR_BIT */
+#ifndef GL_CONTEXT_FLAGS
+#define GL_CONTEXT_FLAGS 0x821E
+#endif
 #ifndef GL_READ_FRAMEBUFFER
 #define GL_READ_FRAMEBUFFER 0x8CA8
 #define GL_DRAW_FRAMEBUFFER 0x8CA9
@@ -254,9 +277,130 @@ static int readdraw(void)
     return 0;
 }
 
+typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
+
+/* Whether name is a whole word of the space-separated list. */
+static bool has_word(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n) {
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/* ctx, made current on draw (of win), shows frames of rgb; then let go and destroyed. */
+static void context_frames(GLXContext ctx, GLXDrawable draw, Window win, unsigned long rgb,
+                           const char *what)
+{
+    CHECK_MSG(ctx != NULL, "%s: no context", what);
+    CHECK_MSG(glXMakeContextCurrent(dpy, draw, draw, ctx), "%s: not made current", what);
+    frames(draw, win, rgb, 2);
+    CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+    glXDestroyContext(dpy, ctx);
+    printf("ok: %s\n", what);
+}
+
+static int extensions(void)
+{
+    static const char *const offered[] = {
+        "GLX_ARB_create_context_no_error", "GLX_ARB_context_flush_control",
+        "GLX_EXT_create_context_es2_profile", "GLX_EXT_create_context_es_profile",
+        "GLX_EXT_no_config_context",
+    };
+    static const char *const not_offered[] = {
+        "GLX_MESA_query_renderer", "GLX_SGI_make_current_read", "GLX_MESA_copy_sub_buffer",
+    };
+    const int no_error[] = { GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 3,
+                             GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
+                             NO_ERROR_ATTRIB, True, None };
+    const int release_none[] = { RELEASE_ATTRIB, RELEASE_NONE, None };
+    const int release_flush[] = { RELEASE_ATTRIB, RELEASE_FLUSH, None };
+    const int es2[] = { GLX_CONTEXT_MAJOR_VERSION_ARB, 2, GLX_CONTEXT_MINOR_VERSION_ARB, 0,
+                        GLX_CONTEXT_PROFILE_MASK_ARB, ES_PROFILE_BIT, None };
+    const int es3[] = { GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 0,
+                        GLX_CONTEXT_PROFILE_MASK_ARB, ES_PROFILE_BIT, None };
+    const int unknown[] = { 0x7777, 1, None };
+    int no_config[] = { GLX_SCREEN, 0, None };
+    create_attribs_fn create;
+    const char *exts, *version;
+    GLXContext ctx;
+    GLXWindow glxwin;
+    Window win;
+    GLint v = -1;
+    int screen = -1;
+
+    setup();
+    exts = glXQueryExtensionsString(dpy, DefaultScreen(dpy));
+    CHECK(exts != NULL);
+    for (size_t i = 0; i < sizeof(offered) / sizeof(offered[0]); i++)
+        CHECK_MSG(has_word(exts, offered[i]), "%s is not offered: %s", offered[i], exts);
+    for (size_t i = 0; i < sizeof(not_offered) / sizeof(not_offered[0]); i++)
+        CHECK_MSG(!has_word(exts, not_offered[i]), "%s is offered", not_offered[i]);
+    create = (create_attribs_fn)glXGetProcAddress((const GLubyte *)"glXCreateContextAttribsARB");
+    CHECK(create != NULL);
+    win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+
+    ctx = create(dpy, config, NULL, True, no_error);
+    CHECK(ctx != NULL && glXMakeContextCurrent(dpy, win, win, ctx));
+    glGetIntegerv(GL_CONTEXT_FLAGS, &v);
+    CHECK_MSG(v & GL_FLAG_NO_ERROR, "GL_CONTEXT_FLAGS 0x%x lacks the no-error bit", v);
+    context_frames(ctx, win, win, RED, "GLX_ARB_create_context_no_error");
+
+    ctx = create(dpy, config, NULL, True, release_none);
+    CHECK(ctx != NULL && glXMakeContextCurrent(dpy, win, win, ctx));
+    glGetIntegerv(GL_RELEASE_BEHAVIOR, &v);
+    CHECK_MSG(v == 0, "GL_CONTEXT_RELEASE_BEHAVIOR 0x%x, not GL_NONE", v);
+    context_frames(ctx, win, win, GREEN, "GLX_ARB_context_flush_control (none)");
+    ctx = create(dpy, config, NULL, True, release_flush);
+    CHECK(ctx != NULL && glXMakeContextCurrent(dpy, win, win, ctx));
+    glGetIntegerv(GL_RELEASE_BEHAVIOR, &v);
+    CHECK_MSG(v == GL_RELEASE_FLUSH, "GL_CONTEXT_RELEASE_BEHAVIOR 0x%x, not flush", v);
+    context_frames(ctx, win, win, BLUE, "GLX_ARB_context_flush_control (flush)");
+
+    ctx = create(dpy, config, NULL, True, es2);
+    CHECK(ctx != NULL && glXMakeContextCurrent(dpy, win, win, ctx));
+    version = (const char *)glGetString(GL_VERSION);
+    /* An ES 2.0 request may get a later version, compatible with it. */
+    CHECK_MSG(version != NULL && (strncmp(version, "OpenGL ES 2.", 12) == 0 ||
+                                  strncmp(version, "OpenGL ES 3.", 12) == 0),
+              "an ES 2.0 context has version %s", version ? version : "(none)");
+    context_frames(ctx, win, win, YELLOW, "GLX_EXT_create_context_es2_profile (ES 2.0)");
+    ctx = create(dpy, config, NULL, True, es3);
+    CHECK(ctx != NULL && glXMakeContextCurrent(dpy, win, win, ctx));
+    version = (const char *)glGetString(GL_VERSION);
+    CHECK_MSG(version != NULL && strncmp(version, "OpenGL ES 3.", 12) == 0,
+              "an ES 3.0 context has version %s", version ? version : "(none)");
+    context_frames(ctx, win, win, CYAN, "GLX_EXT_create_context_es_profile (ES 3.0)");
+
+    no_config[1] = DefaultScreen(dpy);
+    glxwin = glXCreateWindow(dpy, config, win, NULL);
+    CHECK(glxwin != None);
+    ctx = create(dpy, NULL, NULL, True, no_config);
+    CHECK(ctx != NULL);
+    CHECK(glXQueryContext(dpy, ctx, GLX_SCREEN, &screen) == Success &&
+          screen == DefaultScreen(dpy));
+    context_frames(ctx, glxwin, win, MAGENTA, "GLX_EXT_no_config_context (GLX window)");
+    glXDestroyWindow(dpy, glxwin);
+    XDestroyWindow(dpy, win);
+    win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
+    context_frames(create(dpy, NULL, NULL, True, no_config), win, win, RED,
+                   "GLX_EXT_no_config_context (X window)");
+
+    CHECK_MSG(create(dpy, config, NULL, True, unknown) == NULL,
+              "a context with an unknown attribute");
+    XDestroyWindow(dpy, win);
+    finish();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    CHECK_MSG(argc >= 2, "usage: %s recreate | destroyed | readdraw", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s recreate | destroyed | readdraw | extensions", argv[0]);
+    if (strcmp(argv[1], "extensions") == 0)
+        return extensions();
     if (strcmp(argv[1], "recreate") == 0)
         return recreate();
     if (strcmp(argv[1], "destroyed") == 0)
