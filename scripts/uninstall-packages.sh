@@ -5,19 +5,21 @@
 # libgl1, libegl1, ... libglvnd-dev: each installed at a version with "+glmux") at a version
 # that sorts above Debian's, so `apt-get install --reinstall libglvnd0` keeps glmux's. The way
 # back is a downgrade of each of them to the highest version apt knows from an archive
-# (`apt-cache madison`; every architecture installed, libglvnd0:i386 too), then the purge of the
+# (`apt-cache madison`; every architecture installed, libglvnd0:i386 too), and the purge of the
 # packages that are only glmux's (glmux-tools, libglx-glmux-pixels0, the -dbgsym packages of
-# out/deb). Prints the two commands; --run runs them (with sudo when not root), then checks
-# that no glmux package is left. Exits 1 and runs nothing when apt knows no archive version of
-# a package (apt-get update, and Debian 12's sources, are needed); 0 with a message when no
-# glmux package is installed.
+# out/deb), in one apt transaction: `apt-get install --allow-downgrades --purge NAME=VERSION...
+# NAME-...` (the -dbgsym packages of the replaced libraries depend on their exact version, so a
+# purge after the downgrade would no longer find them). Prints the command; --run runs it (with
+# sudo when not root), then checks that no glmux package is left. Exits 1 and runs nothing
+# when apt knows no archive version of a package (apt-get update, and Debian 12's sources, are
+# needed); 0 with a message when no glmux package is installed.
 #   scripts/uninstall-packages.sh [--run]
 set -eu
 run=false
 case ${1:-} in
     --run) run=true ;;
     '') ;;
-    -h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "uninstall-packages: unknown argument $1 (try --help)" >&2; exit 2 ;;
 esac
 own="glmux-tools libglx-glmux-pixels0"
@@ -63,14 +65,12 @@ if [ -z "$downgrade" ] && [ -z "$purge" ]; then
 fi
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
-echo "# Back to Debian's libglvnd: the archive's versions, then glmux's own packages purged."
-[ -z "$downgrade" ] || echo "${sudo:+sudo }apt-get install --allow-downgrades$downgrade"
-[ -z "$purge" ] || echo "${sudo:+sudo }apt-get purge$purge"
+removals=$(for p in $purge; do printf ' %s-' "$p"; done)
+echo "# Back to Debian's libglvnd: the archive's versions, and glmux's own packages purged."
+echo "${sudo:+sudo }apt-get install --allow-downgrades --purge$downgrade$removals"
 [ "$run" = true ] || exit 0
 # shellcheck disable=SC2086
-[ -z "$downgrade" ] || $sudo apt-get install -y --allow-downgrades $downgrade
-# shellcheck disable=SC2086
-[ -z "$purge" ] || $sudo apt-get purge -y $purge
+$sudo apt-get install -y --allow-downgrades --purge $downgrade $removals
 left=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev}\n' | awk -v own=" $own " '
     $3 ~ /^(un|pn)/ { next }
     $2 ~ /\+glmux/ || index(own, " " $1 " ") { printf "%s ", $1 }')

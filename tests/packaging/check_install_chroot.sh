@@ -82,8 +82,8 @@ echo "ok: 16 packages at glmux's version, glmux check passes, glxinfo renders th
 echo "== the way back"
 scripts/uninstall-packages.sh >/tmp/way-back.txt || { cat /tmp/way-back.txt; fail "no way back printed"; }
 cat /tmp/way-back.txt
-grep -q "^apt-get install --allow-downgrades .*libglvnd0=" /tmp/way-back.txt || fail "the downgrade was not printed"
-grep -q "^apt-get purge .*glmux-tools" /tmp/way-back.txt || fail "the purge was not printed"
+grep -q "^apt-get install --allow-downgrades --purge .*libglvnd0=[^ ]* .* glmux-tools- " \
+    /tmp/way-back.txt || fail "the way back printed is not a downgrade and a purge"
 scripts/uninstall-packages.sh --run >/tmp/back.log 2>&1 ||
     { tail -n 30 /tmp/back.log; fail "scripts/uninstall-packages.sh --run failed"; }
 # shellcheck disable=SC2086

@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: MIT
 # scripts/uninstall-packages.sh against fake dpkg, dpkg-query, apt-cache and apt-get: with
 # glmux's packages installed (libglvnd0 and libegl1 for amd64, libglvnd0 for i386, glmux-tools,
-# libglx-glmux-pixels0, a -dbgsym), it prints the downgrade of each replaced package to the highest
-# archive version (not glmux's, not a lower one) and the purge of glmux's own; --run runs
+# libglx-glmux-pixels0, a -dbgsym), it prints one apt-get install: the downgrade of each
+# replaced package to the highest archive version (not glmux's, not a lower one) and the purge
+# of glmux's own (NAME-, --purge); --run runs
 # exactly those and finds no glmux package left; a package apt knows no archive version of
 # stops it before it changes anything; a system without glmux has nothing to do.
 #   test_uninstall_packages.sh SOURCE_DIR WORK_DIR
 set -u
 src=$1 work=$2
 script=$src/scripts/uninstall-packages.sh
-fail() { echo "FAIL: $*"; echo "--- output:"; cat "$work/out"; echo "--- calls:"; cat "$d/calls"; exit 1; }
+fail() {
+    echo "FAIL: $*"; echo "--- output:"; cat "$work/out"; echo "--- calls:"; cat "$d/calls"; exit 1
+}
 rm -rf "$work"
 d=$work/bin
 mkdir -p "$d"
@@ -34,7 +37,8 @@ cat >"$d/apt-cache" <<FAKE
 #!/bin/sh
 # apt-cache madison NAME: the lines of the madison file for NAME
 [ "\$1" = madison ] || exit 1
-awk -F'|' -v n="\$2" '\$1 == n { printf " %s | %s | http://deb.debian.org/debian bookworm/main Packages\\n", \$1, \$2 }' "$d/madison"
+awk -F'|' -v n="\$2" '\$1 == n {
+    printf " %s | %s | http://deb.debian.org/debian bookworm/main\\n", \$1, \$2 }' "$d/madison"
 FAKE
 # apt-get install NAME=VERSION...: the status file takes those versions; purge NAME...: drops them.
 cat >"$d/apt-get" <<FAKE
@@ -45,6 +49,9 @@ for a in "\$@"; do
     case \$a in
         install|purge) op=\$a ;;
         -*) ;;
+        *-) n=\${a%-}
+            awk -v n="\$n" '\$1 != n' "$d/status" >"$d/status.new"
+            mv "$d/status.new" "$d/status" ;;
         *=*) n=\${a%%=*} v=\${a#*=}
              awk -v n="\$n" -v v="\$v" '{ full = (\$2 == "amd64" ? \$1 : \$1 ":" \$2)
                  if (full == n) \$3 = v; print }' "$d/status" >"$d/status.new"
@@ -86,17 +93,16 @@ run() {   # expected exit status, arguments
 
 setup
 run 0
-grep -qx "apt-get install --allow-downgrades libglvnd0=1.6.0-1 libglvnd0:i386=1.6.0-1 libegl1=1.6.0-1" \
-    "$work/out" || fail "not the downgrade expected"
-grep -qx "apt-get purge glmux-tools libglx-glmux-pixels0 libegl1-dbgsym" "$work/out" || fail "not the purge expected"
+way="install --allow-downgrades --purge libglvnd0=1.6.0-1 libglvnd0:i386=1.6.0-1 libegl1=1.6.0-1"
+way="$way glmux-tools- libglx-glmux-pixels0- libegl1-dbgsym-"
+grep -qxF "apt-get $way" "$work/out" || fail "not the way back expected"
 [ -s "$d/calls" ] && fail "apt-get ran without --run"
 echo "ok: prints the way back"
 
 setup
 run 0 --run
-grep -qx "apt-get install -y --allow-downgrades libglvnd0=1.6.0-1 libglvnd0:i386=1.6.0-1 libegl1=1.6.0-1" \
-    "$d/calls" || fail "--run did not downgrade as printed"
-grep -qx "apt-get purge -y glmux-tools libglx-glmux-pixels0 libegl1-dbgsym" "$d/calls" || fail "--run did not purge"
+grep -qxF "apt-get $(echo "$way" | sed 's/^install/install -y/')" "$d/calls" ||
+    fail "--run did not run what it prints"
 grep -q "no glmux package is installed" "$work/out" || fail "the end was not said"
 grep -q glmux "$d/status" && fail "glmux packages left: $(grep glmux "$d/status")"
 echo "ok: --run goes back"
@@ -104,14 +110,16 @@ echo "ok: --run goes back"
 setup
 grep -v '^libegl1' "$d/madison" >"$d/madison.new" && mv "$d/madison.new" "$d/madison"
 run 1
-grep -q "apt knows no Debian version of: libegl1" "$work/out" || fail "the unknown package was not named"
+grep -q "apt knows no Debian version of: libegl1" "$work/out" ||
+    fail "the unknown package was not named"
 grep -q "apt-get install" "$work/out" && fail "printed a way back that misses a package"
 echo "ok: a package without an archive version stops it"
 
 setup
 grep -v glmux "$d/status" >"$d/status.new" && mv "$d/status.new" "$d/status"
 run 0 --run
-grep -q "no glmux package is installed; nothing to do" "$work/out" || fail "nothing to do was not said"
+grep -q "no glmux package is installed; nothing to do" "$work/out" ||
+    fail "nothing to do was not said"
 [ -s "$d/calls" ] && fail "apt-get ran with nothing to do"
 echo "uninstall-packages.sh: 4 cases as expected"
 rm -rf "$work"
