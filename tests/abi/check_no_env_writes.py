@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks that libraries never write the process environment (issue 28 item 3).
+"""Checks that libraries never write the process environment (another thread may
+read it meanwhile, and glibc's setenv is not thread-safe).
 
   check_no_env_writes.py [--nm NM] LIB...
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux EGL test: the labels EGL_KHR_debug callbacks receive for errors libEGL raises itself
- * (issue 9, item 2), compared with libglvnd in the same run. Each of two children dlopens one
+ * (the thread's label and the display's, as libglvnd passes them), compared with libglvnd in
+ * the same run. Each of two children dlopens one
  * libEGL (ours from the build tree, libglvnd's: the path in argv[1], which
  * tests/abi/reference.py found and checked), sets a thread label,
  * triggers the same errors and prints, per case, the command, the error and which label came as

@@ -46,7 +46,7 @@ CASES = [
     ("intel-nvidia", OFFLOAD, "nvidia", NM),
     ("intel-nvidia", {"DRI_PRIME": "1!"}, "mesa", MN),
     ("intel-nvidia", {"GLMUX_GPU": "integrated"}, "mesa", MN),
-    # A launcher's request wins over the session's variables (issue 28 item 12).
+    # A launcher's request wins over the session's variables (the launcher asked for this program).
     ("intel-nvidia", dict(OFFLOAD, GLMUX_GPU="integrated"), "nvidia", NM),
     ("intel-nvidia", dict(OFFLOAD, DRI_PRIME=I), "nvidia", NM),
     ("intel-nvidia", {"GLMUX_GPU": "discrete", "DRI_PRIME": I}, "mesa", MN),
@@ -139,7 +139,7 @@ CASES += [
     ("vm-bochs-virtio", OFFLOAD, "mesa", MN),
 ]
 
-# Bad input (issue 5) and requests no vendor can be told about: one clear warning, the default
+# Bad input and requests no vendor can be told about: one clear warning, the default
 # GPU's vendor first, never a crash.
 BAD = [
     ("intel-nvidia", {"DRI_PRIME": "0"}, "mesa", MN),

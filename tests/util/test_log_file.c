@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux unit test: GLMUX_DEBUG_FILE is created with mode 0600 whatever the umask, and a
- * symbolic link at its path is never followed (issue 9, item 9), nor one anywhere among its
- * directories (issue 25, item 7); control characters in a message are escaped (issue 9, item
- * 10), and so are the outside strings of the log's own messages, the bad GLMUX_DEBUG token and
- * the GLMUX_DEBUG_FILE path (issue 25, item 3). The log configuration is read once per process,
- * so each case runs in a child of its own, whose stderr goes to a file.
+ * symbolic link at its path is never followed, nor one anywhere among its directories (another
+ * user could point it at a file of the program's); control characters in a message are
+ * escaped, and so are the outside strings of the log's own messages, the bad GLMUX_DEBUG token
+ * and the GLMUX_DEBUG_FILE path (they could rewrite the terminal). The log configuration is
+ * read once per process, so each case runs in a child of its own, whose stderr goes to a file.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux unit test: fork() while another thread logs (issue 9, item 5). The child's first log
+ * glmux unit test: fork() while another thread logs. The child's first log
  * call must not wait for a lock the parent's other thread held at the moment of the fork. Each
  * child logs and exits; the parent reaps it. A child that blocks is a hang, which the alarm
  * turns into a failure (a guard, not a timing assertion).
