@@ -38,7 +38,7 @@
 #   objects      (test_glx_pixels_objects) server without GLX: a context destroyed and another
 #                made current on the same window, 40 windows destroyed with XDestroyWindow, a
 #                read drawable other than the draw one, the GLX extensions EGL backs (no-error,
-#                flush control, ES profiles, no config)
+#                flush control, ES profiles, no config), 40 forks while two threads render
 #   objects-libglvnd  the same through Debian's libglvnd, the vendor by name, a TCP display
 #   objects-memcheck  the first under valgrind (PIXELS_VALGRIND, label memcheck)
 #   depth, depth-put (test_glx_pixels_present) one screen, then five of depth 24, 16, 8, 30
@@ -427,7 +427,7 @@ depth|depth-put)
 objects)
     start_xvfb -nolisten tcp -extension GLX
     export PIXELS_DISPLAY=":$num"
-    for what in recreate destroyed readdraw extensions; do
+    for what in recreate destroyed readdraw extensions fork; do
         run_prog "$what"
     done
     ;;

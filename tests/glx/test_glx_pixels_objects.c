@@ -4,7 +4,7 @@
  * changes its objects, on an Xvfb the wrapper (run_glx_pixels.sh) started for this test alone,
  * through our libGLX or the one PIXELS_LIBGLX names (Debian's libglvnd). Each mode reads the
  * window's pixels back from the X server (XGetImage).
- * usage: glx_pixels_objects recreate | destroyed | readdraw | extensions
+ * usage: glx_pixels_objects recreate | destroyed | readdraw | extensions | fork
  *   recreate  a window (used directly, and a GLX window) shows context 1's frames; context 1 is
  *             destroyed (the window is then swapped with no context current), a little memory
  *             allocated, and context 2 on the same window shows its own frames: nothing of
@@ -21,11 +21,20 @@
  *             and _es_profile (ES 2.0 and 3.0 contexts), GLX_EXT_no_config_context (on a GLX
  *             window and on an X window used directly); the ones it cannot back are not offered
  *             (docs/compatibility.md), and an unknown attribute gets no context.
+ *   fork      while two threads show frames, make and destroy contexts and swap windows current
+ *             nowhere (the vendor's own contexts), the main thread forks 40 times; each child
+ *             calls into the vendor's records and configs (their locks) and exits: no child
+ *             hangs on a lock copied while held (a 30 s wait each), and the threads' last
+ *             frames are as drawn.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <X11/Xlib.h>
@@ -396,9 +405,102 @@ static int extensions(void)
     return 0;
 }
 
+struct forker {
+    Window win, spare;          /* spare: swapped while current nowhere */
+    unsigned long rgb;
+    GLXContext ctx;
+};
+
+static int fork_stop;
+
+static void *fork_worker(void *p)
+{
+    struct forker *f = p;
+
+    for (int i = 0; !__atomic_load_n(&fork_stop, __ATOMIC_ACQUIRE) || i < 4; i++) {
+        GLXContext extra = new_context();
+
+        CHECK(glXMakeContextCurrent(dpy, f->spare, f->spare, extra));
+        pixels_clear(f->rgb);
+        CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+        glXDestroyContext(dpy, extra);
+        glXSwapBuffers(dpy, f->spare);
+        CHECK(glXMakeContextCurrent(dpy, f->win, f->win, f->ctx));
+        pixels_clear(f->rgb);
+        glXSwapBuffers(dpy, f->win);
+        glFinish();
+        CHECK(glXMakeContextCurrent(dpy, None, None, NULL));
+    }
+    return NULL;
+}
+
+/* Waits for a child at most 30 s; its exit status, or -1 when it hung (then killed). */
+static int child_status(pid_t pid)
+{
+    struct timespec pause = { 0, 10 * 1000 * 1000 };
+    int status;
+
+    for (int i = 0; i < 3000; i++) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+
+        if (got == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+static int forks(void)
+{
+    struct forker f[2] = { { .rgb = RED }, { .rgb = BLUE } };
+    pthread_t threads[2];
+    int id = 0, screen = -1;
+
+    CHECK(XInitThreads());
+    setup();
+    for (int t = 0; t < 2; t++) {
+        f[t].win = pixels_make_window(dpy, vis, t * 100, 0, 64, 64);
+        f[t].spare = pixels_make_window(dpy, vis, t * 100, 100, 64, 64);
+        f[t].ctx = new_context();
+        CHECK(pthread_create(&threads[t], NULL, fork_worker, &f[t]) == 0);
+    }
+    for (int i = 0; i < 40; i++) {
+        pid_t pid = fork();
+        int status;
+
+        CHECK(pid >= 0);
+        if (pid == 0) {
+            /* The child: the vendor's locks (records, configs) must be free. */
+            bool ok = glXQueryContext(dpy, f[0].ctx, GLX_SCREEN, &screen) == Success &&
+                      glXGetFBConfigAttrib(dpy, config, GLX_FBCONFIG_ID, &id) == Success;
+
+            _exit(ok ? 0 : 3);
+        }
+        status = child_status(pid);
+        CHECK_MSG(status == 0, "fork %d: the child %s (status %d)", i,
+                  status < 0 ? "hung (a lock of the vendor was copied while held)"
+                             : "could not query the vendor", status);
+    }
+    __atomic_store_n(&fork_stop, 1, __ATOMIC_RELEASE);
+    for (int t = 0; t < 2; t++) {
+        CHECK(pthread_join(threads[t], NULL) == 0);
+        CHECK_PIXEL(dpy, f[t].win, 8, 8, f[t].rgb);
+        glXDestroyContext(dpy, f[t].ctx);
+    }
+    finish();
+    printf("ok: 40 forks while two threads showed frames\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    CHECK_MSG(argc >= 2, "usage: %s recreate | destroyed | readdraw | extensions", argv[0]);
+    CHECK_MSG(argc >= 2, "usage: %s recreate | destroyed | readdraw | extensions | fork",
+              argv[0]);
+    if (strcmp(argv[1], "fork") == 0)
+        return forks();
+
     if (strcmp(argv[1], "extensions") == 0)
         return extensions();
     if (strcmp(argv[1], "recreate") == 0)
