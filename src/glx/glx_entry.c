@@ -71,6 +71,7 @@ __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 
 void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     for (int i = 0; i < entry_used; i++) {
         const GLubyte *name = (const GLubyte *)entry_names[i];
         void *target;
@@ -115,6 +116,7 @@ __GLXextFuncPtr glmux_glx_entry_new(const char *name)
 
 void glmux_glx_entry_vendor_loaded(glmux_glx_vendor *vendor)
 {
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
     (void)vendor;
 }
 

@@ -106,8 +106,10 @@ void glmux_glx_index_tell(const char *name, int index)
 int glmux_glx_index_add(const char *name)
 {
     bool is_new;
-    int i = glmux_glx_index_assign(name, glmux_name_index_hash(name), &is_new);
+    int i;
 
+    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    i = glmux_glx_index_assign(name, glmux_name_index_hash(name), &is_new);
     if (is_new) {
         glmux_glx_call_out_begin();
         glmux_glx_index_tell(glmux_glx_index_name(i), i);
