@@ -94,19 +94,23 @@ class Setup:
                 served[words[0]] = words[1]
         return r, seen, served
 
-    def probe_check(self, devices, display, env, want, glx_server_vendor=None, prefix=()):
+    def probe_check(self, devices, display, env, want, glx_server_vendor=None, prefix=(),
+                    what="both"):
         """Runs the probe with env; the problems found when its EGL and GLX vendors do not render
         on the GPU wanted (oracle.renders_on). want: a tag for both APIs, or {"egl"|"glx":
         (tag, vendor_only)} where vendor_only means the vendor must be the tag's, wherever its
         own variables then take it. glx_server_vendor: the X server's vendor is an acceptable
-        GLX answer too (nothing asked a GPU of an X server that does not name its own)."""
+        GLX answer too (nothing asked a GPU of an X server that does not name its own). what:
+        "both", or the one API the probe runs ("egl"). The probe's stderr (the libraries'
+        warnings) is kept in self.last_stderr."""
         if not isinstance(want, dict):
             want = {"egl": (want, False), "glx": (want, False)}
-        r, seen, served = self.probe_run(env, prefix)
+        r, seen, served = self.probe_run(env, prefix, what)
+        self.last_stderr = r.stderr
         if r.returncode != 0:
             return ["probe: exit %d: %s" % (r.returncode, (r.stdout + r.stderr).strip())]
         problems = []
-        for api in ("egl", "glx"):
+        for api in ("egl", "glx") if what == "both" else (what,):
             tag, vendor_only = want[api]
             d = oracle.by_tag(devices, tag)
             vendor = served.get(api)

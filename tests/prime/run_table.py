@@ -17,9 +17,12 @@ For each case three answers must match the oracle's GPU:
     unless X runs on it);
   * libGLX (the same process, screen 0 of the fake X server): likewise.
 With a known display GPU, the fake server's DRI3Open requests are counted too: the libraries ask
-the display for its GPU exactly when its answer can change the vendor (display_asked: the GPUs
-the screen could be on lead to different vendors, or libEGL's default display is asked), and
-explain never asks where one vendor serves every GPU.
+the display for its GPU exactly when its answer can change the vendor or whether the request is
+met (display_asked), a GPU variable set or not, and explain never asks where one vendor serves
+every GPU. The libraries' warning that a request cannot be met comes exactly where it cannot
+with the display's GPU (check_warning: the reverse-PRIME and VM rows). With --compositor, each
+known display GPU is also a Wayland compositor's (prime_compositor: linux-dmabuf feedback names
+it): the default EGL display under WAYLAND_DISPLAY, in libEGL and explain, for every setting.
 Where glmux deliberately differs from the reference, a rule in DIFFERENCES gives glmux's answer
 and the words docs/compatibility.md uses for it; each row it changes says so, and the test
 checks the document.
@@ -27,7 +30,8 @@ checks the document.
 Each bed runs in one `umockdev-run` (this script again, with --inner), the fake X server a thread
 of it. Device nodes for DRI3 need mknod (root with CAP_MKNOD); without it the known-display rows
 are left out, and the test says so. Exit 0 pass, 77 skip, 1 fail.
-Usage: run_table.py GLMUX PROBE BEDS EGL_VENDOR_DIR GLX_LIBRARY_PATH WORK [--quick] [BED...]
+Usage: run_table.py GLMUX PROBE BEDS EGL_VENDOR_DIR GLX_LIBRARY_PATH WORK [--quick]
+       [--compositor=PRIME_COMPOSITOR] [BED...]
 (--quick: three machines, the common forms, two displays each).
 """
 import json
@@ -248,6 +252,7 @@ def check_case(setup, server, devices, spec, bed, display, variables):
                                   {"egl": (egl_want, egl_vendor_only),
                                    "glx": (want, vendor_only)},
                                   server_vendor if glx_server else None)
+    problems += check_warning(devices, classes, display, variables, setup.last_stderr)
     # The display is asked for its GPU only when its answer can change the vendor: never where
     # one vendor serves every GPU (explain neither), else as display_asked says.
     opens = server.dri3_opens - before_probe
@@ -260,13 +265,76 @@ def check_case(setup, server, devices, spec, bed, display, variables):
     return want, reference, problems
 
 
+# The warning for a request a vendor cannot be told about (choose.c).
+NOT_TOLD_WARNING = "a library does not write the environment"
+
+
+def check_warning(devices, classes, display, variables, stderr):
+    """The libraries warn that a request cannot be met exactly when it cannot with the display
+    where it is (the reverse-PRIME and VM rows: DRI_PRIME=1 names the other GPU of the
+    display's, not boot_vga's). Where one vendor serves every GPU, or the display does not say
+    its GPU, the default GPU is the reference (docs/hybrid-gpus.md)."""
+    reference = display if display is not None and not one_vendor(devices) else None
+    expect = unmet(devices, reference, classes, variables)
+    got = NOT_TOLD_WARNING in stderr
+    if got == expect:
+        return []
+    return ["the libraries %s: %s" % ("warned that the request cannot be met" if got else
+                                      "did not warn that the request cannot be met",
+                                      stderr.strip()[-400:] or "nothing on stderr")]
+
+
+def check_wayland(setup, devices, spec, display, variables, wayland_env):
+    """The default EGL display under WAYLAND_DISPLAY (DISPLAY unset), on a compositor whose
+    linux-dmabuf feedback names display's GPU: libEGL (the probe) and explain follow the
+    compositor's GPU exactly as they follow the X server's."""
+    classes = spec["classes"]
+    asked = display_asked(devices, classes, variables)
+    egl_display = display if asked else None
+    egl_want, reference, vendor_only = decide(devices, egl_display, classes, variables)
+    vendor_only |= egl_display != display
+    env = setup.env(None, variables)
+    env.update(wayland_env)
+    problems = []
+    out, r = setup.explain(env)
+    if out is None:
+        problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
+    else:
+        dd = out.get("default_display") or {}
+        got = (out.get("gpu") or {}).get("tag")
+        if got != egl_want:
+            problems.append("explain: GPU %s" % got)
+        egl = (dd.get("egl_vendors") or out.get("egl_vendors") or [None])[0]
+        if vendor_of(devices, egl_want) and egl != vendor_of(devices, egl_want):
+            problems.append("explain: EGL vendor %s" % egl)
+        if bool(dd) != asked:
+            problems.append("explain %s the compositor" % ("asked" if dd else "did not ask"))
+    problems += setup.probe_check(devices, display, env, {"egl": (egl_want, vendor_only)},
+                                  what="egl")
+    problems += check_warning(devices, classes, display, variables, setup.last_stderr)
+    return egl_want, reference, problems
+
+
+def start_compositor(compositor, runtime, dev):
+    """The fake compositor naming device number dev, in runtime: (process, socket name)."""
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+    proc = subprocess.Popen([compositor, str(dev[0]), str(dev[1])], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().split()
+    if len(line) != 2 or line[0] != "ready":
+        proc.kill()
+        proc.wait()
+        return None, None
+    return proc, line[1]
+
+
 def vendor_of(devices, tag):
     d = oracle.by_tag(devices, tag)
     return d["vendor"] if d else None
 
 
 def inner(args):
-    glmux, probe, bed, egl_dir, glx_path, work, quick = args
+    glmux, probe, bed, egl_dir, glx_path, work, quick, compositor = args
     quick = quick == "quick"
     spec = BEDS[bed]
     devices = oracle.annotate(__import__("drm_devices").devices())
@@ -295,8 +363,34 @@ def inner(args):
                                                        display, variables)
                 rows.append({"label": label(bed, display, variables), "want": want,
                              "reference": reference, "problems": problems})
+            if dev is not None and compositor != "-":
+                rows += wayland_rows(setup, devices, spec, bed, display, node, compositor, work,
+                                     quick)
     json.dump({"rows": rows, "mknod": server.mknod_error}, sys.stdout)
     return 0
+
+
+def wayland_rows(setup, devices, spec, bed, display, node, compositor, work, quick):
+    runtime = tempfile.mkdtemp(prefix="wl.", dir=work)
+    os.chmod(runtime, 0o700)
+    proc, socket = start_compositor(compositor, runtime, node["dev"])
+    if proc is None:
+        return [{"label": "%s [Wayland on %s]" % (bed, display),
+                 "problems": ["the fake compositor did not start"]}]
+    rows = []
+    wayland_env = {"WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtime,
+                   "FAKE_EGL_ANY_WAYLAND": "1"}
+    try:
+        for variables in variable_sets(devices, spec, quick):
+            want, reference, problems = check_wayland(setup, devices, spec, display, variables,
+                                                      wayland_env)
+            rows.append({"label": label(bed, display, variables).replace(
+                "[X on", "[Wayland on", 1), "want": want, "reference": reference,
+                "problems": problems})
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    return rows
 
 
 def docs_mention(top, words):
@@ -310,6 +404,7 @@ def main():
     glmux, probe, beds_dir, egl_dir, glx_path, work = sys.argv[1:7]
     rest = sys.argv[7:]
     quick = "--quick" in rest
+    compositor = next((a.split("=", 1)[1] for a in rest if a.startswith("--compositor=")), "-")
     beds = [b for b in rest if not b.startswith("--")] or (QUICK_BEDS if quick else list(BEDS))
     if shutil.which("umockdev-run") is None:
         print("skipped: umockdev-run not installed (apt-get install umockdev)")
@@ -327,7 +422,7 @@ def main():
         bed_work = tempfile.mkdtemp(prefix=bed + ".", dir=work)
         cmd = ["umockdev-run", "-d", os.path.join(beds_dir, bed + ".umockdev"), "--",
                sys.executable, os.path.abspath(__file__), "--inner", glmux, probe, bed, egl_dir,
-               glx_path, bed_work, "quick" if quick else "full"]
+               glx_path, bed_work, "quick" if quick else "full", compositor]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
         try:
             result = json.loads(r.stdout)
