@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""glmux tests: `glmux explain` names, screen by screen, the GLX vendor libGLX loads.
+
+An Xvfb with two screens, with GLX and without it (-extension GLX), each with nothing set and
+with __GLX_FORCE_VENDOR_LIBRARY_1 (which turns the pixels vendor's rule off for screen 1 only):
+  * with GLX, nothing set: Mesa (the server names it) on both screens;
+  * with GLX, __GLX_FORCE_VENDOR_LIBRARY_1=glmux-pixels: Mesa on 0, the pixels vendor on 1;
+  * without GLX, nothing set: the pixels vendor on both (it comes first on a server without GLX);
+  * without GLX, __GLX_FORCE_VENDOR_LIBRARY_1=mesa: the pixels vendor on 0, Mesa on 1.
+For each, `glmux explain --json` and its text give each screen's vendor, and a GLX program
+through glmux's libGLX (screens_probe, GLMUX_DEBUG=vendor) shows which vendor libGLX loaded for
+each screen ("screen N of :D: vendor ..."): the two must agree, and match the list above. The
+vendors are Debian's Mesa (libGLX_mesa.so.0, libEGL_mesa.so.0, which the pixels vendor renders
+with) and the build's pixels vendor (GLX_LIBRARY_PATH).
+Usage: run_screens.py GLMUX PROBE PIXELS_DIR WORK. Exit 0 pass, 77 skip, 1 fail.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PIXELS = "glmux-pixels"
+CASES = [
+    (True, {}, ["mesa", "mesa"]),
+    (True, {"__GLX_FORCE_VENDOR_LIBRARY_1": PIXELS}, ["mesa", PIXELS]),
+    (False, {}, [PIXELS, PIXELS]),
+    (False, {"__GLX_FORCE_VENDOR_LIBRARY_1": "mesa"}, [PIXELS, "mesa"]),
+]
+LOADED = re.compile(r'screen (\d) of \S+: vendor "([^"]+)"')
+
+
+def skip(why):
+    print("skipped:", why)
+    sys.exit(77)
+
+
+def start_xvfb(glx):
+    rfd, wfd = os.pipe()
+    args = ["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-noreset",
+            "-screen", "0", "64x64x24", "-screen", "1", "64x64x24"]
+    if not glx:
+        args += ["-extension", "GLX"]
+    proc = subprocess.Popen(args, pass_fds=(wfd,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    with os.fdopen(rfd, "rb") as f:
+        number = f.readline().strip()
+    if not number:
+        proc.kill()
+        proc.wait()
+        return None, None
+    return proc, ":" + number.decode()
+
+
+def clean_env(display, pixels_dir, variables):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("GLMUX_", "__EGL_", "__GLX_", "__NV_", "DRI_PRIME",
+                                "LIBGL_", "WAYLAND_"))}
+    env.update(variables, DISPLAY=display, LD_LIBRARY_PATH=pixels_dir)
+    return env
+
+
+def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want):
+    env = clean_env(display, pixels_dir, variables)
+    problems = []
+    r = subprocess.run([glmux, "explain", "--json"], env=env, capture_output=True, text=True,
+                       timeout=120)
+    try:
+        screens = json.loads(r.stdout)["glx"]["screens"]
+    except (ValueError, KeyError):
+        return ["explain --json: exit %d: %s" % (r.returncode, r.stderr.strip())]
+    told = [s.get("vendor") for s in screens]
+    text = subprocess.run([glmux, "explain"], env=env, capture_output=True, text=True,
+                          timeout=120).stdout
+    told_text = [m.group(1) for m in re.finditer(r'^X screen \d:  vendor "([^"]+)"', text,
+                                                 re.M)]
+    log = os.path.join(work, "glx-%d.log" % len(os.listdir(work)))
+    env.update(GLMUX_DEBUG="vendor", GLMUX_DEBUG_FILE=log)
+    r = subprocess.run([probe], env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        return ["the GLX program failed (exit %d): %s" % (r.returncode,
+                                                          (r.stdout + r.stderr).strip()[-800:])]
+    loaded = [None, None]
+    for m in LOADED.finditer(open(log).read() if os.path.exists(log) else ""):
+        loaded[int(m.group(1))] = m.group(2)
+    if loaded != want:
+        problems.append("libGLX loaded %s, expected %s" % (loaded, want))
+    if told != loaded:
+        problems.append("explain --json names %s, libGLX loaded %s" % (told, loaded))
+    if told_text != loaded:
+        problems.append("explain's text names %s, libGLX loaded %s" % (told_text, loaded))
+    return problems
+
+
+def main():
+    glmux, probe, pixels_dir, work = sys.argv[1:5]
+    if shutil.which("Xvfb") is None:
+        skip("Xvfb is not installed (apt-get install xvfb)")
+    if not os.path.exists("/usr/share/glvnd/egl_vendor.d/50_mesa.json"):
+        skip("Debian's Mesa EGL vendor is not installed (apt-get install libegl-mesa0)")
+    os.makedirs(work, exist_ok=True)
+    work = tempfile.mkdtemp(dir=work)
+    failures = 0
+    for glx in (True, False):
+        proc, display = start_xvfb(glx)
+        if proc is None:
+            skip("Xvfb did not start")
+        try:
+            for server_glx, variables, want in CASES:
+                if server_glx != glx:
+                    continue
+                label = "[%s] %s" % ("GLX" if glx else "no GLX", " ".join(
+                    "%s=%s" % kv for kv in variables.items()) or "(nothing set)")
+                problems = check_case(glmux, probe, pixels_dir, work, display, glx, variables,
+                                      want)
+                if problems:
+                    failures += 1
+                    print("FAIL %s: %s" % (label, "; ".join(problems)))
+                else:
+                    print("ok   %s: screens %s" % (label, ", ".join(want)))
+        finally:
+            proc.terminate()
+            proc.wait()
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d case(s), %d failure(s)" % (len(CASES), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
