@@ -120,7 +120,10 @@ static void decide_views(struct decision *d)
         v->lands = glmux_select_vendor_lands(d->sel, v->name, ref);
         v->serves_lands = glmux_select_candidate_serves(&d->cands[i], v->lands);
         v->by = glmux_select_vendor_told_by(d->sel, v->name);
-        if (d->choice.asked != NULL && glmux_select_candidate_serves(&d->cands[i], d->choice.asked))
+        /* A vendor that lands on the GPU asked for already (its own variable says so, in
+         * whatever form) needs nothing. */
+        if (d->choice.asked != NULL && v->lands != d->choice.asked &&
+            glmux_select_candidate_serves(&d->cands[i], d->choice.asked))
             n = glmux_select_vendor_env(d->sel, v->name, d->choice.asked, ref, need);
         /* Only what is not set yet is needed. */
         for (size_t j = 0; j < n; j++)

@@ -15,6 +15,7 @@ Exit 0 pass, 77 skip (umockdev-run missing or not working here), 1 fail.
 """
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -203,8 +204,35 @@ def run(glmux, bed, env, args):
 
 # The text of `glmux explain` on every bed, on a machine without /sys (an empty testbed) and
 # with one vendor installed (no GPU looked at), under a few variables: it must not contradict
-# itself (issue 28 item 13, issue 24 item 6).
-TEXT_VARIABLES = [{}, {"DRI_PRIME": "1"}, dict(NVR, GLMUX_GPU="integrated")]
+# itself, garble a reason, call a working renderer none, or list as needed what is set.
+TEXT_VARIABLES = [{}, {"DRI_PRIME": "1"}, dict(NVR, GLMUX_GPU="integrated"),
+                  {"GLMUX_GPU": "discrete"}, NVR, {"DRI_PRIME": "0", **NVR}]
+
+
+def false_lines(text, variables):
+    """What in one `glmux explain` text is garbled or false, given the variables set (DISPLAY
+    is never set here)."""
+    problems = []
+    lines = text.splitlines()
+    for l in lines:
+        m = re.search(r"\(([^()]+) wins over \1\)", l)
+        if m:
+            problems.append("garbled precedence: %s" % l.strip())
+        if "(nothing names" in l or "renders nowhere" in l:
+            problems.append("garbled or false: %s" % l.strip())
+        m = re.match(r"\s+\S+ needs (\w+)=(\S+) for ", l)
+        if m and variables.get(m.group(1)) == m.group(2):
+            problems.append("listed as needed though set: %s" % l.strip())
+        if "DISPLAY not reachable" in l or l.startswith("X screen "):
+            problems.append("DISPLAY is not set, yet: %s" % l.strip())
+        if l.startswith("  - GLX screen "):
+            problems.append("a reason for a screen, with no X display: %s" % l.strip())
+    if not any(l.startswith("X screens:   none: DISPLAY is not set") for l in lines):
+        problems.append("does not say that DISPLAY is not set")
+    no_gpu = any(l.startswith("GPU:         none") for l in lines)
+    if no_gpu and not any("llvmpipe" in l for l in lines):
+        problems.append("no GPU, and no word that Mesa renders with llvmpipe")
+    return problems
 
 
 def contradictions(text):
@@ -267,8 +295,8 @@ def check_text(glmux, beds, vendors):
                     os.path.basename(bed) if bed != empty.name else "(no /sys)",
                     os.path.basename(os.path.normpath(dirs)),
                     " ".join("%s=%s" % kv for kv in variables.items()) or "(none)")
-                problems = contradictions(r.stdout) if r.returncode == 0 else \
-                    ["exit status %d: %s" % (r.returncode, r.stderr)]
+                problems = contradictions(r.stdout) + false_lines(r.stdout, variables) \
+                    if r.returncode == 0 else ["exit status %d: %s" % (r.returncode, r.stderr)]
                 if problems:
                     failures += 1
                     print("FAIL %s: %s\n%s" % (label, "; ".join(problems), r.stdout))

@@ -66,6 +66,11 @@ class Setup:
         except ValueError:
             return None, r
 
+    def run_text(self, env, prefix=()):
+        """`glmux explain` (its text) with env."""
+        return subprocess.run(list(prefix) + [self.glmux, "explain"], env=env,
+                              capture_output=True, text=True, timeout=120)
+
     def probe_run(self, env, prefix=(), what="both"):
         """Runs the probe (or prefix + probe); returns (result, {"egl"|"glx": {vendor: seen}},
         {"egl"|"glx": vendor that served}, stderr)."""

@@ -8,7 +8,8 @@ with __GLX_FORCE_VENDOR_LIBRARY_1 (which turns the pixels vendor's rule off for 
   * with GLX, __GLX_FORCE_VENDOR_LIBRARY_1=glmux-pixels: Mesa on 0, the pixels vendor on 1;
   * without GLX, nothing set: the pixels vendor on both (it comes first on a server without GLX);
   * without GLX, __GLX_FORCE_VENDOR_LIBRARY_1=mesa: the pixels vendor on 0, Mesa on 1.
-For each, `glmux explain --json` and its text give each screen's vendor, and a GLX program
+For each, `glmux explain --json` and its text give each screen's vendor (and its reasons say why,
+never "the X server's vendor" for a screen the pixels vendor serves), and a GLX program
 through glmux's libGLX (screens_probe, GLMUX_DEBUG=vendor) shows which vendor libGLX loaded for
 each screen ("screen N of :D: vendor ..."): the two must agree, and match the list above. The
 vendors are Debian's Mesa (libGLX_mesa.so.0, libEGL_mesa.so.0, which the pixels vendor renders
@@ -93,6 +94,15 @@ def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want):
         problems.append("explain --json names %s, libGLX loaded %s" % (told, loaded))
     if told_text != loaded:
         problems.append("explain's text names %s, libGLX loaded %s" % (told_text, loaded))
+    # The reasons agree with the screen lines: a screen the pixels vendor serves first is not
+    # said to get the X server's vendor.
+    for s, vendor in enumerate(told):
+        first = 'GLX screen %d: vendor "%s" comes first' % (s, PIXELS)
+        if vendor == PIXELS and "GLX screen %d: the X server's vendor" % s in text:
+            problems.append("screen %d: the pixels vendor, yet 'the X server's vendor'" % s)
+        if vendor == PIXELS and not glx and "__GLX_FORCE_VENDOR_LIBRARY_%d" % s not in \
+                variables and first not in text:
+            problems.append("screen %d: the reasons do not say %r" % (s, first))
     return problems
 
 
