@@ -8,9 +8,13 @@
  * display lock while the lock's owner waited in libGLX: a deadlock, which the watchdog turns
  * into a failure instead of a hang. Both threads must see the same GLX answers, and the
  * client string names the expected vendor (argument 2: the fake vendors, or Debian's Mesa).
+ * Every tenth run the holder also forks meanwhile: the child, whose copy of the display is
+ * locked for good, must still get through libGLX's locks (glXGetProcAddress of a name it has
+ * to record, glXGetCurrentContext) and exit; a child that hangs trips the watchdog.
  *   test_glx_xlock SERVER VENDOR-SUBSTRING     (SERVER: "one" or "two", xvfb_fixture.sh)
  */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +75,23 @@ static void ask(struct answer *a)
     a->vendor = glXGetClientString(a->dpy, GLX_VENDOR);
 }
 
+/* fork() while the other thread may be inside its first GLX call: the child uses libGLX. */
+static void fork_and_check(int run)
+{
+    pid_t pid = fork();
+    int status;
+
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        /* A name no vendor knows: recorded under the load lock (a generated stub, or NULL). */
+        glXGetProcAddress((const GLubyte *)"glXGlmuxNoSuchFunction");
+        _exit(glXGetCurrentContext() == NULL ? 0 : 3);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "run %d: the child forked meanwhile failed (status 0x%x)", run, status);
+}
+
 /* The other thread: its first call is the display's first GLX call, unless the holder's is. */
 static void *first_call(void *data)
 {
@@ -103,6 +124,8 @@ int main(int argc, char **argv)
             usleep(1000);
         else
             XLockDisplay(dpy);
+        if (run % 10 == 0)
+            fork_and_check(run);
         ask(&holder);
         CHECK_MSG(glXQueryVersion(dpy, &major, &minor) && major == 1,
                   "run %d: glXQueryVersion with XLockDisplay held", run);
