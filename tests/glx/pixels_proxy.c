@@ -232,7 +232,6 @@ struct pixels_proxy *pixels_proxy_start(const char *display, int flags, int dela
     const char *colon = display != NULL ? strrchr(display, ':') : NULL;
     int num, ev, er;
     Display *dpy;
-    pthread_t th;
 
     CHECK(p != NULL);
     CHECK_MSG(colon != NULL && display[0] == ':', "the proxy needs a local display, not %s",
@@ -266,9 +265,15 @@ struct pixels_proxy *pixels_proxy_start(const char *display, int flags, int dela
     }
     CHECK_MSG(p->display[0] != '\0', "no free display number for the proxy");
     CHECK(listen(p->listen_fd, 16) == 0);
+    return p;
+}
+
+void pixels_proxy_serve(struct pixels_proxy *p)
+{
+    pthread_t th;
+
     CHECK(pthread_create(&th, NULL, accept_thread, p) == 0);
     pthread_detach(th);
-    return p;
 }
 
 const char *pixels_proxy_display(const struct pixels_proxy *p)

@@ -19,8 +19,11 @@ enum {
 
 struct pixels_proxy;
 
-/* A proxy to the server of display (":N"), its server-to-client bytes delayed by delay_ms. */
+/* A proxy to the server of display (":N"), its server-to-client bytes delayed by delay_ms:
+ * listening, its connections waiting until pixels_proxy_serve starts its threads (so that a
+ * process can fork first: ThreadSanitizer allows no thread in a child of a threaded process). */
 struct pixels_proxy *pixels_proxy_start(const char *display, int flags, int delay_ms);
+void pixels_proxy_serve(struct pixels_proxy *p);
 /* Its display name (":N"). */
 const char *pixels_proxy_display(const struct pixels_proxy *p);
 /* The MIT-SHM requests it rewrote (failed) and whether it holds an attach back, so far. */

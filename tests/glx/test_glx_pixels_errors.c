@@ -35,12 +35,14 @@ static int frames_through(struct pixels_proxy *p, const char *what)
 {
     static const unsigned long colors[] = { RED, GREEN, BLUE, YELLOW, MAGENTA, CYAN };
     const int frames = 12;
-    Display *dpy = XOpenDisplay(pixels_proxy_display(p)), *direct = pixels_open_display();
+    Display *dpy, *direct = pixels_open_display();
     XVisualInfo *vis;
     GLXFBConfig cfg;
     GLXContext ctx;
     Window win;
 
+    pixels_proxy_serve(p);
+    dpy = XOpenDisplay(pixels_proxy_display(p));
     CHECK_MSG(dpy != NULL, "cannot open the proxy's display %s", pixels_proxy_display(p));
     glmux_test_require_ours("libGLX.so.0");
     XSetErrorHandler(pixels_count_errors);
@@ -125,6 +127,7 @@ static int killed_in_test(void)
         fprintf(stderr, "the swap returned: the MIT-SHM test was not held up\n");
         _exit(3);
     }
+    pixels_proxy_serve(p); /* after the fork: the child has no thread of the proxy's */
     /* The child is in the test once the proxy holds its attach back (60 s at most). */
     while (!pixels_proxy_holding(p)) {
         CHECK_MSG(waitpid(child, &status, WNOHANG) == 0, "the child ended before its MIT-SHM "
