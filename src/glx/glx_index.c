@@ -5,9 +5,12 @@
  * constant hash table; the vendors' GLX extension functions follow, in the order they got one
  * (a name list of their own). Every vendor is told every index: when it is loaded, all of them
  * so far; then each new one. The vendors told are this file's own list, so that nothing here
- * reaches back into the vendor loader. glmux_glx_lock guards the lists; the told list only
- * grows at its head, so it may be walked without the lock.
+ * reaches back into the vendor loader. glmux_glx_lock guards the lists; the names are also
+ * changed under glmux_glx_dyn_lock, so that fetchDispatchEntry reads a name under that leaf
+ * alone, never waiting behind a vendor's load. The told list only grows at its head, so it
+ * may be walked without a lock.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +94,10 @@ int glmux_glx_index_assign(const char *name, uint32_t h, bool *is_new)
     if ((i = glmux_names_find(&extension_names, name)) >= 0)
         return OWN_COUNT + i;
     count = extension_names.count;
-    if ((i = glmux_names_add(&extension_names, name)) < 0)
+    pthread_mutex_lock(&glmux_glx_dyn_lock);
+    i = glmux_names_add(&extension_names, name);
+    pthread_mutex_unlock(&glmux_glx_dyn_lock);
+    if (i < 0)
         return -1;
     *is_new = i == count;
     return OWN_COUNT + i;
@@ -120,7 +126,7 @@ int glmux_glx_index_add(const char *name)
 
 const char *glmux_glx_index_name(int index)
 {
-    GLMUX_ASSERT_LOCKED(&glmux_glx_lock);
+    assert(glmux_lock_held(&glmux_glx_lock) || glmux_lock_held(&glmux_glx_dyn_lock));
     if (index >= 0 && index < OWN_COUNT)
         return own_names[index];
     return glmux_names_get(&extension_names, index - OWN_COUNT);

@@ -3,7 +3,8 @@
  * glmux: libGLX's GLX dispatch indices (glx_index.c). Indices [0, own count) are libGLX's own
  * functions (glx_core_table.h, then GLMUX_GLX_OWN_EXTRA); then the vendors' GLX extension
  * functions, in the order they got one. Every loaded vendor is told every index
- * (setDispatchIndex). glmux_glx_lock guards the list.
+ * (setDispatchIndex). glmux_glx_lock guards the list; a name is also read under
+ * glmux_glx_dyn_lock (glmux_glx_index_name).
  */
 #ifndef GLMUX_GLX_INDEX_H
 #define GLMUX_GLX_INDEX_H
@@ -27,7 +28,8 @@ int glmux_glx_index_assign(const char *name, uint32_t hash, bool *is_new);
 void glmux_glx_index_tell(const char *name, int index);
 /* glmux_glx_index_assign and, for a new index, glmux_glx_index_tell. Lock held. */
 int glmux_glx_index_add(const char *name);
-/* The name of an index (stable until libGLX is unloaded), or NULL. Lock held. */
+/* The name of an index (stable until libGLX is unloaded), or NULL. Call it with
+ * glmux_glx_lock or glmux_glx_dyn_lock (fetchDispatchEntry takes only the leaf). */
 const char *glmux_glx_index_name(int index);
 /* A vendor was just loaded (lock held): it learns every index, and the generated entry stubs
  * it can serve are filled in. */

@@ -13,7 +13,8 @@
  *    load of a vendor (dlopen, __glx_Main, its functions, setDispatchIndex), as libglvnd holds
  *    its vendor-name lock there; recursive because __glx_Main may call the exports. Every such
  *    call is marked with glmux_glx_call_out_begin/_end, so that fork() does not wait for it.
- *  - glmux_glx_dyn_lock, a leaf: every vendor's fetchDispatchEntry cache.
+ *  - glmux_glx_dyn_lock, a leaf: every vendor's fetchDispatchEntry cache, and the dispatch
+ *    index names as fetchDispatchEntry reads them (changed under both locks, glx_index.c).
  * Order: glmux_glx_lock, then glmux_glx_map_lock or glmux_glx_dyn_lock (never the other way).
  */
 #ifndef GLMUX_GLX_LOCK_H
