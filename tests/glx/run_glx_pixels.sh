@@ -54,7 +54,8 @@
 #                a pixmap's X contents; swap intervals paced by Present
 #   resize       (test_glx_pixels_present) the first frame after another connection resized
 #                the window is right at the new size, with and without Present
-#                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window
+#                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window;
+#                then through Debian's libglvnd on a TCP display, as objects-libglvnd
 #   shmerrors    (test_glx_pixels_errors, through an X proxy in it) ShmPutImage or ShmAttach
 #                failing late: frames still shown, by XPutImage; a process killed during the
 #                display's MIT-SHM test leaves no segment
@@ -386,6 +387,23 @@ resize)
     GLMUX_GLX_REMOTE_SHM=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog resize
+    # The same through Debian's libglvnd, the vendor by name, on a TCP display (XPutImage).
+    sysglx=$(env -u LD_LIBRARY_PATH ldd "$(command -v glxinfo)" 2>/dev/null |
+             awk '$1 == "libGLX.so.0" { print $3 }')
+    if [ -n "$sysglx" ] && [ "${sysglx#"$build"}" = "$sysglx" ]; then
+        kill "$xpid"
+        wait "$xpid" 2>/dev/null
+        start_xvfb -listen tcp
+        (
+            export PIXELS_DISPLAY="127.0.0.1:$num" PIXELS_LIBGLX="$sysglx"
+            export LD_LIBRARY_PATH="$build/src/pixels:$(dirname "$sysglx")"
+            export __GLX_VENDOR_LIBRARY_NAME=glmux-pixels
+            run_prog resize
+            GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
+        ) || exit 1
+    else
+        echo "libglvnd runs skipped: no libglvnd libGLX.so.0 (Debian's libglx0)"
+    fi
     ;;
 shmerrors)
     start_xvfb -nolisten tcp -extension GLX

@@ -20,7 +20,8 @@
  *           errors, glXQueryDrawable, and frames paced by Present at interval 2 (the log's count).
  *   resize  another connection resizes the window (and waits for the server), then one frame:
  *           every pixel of the window (XGetImage) is the frame's, at each of seven sizes; a
- *           9000 x 9000 window gets one BadAlloc and frames of the last size.
+ *           9000 x 9000 window gets one BadAlloc and frames of the last size. Through our libGLX,
+ *           or the libGLX that PIXELS_LIBGLX names (Debian's libglvnd, the vendor by name).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -691,6 +692,25 @@ static long wrong_pixels(Window win, int w, int h, unsigned long color)
     return wrong;
 }
 
+/* The libGLX under test: ours, or the one PIXELS_LIBGLX names (Debian's libglvnd); the
+ * vendor is the build's. */
+static void check_libraries(void)
+{
+    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
+    char a[4096], b[4096];
+
+    if (want == NULL) {
+        glmux_test_require_ours("libGLX.so.0");
+        return;
+    }
+    got = glmux_test_loaded_path("libGLX.so.0");
+    CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
+              strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded", want);
+    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
+              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
+}
+
 static int resize_first_frame(void)
 {
     static const struct {
@@ -709,9 +729,9 @@ static int resize_first_frame(void)
 
     dpy = pixels_open_display();
     other = pixels_open_display();
-    glmux_test_require_ours("libGLX.so.0");
     XSetErrorHandler(pixels_count_errors);
     cfg = pixels_pick_config(dpy, &vis);
+    check_libraries();
     ctx = glXCreateNewContext(dpy, cfg, GLX_RGBA_TYPE, NULL, True);
     CHECK(ctx != NULL);
     win = pixels_make_window(dpy, vis, 0, 0, 80, 72);
@@ -760,8 +780,9 @@ static int resize_first_frame(void)
     XFree(vis);
     XCloseDisplay(other);
     XCloseDisplay(dpy);
-    printf("ok: %s: the first frame after each of %d resizes is right at the new size; a "
-           "9000x9000 window gets BadAlloc\n", present ? "Present" : "no Present", n);
+    printf("ok: %s%s: the first frame after each of %d resizes is right at the new size; a "
+           "9000x9000 window gets BadAlloc\n", present ? "Present" : "no Present",
+           getenv("PIXELS_LIBGLX") != NULL ? ", through libglvnd" : "", n);
     return 0;
 }
 
