@@ -34,13 +34,16 @@ def symbols(nm, obj):
 
 
 def short_names(paths):
-    """Object paths shortened to what tells them apart (src/egl/state.c, not the .dir path)."""
+    """Object paths shortened to what tells them apart (state.c, not the .dir path)."""
     names = {}
+    common = os.path.commonpath([os.path.dirname(p) for p in paths]) if paths else ""
     for p in paths:
         n = p
         marker = ".dir" + os.sep
         if marker in n:
             n = n.split(marker, 1)[1]
+        elif common:
+            n = os.path.relpath(n, common)
         n = n.replace("__" + os.sep, "")
         while n.startswith("." + os.sep):
             n = n[2:]
@@ -126,6 +129,11 @@ def main():
         objs = [o for o in objs.split(";") if o.endswith(".o")]
         if not objs:
             print(f"{name}: no object files given", file=sys.stderr)
+            return 1
+        missing = [o for o in objs if not os.path.exists(o)]
+        if missing:
+            print(f"{name}: {len(missing)} object file(s) missing, e.g. {missing[0]}: build the "
+                  "library first", file=sys.stderr)
             return 1
         edges = graph(args.nm, objs)
         short = short_names(objs)
