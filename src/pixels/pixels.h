@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <X11/Xlib.h>
 #include <X11/Xlib-xcb.h>
@@ -146,7 +147,16 @@ struct glmux_pixels_config {
 };
 
 /* Whether name is one of the space-separated words of list (an extension string). */
-bool glmux_pixels_has_word(const char *list, const char *name);
+static inline bool glmux_pixels_has_word(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (const char *p = list; p != NULL && (p = strstr(p, name)) != NULL; p += len) {
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    }
+    return false;
+}
 /* The configs of (dpy, screen), made on first use; NULL with *n = 0 when there are none. */
 struct glmux_pixels_config *glmux_pixels_configs(Display *dpy, int screen, int *n);
 /* Whether config is one of ours. */
@@ -499,6 +509,9 @@ void glmux_pixels_context_release(struct glmux_pixels_context *c);
 bool glmux_pixels_contexts_idle(void);
 /* The drawable of dpy with GLX XID xid (lock held), or NULL. */
 struct glmux_pixels_drawable *glmux_pixels_drawable_find(Display *dpy, XID xid);
+/* Before the first record of dpy's drawables is made (no lock held): dpy's close will forget
+ * them (the records part of its record, pixels_display.c); false when out of memory. */
+bool glmux_pixels_drawables_watch(Display *dpy);
 /* A record not yet listed (no lock needed): its creator fills it in, then lists it with
  * glmux_pixels_drawable_link. NULL when out of memory. */
 struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, XID target,
@@ -513,10 +526,6 @@ void glmux_pixels_drawable_free(struct glmux_pixels_drawable *d);
  * which frees contexts set aside too. */
 void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d);
 void glmux_pixels_free_released(void);
-/* XCloseDisplay of dpy (its close hook; the connection is still open): its drawables are
- * forgotten, as the next connection's XIDs may name others, and their transports freed now; one
- * still current on a thread shows nothing more and is freed when that thread lets it go. */
-void glmux_pixels_drawables_display_closed(Display *dpy);
 /* Frees the records of dpy's windows and pixmaps that are current nowhere and whose X drawable
  * is gone (XDestroyWindow, XFreePixmap: asked with one GetGeometry each, one round trip in
  * all), and of X windows used directly and current nowhere beyond the few used last. No lock
@@ -555,27 +564,32 @@ void glmux_pixels_flush_current(void);
 
 /* ---- one record per X display (pixels_display.c) ---- */
 
-struct display_configs;     /* pixels_config.c's part */
-
-struct glmux_pixels_display {
-    struct glmux_pixels_display *next;
-    Display *dpy;
-    int ext_number;                  /* the vendor's one XAddExtension record: its close hook */
-    struct display_configs *configs; /* FB configs and visuals (configs_lock) */
-    struct present_display *present; /* the frame transport's (NULL without libX11-xcb) */
+/* The modules' parts of a display's record, in the order they are closed and freed. */
+enum glmux_pixels_part {
+    GLMUX_PIXELS_PART_RECORDS,  /* pixels_records.c: the display's drawables (closed first) */
+    GLMUX_PIXELS_PART_CONFIGS,  /* pixels_config.c: FB configs and visuals (configs_lock) */
+    GLMUX_PIXELS_PART_SERVER,   /* pixels_server.c: struct present_display */
+    GLMUX_PIXELS_PARTS
 };
 
-/* The record of dpy, made on first use (X requests: the caller holds none of the vendor's
- * locks); NULL when out of memory. It lives until the display is closed. */
-struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy);
-/* The record of dpy if there is one; makes none. */
-struct glmux_pixels_display *glmux_pixels_display_find(Display *dpy);
-/* The modules' parts: made with no lock held (X requests allowed), freed when the display
- * closes, with no Xlib call (NULL is fine). */
-struct display_configs *glmux_pixels_config_display_new(Display *dpy);
-void glmux_pixels_config_display_free(struct display_configs *d);
-struct present_display *glmux_pixels_present_display_new(Display *dpy);
-void glmux_pixels_present_display_free(struct present_display *pd);
+/* What a part's module gives with it. */
+struct glmux_pixels_part_ops {
+    /* Makes the part: no lock held, X requests allowed; NULL when there can be none. */
+    void *(*make)(Display *dpy);
+    /* XCloseDisplay (the connection still open), before any part is freed; NULL: nothing. */
+    void (*closed)(Display *dpy, void *part);
+    /* Frees the part, with no Xlib call (display closed, or the vendor unloaded); NULL: nothing.
+     * Also a part made by a thread that was not the first. */
+    void (*free)(void *part);
+};
+
+/* dpy's part which, made by ops->make on first use (and the display's record with it: X
+ * requests; the caller holds none of the vendor's locks); NULL when there is none. It lives
+ * until the display is closed. */
+void *glmux_pixels_display_part(Display *dpy, enum glmux_pixels_part which,
+                                const struct glmux_pixels_part_ops *ops);
+/* dpy's part which if it was made; makes nothing. */
+void *glmux_pixels_display_part_find(Display *dpy, enum glmux_pixels_part which);
 
 /* ---- what pixels_vendor.c's destructor calls, and the fork steps ---- */
 

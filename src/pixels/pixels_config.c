@@ -150,17 +150,6 @@ static struct egl_kind *egl_kinds(const struct glmux_pixels_egl *egl, int *n)
     return kinds;
 }
 
-bool glmux_pixels_has_word(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-
-    for (const char *p = list; p != NULL && (p = strstr(p, name)) != NULL; p += len) {
-        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
-            return true;
-    }
-    return false;
-}
-
 /* ---- visuals ---- */
 
 static bool usable_visual(const XVisualInfo *v)
@@ -285,24 +274,10 @@ static void screen_free(struct screen_configs *s)
 
 /* ---- per display ---- */
 
-struct display_configs *glmux_pixels_config_display_new(Display *dpy)
+static void display_configs_free(void *part)
 {
-    struct display_configs *d = calloc(1, sizeof(*d));
+    struct display_configs *d = part;
 
-    if (d == NULL)
-        return NULL;
-    d->screen_count = ScreenCount(dpy);
-    d->screens = calloc((size_t)d->screen_count, sizeof(*d->screens));
-    d->made = calloc((size_t)d->screen_count, sizeof(*d->made));
-    if (d->screens == NULL || d->made == NULL) {
-        glmux_pixels_config_display_free(d);
-        return NULL;
-    }
-    return d;
-}
-
-void glmux_pixels_config_display_free(struct display_configs *d)
-{
     if (d == NULL)
         return;
     for (int s = 0; d->screens != NULL && s < d->screen_count; s++)
@@ -312,12 +287,31 @@ void glmux_pixels_config_display_free(struct display_configs *d)
     free(d);
 }
 
+/* The configs part of a display's record (pixels_display.c): made with no lock held. */
+static void *display_configs_new(Display *dpy)
+{
+    struct display_configs *d = calloc(1, sizeof(*d));
+
+    if (d == NULL)
+        return NULL;
+    d->screen_count = ScreenCount(dpy);
+    d->screens = calloc((size_t)d->screen_count, sizeof(*d->screens));
+    d->made = calloc((size_t)d->screen_count, sizeof(*d->made));
+    if (d->screens == NULL || d->made == NULL) {
+        display_configs_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static const struct glmux_pixels_part_ops configs_part = {
+    .make = display_configs_new, .free = display_configs_free,
+};
+
 /* The configs part of dpy's record, or NULL (configs_lock guards what it holds). */
 static struct display_configs *display_find(Display *dpy)
 {
-    struct glmux_pixels_display *r = glmux_pixels_display_find(dpy);
-
-    return r != NULL ? r->configs : NULL;
+    return glmux_pixels_display_part_find(dpy, GLMUX_PIXELS_PART_CONFIGS);
 }
 
 /* The screen's configs, made first if need be; NULL when the display cannot have any. */
@@ -329,13 +323,9 @@ static struct screen_configs *screen_of(Display *dpy, int screen)
     if (dpy == NULL || screen < 0 || screen >= ScreenCount(dpy))
         return NULL;
     glmux_pixels_egl_get(NULL); /* its first call loads libEGL and vendors: not under our lock */
-    if ((d = display_find(dpy)) == NULL) {
-        struct glmux_pixels_display *r = glmux_pixels_display_get(dpy);
-
-        if (r == NULL)
-            return NULL;
-        d = r->configs;
-    }
+    if ((d = display_find(dpy)) == NULL &&
+        (d = glmux_pixels_display_part(dpy, GLMUX_PIXELS_PART_CONFIGS, &configs_part)) == NULL)
+        return NULL;
     pthread_mutex_lock(&configs_lock);
     if (d->made[screen])
         s = &d->screens[screen];

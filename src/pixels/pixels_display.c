@@ -2,18 +2,20 @@
 /*
  * glmux: the pixels vendor's one record per X display. It owns the vendor's one Xlib extension
  * record on the display (XAddExtension), so one close hook frees everything the vendor knows of
- * the display; it holds the display's FB configs (pixels_config.c) and what the frame transport
- * knows of the server (pixels_server.c), each guarded by its own module's lock. Made on first
- * use, outside every lock (XAddExtension and the modules' server queries are X requests); when
- * two threads make one at once, the first linked wins and the other is dropped before its hook
- * is set.
+ * the display. The modules keep their own parts in it (enum glmux_pixels_part: the drawables'
+ * close, the FB configs of pixels_config.c, what the frame transport knows of the server,
+ * pixels_server.c), each made by its module on first use and guarded by its module's lock; a
+ * part brings the functions that close and free it, so this file calls no module: the modules
+ * depend on it, never the other way round. Made on first use, outside every lock (XAddExtension
+ * and the modules' server queries are X requests); when two threads make a record or a part at
+ * once, the first installed wins and the other is dropped (a record before its hook is set).
  *
- * `displays_lock` guards the list only and is a leaf: nothing else is locked, and nothing is
- * called, while it is held. The close hook runs inside XCloseDisplay (the connection still
- * open): it unlinks the record under displays_lock, releases it, and only then forgets the
- * display's drawables (glmux_pixels_drawables_display_closed: a later display at the same
- * address, with windows of the same XIDs, finds nothing of the old one) and frees the modules'
- * parts.
+ * `displays_lock` guards the list and the parts' slots only and is a leaf: nothing else is
+ * locked, and nothing is called, while it is held. The close hook runs inside XCloseDisplay
+ * (the connection still open): it unlinks the record under displays_lock, releases it, then
+ * calls each part's closed function in the parts' order (the drawables first: a later display
+ * at the same address, with windows of the same XIDs, finds nothing of the old one) and only
+ * then frees the parts.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -25,6 +27,14 @@
 #include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
+
+struct glmux_pixels_display {
+    struct glmux_pixels_display *next;
+    Display *dpy;
+    int ext_number;                  /* the vendor's one XAddExtension record: its close hook */
+    void *parts[GLMUX_PIXELS_PARTS]; /* NULL: not made (yet); displays_lock */
+    const struct glmux_pixels_part_ops *ops[GLMUX_PIXELS_PARTS];
+};
 
 static pthread_mutex_t displays_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct glmux_pixels_display *displays;
@@ -39,7 +49,7 @@ static struct glmux_pixels_display *find_locked(Display *dpy)
     return NULL;
 }
 
-struct glmux_pixels_display *glmux_pixels_display_find(Display *dpy)
+static struct glmux_pixels_display *display_find(Display *dpy)
 {
     struct glmux_pixels_display *r;
 
@@ -49,17 +59,19 @@ struct glmux_pixels_display *glmux_pixels_display_find(Display *dpy)
     return r;
 }
 
+/* Frees the parts (no lock held, no Xlib call), then the record. */
 static void record_free(struct glmux_pixels_display *r)
 {
-    glmux_pixels_config_display_free(r->configs);
-    glmux_pixels_present_display_free(r->present);
+    for (int i = 0; i < GLMUX_PIXELS_PARTS; i++) {
+        if (r->parts[i] != NULL && r->ops[i]->free != NULL)
+            r->ops[i]->free(r->parts[i]);
+    }
     free(r);
 }
 
 static int close_hook(Display *dpy, XExtCodes *codes)
 {
     struct glmux_pixels_display *r = NULL;
-    struct glmux_pixels_stats st;
 
     (void)codes;
     pthread_mutex_lock(&displays_lock);
@@ -71,20 +83,21 @@ static int close_hook(Display *dpy, XExtCodes *codes)
         }
     }
     pthread_mutex_unlock(&displays_lock);
-    glmux_pixels_stats_get(&st);
-    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
-              "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
-              "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
-              st.paced_frames, st.bytes);
-    glmux_pixels_drawables_display_closed(dpy);
-    if (r != NULL)
-        record_free(r);
+    if (r == NULL)
+        return 0;
+    for (int i = 0; i < GLMUX_PIXELS_PARTS; i++) {
+        if (r->parts[i] != NULL && r->ops[i]->closed != NULL)
+            r->ops[i]->closed(dpy, r->parts[i]);
+    }
+    record_free(r);
     return 0;
 }
 
-struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy)
+/* The record of dpy, made on first use (X requests: the caller holds none of the vendor's
+ * locks); NULL when out of memory. It lives until the display is closed. */
+static struct glmux_pixels_display *display_get(Display *dpy)
 {
-    struct glmux_pixels_display *r = glmux_pixels_display_find(dpy), *first;
+    struct glmux_pixels_display *r = display_find(dpy), *first;
     XExtCodes *codes = NULL;
 
     if (r != NULL || dpy == NULL)
@@ -94,9 +107,7 @@ struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy)
     if (r == NULL)
         return NULL;
     r->dpy = dpy;
-    r->configs = glmux_pixels_config_display_new(dpy);
-    r->present = glmux_pixels_present_display_new(dpy);
-    if (r->configs == NULL || (codes = XAddExtension(dpy)) == NULL) {
+    if ((codes = XAddExtension(dpy)) == NULL) {
         glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: out of memory recording display %s",
                   DisplayString(dpy));
         record_free(r);
@@ -119,6 +130,46 @@ struct glmux_pixels_display *glmux_pixels_display_get(Display *dpy)
     glmux_exit_watch();
     XESetCloseDisplay(dpy, r->ext_number, close_hook);
     return r;
+}
+
+void *glmux_pixels_display_part(Display *dpy, enum glmux_pixels_part which,
+                                const struct glmux_pixels_part_ops *ops)
+{
+    struct glmux_pixels_display *r = display_get(dpy);
+    void *part, *made;
+
+    if (r == NULL)
+        return NULL;
+    pthread_mutex_lock(&displays_lock);
+    part = r->parts[which];
+    pthread_mutex_unlock(&displays_lock);
+    if (part != NULL)
+        return part;
+    GLMUX_ASSERT_UNLOCKED(&displays_lock);
+    if ((made = ops->make(dpy)) == NULL)
+        return NULL;
+    pthread_mutex_lock(&displays_lock);
+    if ((part = r->parts[which]) == NULL) {
+        r->parts[which] = part = made;
+        r->ops[which] = ops;
+        made = NULL;
+    }
+    pthread_mutex_unlock(&displays_lock);
+    if (made != NULL && ops->free != NULL)
+        ops->free(made); /* another thread was first */
+    return part;
+}
+
+void *glmux_pixels_display_part_find(Display *dpy, enum glmux_pixels_part which)
+{
+    struct glmux_pixels_display *r;
+    void *part = NULL;
+
+    pthread_mutex_lock(&displays_lock);
+    if ((r = find_locked(dpy)) != NULL)
+        part = r->parts[which];
+    pthread_mutex_unlock(&displays_lock);
+    return part;
 }
 
 /* Before fork the lock is taken on the forking thread, so that the child finds it free. */

@@ -138,7 +138,46 @@ void glmux_pixels_free_released(void)
     }
 }
 
-void glmux_pixels_drawables_display_closed(Display *dpy)
+static void display_closed(Display *dpy);
+
+/* XCloseDisplay of dpy (its records part's closed function; the connection is still open): its
+ * drawables are forgotten, as the next connection's XIDs may name others, and their transports
+ * freed now; one still current on a thread shows nothing more and is freed when that thread
+ * lets it go. */
+static void drawables_display_closed(Display *dpy, void *part)
+{
+    struct glmux_pixels_stats st;
+
+    (void)part;
+    glmux_pixels_stats_get(&st);
+    glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
+              "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
+              "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
+              st.paced_frames, st.bytes);
+    display_closed(dpy);
+}
+
+/* The records part of a display (pixels_display.c): a mark that its drawables are closed with
+ * it; made when the display's first drawable record is. */
+static void *records_part_make(Display *dpy)
+{
+    static char mark;
+
+    (void)dpy;
+    return &mark;
+}
+
+static const struct glmux_pixels_part_ops records_part = {
+    .make = records_part_make, .closed = drawables_display_closed,
+};
+
+bool glmux_pixels_drawables_watch(Display *dpy)
+{
+    GLMUX_ASSERT_UNLOCKED(&lock);
+    return glmux_pixels_display_part(dpy, GLMUX_PIXELS_PART_RECORDS, &records_part) != NULL;
+}
+
+static void display_closed(Display *dpy)
 {
     struct glmux_pixels_xfer *detached = NULL;
 

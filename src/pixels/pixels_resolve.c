@@ -35,6 +35,10 @@
 #define GL_DRAW_FRAMEBUFFER_BINDING 0x8CA6
 #define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
 #endif
+#ifndef GL_PIXEL_UNPACK_BUFFER
+#define GL_PIXEL_UNPACK_BUFFER 0x88EC
+#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#endif
 #ifndef GL_PIXEL_PACK_BUFFER
 #define GL_PIXEL_PACK_BUFFER 0x88EB
 #define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
@@ -342,4 +346,34 @@ void glmux_pixels_upload(const XImage *img)
     fb.BindTexture(GL_TEXTURE_2D, (GLuint)tex_bound);
     fb.DeleteFramebuffers(1, &fbo);
     fb.DeleteTextures(1, &tex);
+}
+
+/* ---- the unpack state of an upload (glmux_pixels_upload, pixels_texture.c) ---- */
+
+void glmux_pixels_unpack_set(const struct glmux_pixels_gl *gl, struct glmux_pixels_unpack *saved,
+                             int row_length)
+{
+    gl->GetIntegerv(GL_UNPACK_ALIGNMENT, &saved->alignment);
+    gl->GetIntegerv(GL_UNPACK_ROW_LENGTH, &saved->row_length);
+    gl->GetIntegerv(GL_UNPACK_SKIP_ROWS, &saved->skip_rows);
+    gl->GetIntegerv(GL_UNPACK_SKIP_PIXELS, &saved->skip_pixels);
+    gl->GetIntegerv(GL_UNPACK_SWAP_BYTES, &saved->swap_bytes);
+    gl->GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &saved->buffer);
+    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
+    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+}
+
+void glmux_pixels_unpack_restore(const struct glmux_pixels_gl *gl,
+                                 const struct glmux_pixels_unpack *saved)
+{
+    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->buffer);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, saved->alignment);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, saved->row_length);
+    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, saved->skip_rows);
+    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, saved->skip_pixels);
+    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, saved->swap_bytes);
 }

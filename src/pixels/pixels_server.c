@@ -91,7 +91,8 @@ static bool has_present(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c
 #endif
 }
 
-struct present_display *glmux_pixels_present_display_new(Display *dpy)
+/* The transport's part of dpy's record (pixels_display.c): made with no lock held. */
+static void *present_display_new(Display *dpy)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     struct present_display *d;
@@ -111,18 +112,15 @@ struct present_display *glmux_pixels_present_display_new(Display *dpy)
     return d;
 }
 
-void glmux_pixels_present_display_free(struct present_display *pd)
-{
-    free(pd);
-}
+static const struct glmux_pixels_part_ops present_part = {
+    .make = present_display_new, .free = free,
+};
 
 /* What the transport knows of dpy (made on first use: X requests, no lock held); NULL without
  * libX11-xcb, or when out of memory. */
 struct present_display *glmux_pixels_present_of(Display *dpy)
 {
-    struct glmux_pixels_display *r = glmux_pixels_display_get(dpy);
-
-    return r != NULL ? r->present : NULL;
+    return glmux_pixels_display_part(dpy, GLMUX_PIXELS_PART_SERVER, &present_part);
 }
 
 /* Before fork the lock is taken on the forking thread, so that the child finds it free. */

@@ -88,34 +88,6 @@ int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, i
 
 /* ---- the upload ---- */
 
-void glmux_pixels_unpack_set(const struct glmux_pixels_gl *gl, struct glmux_pixels_unpack *saved,
-                             int row_length)
-{
-    gl->GetIntegerv(GL_UNPACK_ALIGNMENT, &saved->alignment);
-    gl->GetIntegerv(GL_UNPACK_ROW_LENGTH, &saved->row_length);
-    gl->GetIntegerv(GL_UNPACK_SKIP_ROWS, &saved->skip_rows);
-    gl->GetIntegerv(GL_UNPACK_SKIP_PIXELS, &saved->skip_pixels);
-    gl->GetIntegerv(GL_UNPACK_SWAP_BYTES, &saved->swap_bytes);
-    gl->GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &saved->buffer);
-    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
-    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
-}
-
-void glmux_pixels_unpack_restore(const struct glmux_pixels_gl *gl,
-                                 const struct glmux_pixels_unpack *saved)
-{
-    gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->buffer);
-    gl->PixelStorei(GL_UNPACK_ALIGNMENT, saved->alignment);
-    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, saved->row_length);
-    gl->PixelStorei(GL_UNPACK_SKIP_ROWS, saved->skip_rows);
-    gl->PixelStorei(GL_UNPACK_SKIP_PIXELS, saved->skip_pixels);
-    gl->PixelStorei(GL_UNPACK_SWAP_BYTES, saved->swap_bytes);
-}
-
 static void upload(XImage *img, int format, int target)
 {
     const struct glmux_pixels_egl *egl = glmux_pixels_egl_get(NULL);

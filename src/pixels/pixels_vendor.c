@@ -240,7 +240,8 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                                  target, glx_minor);
         return None;
     }
-    if ((d = glmux_pixels_drawable_new(dpy, new_xid(dpy), target, kind, c)) == NULL) {
+    if (!glmux_pixels_drawables_watch(dpy) ||
+        (d = glmux_pixels_drawable_new(dpy, new_xid(dpy), target, kind, c)) == NULL) {
         glmux_pixels_xfer_free(x);
         return None;
     }
@@ -291,9 +292,9 @@ static GLXPbuffer pixels_CreatePbuffer(Display *dpy, GLXFBConfig config, const i
             h = a[1];
     }
     /* Its surface is made before the record is linked: no other thread sees it yet. */
-    d = glmux_pixels_drawable_new(dpy, new_xid(dpy), None, GLMUX_PIXELS_PBUFFER,
-                     (struct glmux_pixels_config *)config);
-    if (d == NULL)
+    if (!glmux_pixels_drawables_watch(dpy) ||
+        (d = glmux_pixels_drawable_new(dpy, new_xid(dpy), None, GLMUX_PIXELS_PBUFFER,
+                                       (struct glmux_pixels_config *)config)) == NULL)
         return None;
     d->width = w;
     d->height = h;
@@ -558,7 +559,8 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     /* X windows used directly are checked against the context's config first. */
     draw_config = read_config = config;
     if (draw != None && probe_window(dpy, draw, &draw_config, minor, &draw_x) &&
-        (read == draw || probe_window(dpy, read, &read_config, minor, &read_x))) {
+        (read == draw || probe_window(dpy, read, &read_config, minor, &read_x)) &&
+        ((draw_x == NULL && read_x == NULL) || glmux_pixels_drawables_watch(dpy))) {
         glmux_pixels_lock();
         d = drawable_ref(dpy, draw, draw_config, &draw_x, &made);
         /* One reference for a drawable that is both (release_current drops it once). */
