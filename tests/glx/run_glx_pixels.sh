@@ -52,7 +52,7 @@
 #                and XPutImage
 #   swap, interval (test_glx_pixels_present) swaps of drawables current nowhere or elsewhere,
 #                a pixmap's X contents; swap intervals paced by Present
-#   resize       (test_glx_pixels_present) the first frame after another connection resized
+#   resize       (test_glx_pixels_resize) the first frame after another connection resized
 #                the window is right at the new size, with and without Present
 #                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window;
 #                then through Debian's libglvnd on a TCP display, as objects-libglvnd
