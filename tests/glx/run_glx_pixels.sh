@@ -287,8 +287,9 @@ iodeath)
     xpid=
     ;;
 iodeath-threads)
-    # Before issue 25: threads waited forever inside libxcb for replies on the dead connection,
-    # or libGLX's destructor waited forever for a display lock a dying thread held.
+    # Before the vendor polled for its replies, threads waited forever inside libxcb for replies
+    # on the dead connection, or libGLX's destructor waited forever for a display lock a dying
+    # thread held.
     runs=${PIXELS_IODEATH_RUNS:-10}
     for how in "_exit shared" "_exit own" "exit own"; do
         run=0

@@ -7,13 +7,13 @@
  *   threads  4 threads with 4 windows each, each thread drawing its windows in turn: every
  *            window shows its last frame, nothing reaches the application's error handler.
  *   many     130 windows each shown once, then the last one destroyed while current and
- *            swapped: no X error reaches the application (issue 25: a fixed table of 256 XIDs
- *            whose errors were ours dropped the ones past it).
+ *            swapped: no X error reaches the application (a fixed table of 256 XIDs whose errors
+ *            were ours once dropped the ones past it).
  *   race     one thread opens, uses and closes displays while another swaps a destroyed window
  *            on a display of its own (and gets errors of its own requests), and two threads
- *            show their first frames on one new display at once (issue 25: the error hook walked the display list unlocked while
- *            XCloseDisplay freed an entry, and the MIT-SHM state was read and written unlocked;
- *            ThreadSanitizer reports both on the old code).
+ *            show their first frames on one new display at once (an error hook once walked the
+ *            display list unlocked while XCloseDisplay freed an entry, and the MIT-SHM state was
+ *            read and written unlocked; ThreadSanitizer reported both).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
