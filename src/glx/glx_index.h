@@ -3,8 +3,8 @@
  * glmux: libGLX's GLX dispatch indices (glx_index.c). Indices [0, own count) are libGLX's own
  * functions (glx_core_table.h, then GLMUX_GLX_OWN_EXTRA); then the vendors' GLX extension
  * functions, in the order they got one. Every loaded vendor is told every index
- * (setDispatchIndex). glmux_glx_lock guards the list; a name is also read under
- * glmux_glx_dyn_lock (glmux_glx_index_name).
+ * (setDispatchIndex). glmux_glx_lock guards the list; a name is read with no lock
+ * (glmux_glx_index_name).
  */
 #ifndef GLMUX_GLX_INDEX_H
 #define GLMUX_GLX_INDEX_H
@@ -19,17 +19,18 @@
 int glmux_glx_index_own(const char *name, uint32_t hash);
 void glmux_glx_index_own_build(void);
 /*
- * The index of name, given one if it has none (*is_new then true); -1 out of memory. Lock
- * held. The caller tells the vendors a new index (glmux_glx_index_tell), with the lock held or
- * not.
+ * The index of name, which is not one of libGLX's own, given one if it has none (*is_new then
+ * true); -1 out of memory. name is kept by pointer: a copy that lives until libGLX is unloaded
+ * (glx_procaddr.c's). glmux_glx_lock held. The caller tells the vendors a new index
+ * (glmux_glx_index_tell), with the lock held or not.
  */
 int glmux_glx_index_assign(const char *name, uint32_t hash, bool *is_new);
 /* Tells every vendor loaded so far that name (a copy that lives until unload) has index. */
 void glmux_glx_index_tell(const char *name, int index);
-/* glmux_glx_index_assign and, for a new index, glmux_glx_index_tell. Lock held. */
+/* glmux_glx_index_assign and, for a new index, glmux_glx_index_tell. Lock held. name: as for
+ * glmux_glx_index_assign. */
 int glmux_glx_index_add(const char *name);
-/* The name of an index (stable until libGLX is unloaded), or NULL. Call it with
- * glmux_glx_lock or glmux_glx_dyn_lock (fetchDispatchEntry takes only the leaf). */
+/* The name of an index (stable until libGLX is unloaded), or NULL. Needs no lock. */
 const char *glmux_glx_index_name(int index);
 /* A vendor was just loaded (lock held): it learns every index, and the generated entry stubs
  * it can serve are filled in. */

@@ -11,12 +11,16 @@
  * handler takes fork_gate and then waits until the lock is free (it takes it) or its holder is
  * out; with fork_gate held, a holder that comes back in (from its call, or into an export from
  * the vendor) waits until fork() is over. The child makes the lock anew: the thread that was
- * out does not exist there. The holder wakes the waiting handler under fork_gate when it calls
- * out and after it releases the lock for the last time, so the handler's wait needs no timeout:
- * either its trylock (under fork_gate) comes after the release, or the wake-up comes after its
- * wait began. The load lock is off every hot path, so that costs nothing that matters.
+ * out does not exist there. The handler's wait needs no timeout: the holder wakes it under
+ * fork_gate when it calls out, and after its last release when it sees fork_waiting. That flag
+ * and the holder's `held` are sequentially consistent atomics written before they read the
+ * other's (a Dekker pair): either the handler sees held 0 and tries the lock again, or the
+ * releasing holder sees fork_waiting 1 and wakes it. So a release costs one atomic store and
+ * one load, not a mutex, while no fork is under way.
  */
 #define _GNU_SOURCE
+#include <sched.h>
+
 #include "glx/glx_lock.h"
 #include "util/lifecycle.h"
 
@@ -38,7 +42,7 @@ void glmux_glx_lock_set_out(bool out)
     pthread_mutex_unlock(&fork_gate);
 }
 
-/* After the lock's last release: the fork handler may be waiting for it. */
+/* After the lock's last release, while the fork handler waits for it. */
 void glmux_glx_lock_wake_fork(void)
 {
     pthread_mutex_lock(&fork_gate);
@@ -71,6 +75,7 @@ void glmux_glx_call_out_end(void)
 static void prepare(void)
 {
     pthread_mutex_lock(&fork_gate);
+    __atomic_store_n(&glmux_glx_lock_state.fork_waiting, 1, __ATOMIC_SEQ_CST);
     for (;;) {
         if (pthread_mutex_trylock(&glmux_glx_lock) == 0) {
             fork_took_lock = true;
@@ -80,9 +85,15 @@ static void prepare(void)
             fork_took_lock = false;
             break;
         }
-        /* Woken by the holder calling out (under fork_gate) or releasing the lock. */
+        /* A holder just releasing (or just taking) it: try again. */
+        if (!__atomic_load_n(&glmux_glx_lock_state.held, __ATOMIC_SEQ_CST)) {
+            sched_yield();
+            continue;
+        }
+        /* Woken by the holder calling out (under fork_gate) or after its last release. */
         pthread_cond_wait(&fork_gate_cond, &fork_gate);
     }
+    __atomic_store_n(&glmux_glx_lock_state.fork_waiting, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(&glmux_glx_map_lock);
     pthread_mutex_lock(&glmux_glx_dyn_lock);
     fork_prepared = true;
@@ -120,6 +131,8 @@ static void child(enum glmux_fork_step step)
     glmux_glx_lock_state.holder_depth = 0;
     glmux_glx_lock_state.out_count = 0;
     glmux_glx_lock_state.holder_out = false;
+    glmux_glx_lock_state.held = 0;
+    glmux_glx_lock_state.fork_waiting = 0;
     pthread_cond_init(&fork_gate_cond, NULL);
     if (step == GLMUX_FORK_CHILD)
         pthread_mutex_unlock(&fork_gate);

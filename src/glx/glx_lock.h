@@ -13,8 +13,7 @@
  *    load of a vendor (dlopen, __glx_Main, its functions, setDispatchIndex), as libglvnd holds
  *    its vendor-name lock there; recursive because __glx_Main may call the exports. Every such
  *    call is marked with glmux_glx_call_out_begin/_end, so that fork() does not wait for it.
- *  - glmux_glx_dyn_lock, a leaf: every vendor's fetchDispatchEntry cache, and the dispatch
- *    index names as fetchDispatchEntry reads them (changed under both locks, glx_index.c).
+ *  - glmux_glx_dyn_lock, a leaf: every vendor's fetchDispatchEntry cache.
  * Order: glmux_glx_lock, then glmux_glx_map_lock or glmux_glx_dyn_lock (never the other way).
  */
 #ifndef GLMUX_GLX_LOCK_H
@@ -42,13 +41,15 @@ static inline void glmux_glx_map_release(void)
 /*
  * What glmux_glx_lock's holder records for the fork handler (glx_lock.c explains it).
  * holder_depth and out_depths belong to the holder; holder_out is written under the fork gate
- * (glmux_glx_lock_set_out).
+ * (glmux_glx_lock_set_out); held and fork_waiting are atomic (sequentially consistent).
  */
 enum { GLMUX_GLX_OUT_DEPTHS = 16 };
 struct glmux_glx_lock_state {
     bool holder_out;
     int holder_depth;
     int out_count;
+    int held;           /* 1 from just after the lock is taken to just before its last release */
+    int fork_waiting;   /* the fork handler may be waiting for the lock */
     int out_depths[GLMUX_GLX_OUT_DEPTHS];
 };
 extern struct glmux_glx_lock_state glmux_glx_lock_state;
@@ -62,7 +63,8 @@ static inline void glmux_glx_lock_acquire(void)
     pthread_mutex_lock(&glmux_glx_lock);
     if (st->holder_out)     /* this thread, called back from where it called out */
         glmux_glx_lock_set_out(false);
-    st->holder_depth++;
+    if (st->holder_depth++ == 0)
+        __atomic_store_n(&st->held, 1, __ATOMIC_SEQ_CST);
 }
 
 static inline void glmux_glx_lock_release(void)
@@ -74,8 +76,11 @@ static inline void glmux_glx_lock_release(void)
     if (st->out_count > 0 && st->out_depths[st->out_count - 1] == st->holder_depth)
         glmux_glx_lock_set_out(true);   /* back to the call out of libGLX */
     last = st->holder_depth == 0;
-    pthread_mutex_unlock(&glmux_glx_lock);
     if (last)
+        __atomic_store_n(&st->held, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&glmux_glx_lock);
+    /* Either the fork handler sees held 0 (and retries its trylock) or this sees it waiting. */
+    if (last && __atomic_load_n(&st->fork_waiting, __ATOMIC_SEQ_CST))
         glmux_glx_lock_wake_fork();
 }
 

@@ -95,8 +95,9 @@ static __GLXextFuncPtr publish(const char *name, uint32_t h, __GLXextFuncPtr fn,
         if (answers[pos].fn == NULL)
             answers[pos].fn = fn;
         fn = answers[pos].fn;
-        if (dispatch && (index = glmux_glx_index_assign(name, h, &is_new)) >= 0 && is_new)
-            copy = glmux_glx_index_name(index);
+        if (dispatch && (index = glmux_glx_index_assign(answers[pos].name, h, &is_new)) >= 0 &&
+            is_new)
+            copy = answers[pos].name;
     }
     glmux_glx_lock_release();
     if (copy != NULL)

@@ -263,9 +263,7 @@ __GLXextFuncPtr glmux_glx_vendor_fetch(glmux_glx_vendor *v, int index)
 
     if (v == NULL || index < 0)
         return NULL;
-    pthread_mutex_lock(&glmux_glx_dyn_lock);    /* not the load lock: a leaf, never waited */
-    name = glmux_glx_index_name(index);         /* stable until libGLX is unloaded */
-    pthread_mutex_unlock(&glmux_glx_dyn_lock);
+    name = glmux_glx_index_name(index);     /* no lock; stable until libGLX is unloaded */
     return (__GLXextFuncPtr)glmux_lookup_fetch(&v->dyn, &glmux_glx_dyn_lock, index, name,
                                                proc_lookup, v);
 }
