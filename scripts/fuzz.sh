@@ -10,11 +10,13 @@
 # The targets are those the build lists (build-fuzz/tests/fuzz/targets.tsv: every
 # glmux_add_fuzzer call adds one), each run under its wrapper (umockdev-wrapper for select).
 # A target that does not start (no execution) is a failure, never a pass. A summary line per
-# target gives its executions. JOBS=N runs N fuzzing processes per target (libFuzzer -fork=N).
+# target gives its executions and its open descriptors after the first 100 inputs and at the
+# end; a count that grows by more than 16 fails the target ("descriptors grew": something it
+# does per input leaks them). JOBS=N runs N fuzzing processes per target (libFuzzer -fork=N).
 # FUZZ_BUILD=DIR uses that GLMUX_FUZZ=ON build as it is instead of building build-fuzz;
 # FUZZ_WORK=DIR keeps the corpora there; FUZZ_REGRESSIONS=DIR saves findings there, not in the
-# source tree. Exit status: 0 every target ran and found nothing; 1 something was saved or a
-# target did not start; 2 usage or build error.
+# source tree. Exit status: 0 every target ran and found nothing; 1 something was saved, a
+# target did not start or its descriptors grew; 2 usage or build error.
 set -eu
 [ $# -ge 2 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 target=$1 seconds=$2

@@ -7,6 +7,7 @@
  * UBSan in the sanitizer configurations.
  */
 #define _GNU_SOURCE
+#define GLMUX_FUZZ_ENTRY /* calls the entry point of fuzz_common.c, which counts descriptors */
 #include "fuzz.h"
 
 #include <dirent.h>

@@ -4,6 +4,11 @@
  * (and may define LLVMFuzzerInitialize); it is linked either with libFuzzer (clang,
  * GLMUX_FUZZ=ON) or with driver.c, which runs it once on each file named on its command line.
  * GLMUX_FUZZ_CHECK states an invariant: a failure aborts, which libFuzzer reports as a crash.
+ * A target's LLVMFuzzerTestOneInput is renamed glmux_fuzz_one_input by the macro below;
+ * fuzz_common.c defines the real entry point, which runs it and counts the process's open
+ * descriptors after the first GLMUX_FUZZ_FD_BASELINE inputs and again at exit, and prints both
+ * (run_fuzz.py fails a target whose count grows: a descriptor leaked per input ends a long run
+ * with "Too many open files").
  */
 #ifndef GLMUX_FUZZ_H
 #define GLMUX_FUZZ_H
@@ -13,8 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The inputs after which the first count is taken (and the lines printed, on stderr):
+ *   glmux-fuzz: N open descriptors after the first 100 inputs
+ *   glmux-fuzz: N open descriptors at the end, after K inputs */
+#define GLMUX_FUZZ_FD_BASELINE 100
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
+int glmux_fuzz_one_input(const uint8_t *data, size_t size);
+#ifdef GLMUX_FUZZ_ENTRY
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#else
+#define LLVMFuzzerTestOneInput glmux_fuzz_one_input
+#endif
 
 #define GLMUX_FUZZ_CHECK(cond)                                                                 \
     do {                                                                                       \
@@ -26,5 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Sends glmux's log (warnings about the bad input) to /dev/null; call from the initializer. */
 void glmux_fuzz_quiet_log(void);
+
+/* The descriptors the process has open (/proc/self/fd), or -1 when that cannot be read. */
+int glmux_fuzz_open_fds(void);
 
 #endif /* GLMUX_FUZZ_H */

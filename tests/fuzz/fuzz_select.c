@@ -3,7 +3,10 @@
  * glmux fuzz target: the GPU selector as a whole (src/select: enumeration through the real
  * libdrm and libudev, the kind and default rules, the requests and their precedence, the EGL
  * order, the GLX choice and the variables a vendor gets) over a fake machine that each input
- * describes. It runs under umockdev-wrapper: every input becomes a fresh umockdev test bed.
+ * describes. It runs under umockdev-wrapper, with one umockdev test bed made at start-up and
+ * emptied before each input, which then fills it: beds made per input left descriptors open
+ * after g_object_unref (eventfds and sockets, a few an input), and the process ran out of them
+ * after about 10,000 inputs.
  * The input is lines:
  *
  *   gpu SLOT VENDOR DEVICE [key=value...]   a PCI display device; SLOT is dddd:bb:dd.f, VENDOR
@@ -40,6 +43,13 @@ static struct {
     size_t count;
 } env;
 
+/* The one test bed; umockdev_testbed_clear empties it for each input. */
+static UMockdevTestbed *bed;
+
+/* Inputs run, and those whose bed the selector listed a GPU from: none of many means the beds
+ * lack something libdrm or libudev needs, and the run fuzzes an empty machine. */
+static unsigned long inputs_run, inputs_listing;
+
 static const char *fake_getenv(const char *name)
 {
     const char *found = NULL;
@@ -48,6 +58,16 @@ static const char *fake_getenv(const char *name)
         if (strcmp(env.names[i], name) == 0)
             found = env.values[i];
     return found;
+}
+
+static void report_listing(void)
+{
+    fprintf(stderr, "glmux-fuzz: select: %lu of %lu inputs listed a GPU\n", inputs_listing,
+            inputs_run);
+    if (inputs_run >= 20 && inputs_listing == 0)
+        fprintf(stderr, "glmux-fuzz: FAIL: the selector listed no GPU from any of %lu beds; "
+                "see what libdrm reads (drmGetDevices2) that add_gpu does not write\n",
+                inputs_run);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -61,6 +81,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(2);
     }
     glmux_fuzz_quiet_log();
+    bed = umockdev_testbed_new();
+    atexit(report_listing);
     return 0;
 }
 
@@ -108,7 +130,7 @@ static struct {
 } used;
 
 /* One "gpu" line into umockdev records (the PCI device, its card and render nodes). */
-static void add_gpu(UMockdevTestbed *bed, char *fields)
+static void add_gpu(char *fields)
 {
     char text[4096] = "", props[1024] = "", *save = NULL;
     const char *slot = strtok_r(fields, " ", &save);
@@ -168,8 +190,11 @@ static void add_gpu(UMockdevTestbed *bed, char *fields)
              "E: PCI_SLOT_NAME=%04x:%02x:%02x.%x\n", dom, bus, dev, fn, dom, bus, dev, fn);
     if (driver != NULL)
         append(text, sizeof(text), "E: DRIVER=%s\n", driver);
-    append(text, sizeof(text), "A: vendor=%s\nA: device=%s\nA: class=%s\n", vendor, device,
-           klass);
+    /* libdrm's drmGetDevices2 reads subsystem_vendor and subsystem_device too and leaves out
+     * a device without them: with neither, the selector saw no GPU in any input. */
+    append(text, sizeof(text),
+           "A: vendor=%s\nA: device=%s\nA: subsystem_vendor=0x0000\nA: subsystem_device=0x0000\n"
+           "A: class=%s\n", vendor, device, klass);
     if (vga >= 0)
         append(text, sizeof(text), "A: boot_vga=%d\n", vga);
     if (display >= 0)
@@ -180,6 +205,10 @@ static void add_gpu(UMockdevTestbed *bed, char *fields)
         append(text, sizeof(text), "A: mem_info_vram_total=%s\n", vram);
     if (driver != NULL)
         append(text, sizeof(text), "L: driver=../../../bus/pci/drivers/%s\n", driver);
+    /* Each node is a plain file ("N: name=contents"): for a node without contents umockdev
+     * opens a pty that it keeps until the bed is freed, and asserts when a later input makes a
+     * node of the same name in the emptied bed. Nothing opens the nodes (libdrm lists them with
+     * stat, which umockdev answers as for a character device). */
     for (int k = 0; k < 2; k++) {
         char node[16];
         int minor = k == 0 ? card : render;
@@ -188,7 +217,7 @@ static void add_gpu(UMockdevTestbed *bed, char *fields)
             continue;
         snprintf(node, sizeof(node), k == 0 ? "card%d" : "renderD%d", minor);
         append(text, sizeof(text),
-               "\nP: /devices/pci0000:00/%04x:%02x:%02x.%x/drm/%s\nN: dri/%s\nE: SUBSYSTEM=drm\n"
+               "\nP: /devices/pci0000:00/%04x:%02x:%02x.%x/drm/%s\nN: dri/%s=00\nE: SUBSYSTEM=drm\n"
                "E: DEVNAME=/dev/dri/%s\nE: DEVTYPE=drm_minor\n"
                "E: ID_PATH_TAG=pci-%04x_%02x_%02x_%x\n%sA: dev=226:%d\n"
                "L: device=../../../%04x:%02x:%02x.%x\n", dom, bus, dev, fn, node, node, node,
@@ -249,7 +278,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *display_tag = NULL;
     struct glmux_select_config config = { 0 };
     struct glmux_select *sel;
-    UMockdevTestbed *bed;
 
     if (text == NULL)
         return 0;
@@ -257,10 +285,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     memset(&env, 0, sizeof(env));
     memset(&used, 0, sizeof(used));
-    bed = umockdev_testbed_new();
+    inputs_run++;
+    umockdev_testbed_clear(bed);
     for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
         if (strncmp(line, "gpu ", 4) == 0) {
-            add_gpu(bed, line + 4);
+            add_gpu(line + 4);
         } else if (strncmp(line, "env ", 4) == 0 && env.count < MAX_ENV) {
             char *eq = strchr(line + 4, '=');
 
@@ -301,6 +330,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         GLMUX_FUZZ_CHECK(l != NULL);
         check_list(l);
+        inputs_listing += l->count > 0;
         GLMUX_FUZZ_CHECK(chosen == NULL || (chosen >= l->gpus && chosen < l->gpus + l->count));
         GLMUX_FUZZ_CHECK(glmux_select_chosen_gpu(sel) == chosen);
 
@@ -355,7 +385,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)strlen(glmux_select_reason(sel, i));
         glmux_select_free(sel);
     }
-    g_object_unref(bed);
     free(text);
     return 0;
 }

@@ -10,8 +10,14 @@
           maximum input length), from a corpus kept under --work; every crash, leak, timeout
           or out-of-memory input is minimized and saved in --regressions/TARGET. A target
           that does not start (no execution: it exits at once, or its wrapper is missing) is a
-          failure. Prints one summary line per target. Exit status: 0 every target ran and
-          found nothing, 1 something was found or a target did not start.
+          failure, and so is one whose open descriptors grow: the count at the end more than
+          FD_SLACK above the count after the first 100 inputs (both printed; each target
+          prints them, fuzz_common.c). Prints one summary line per target. Exit status: 0
+          every target ran and found nothing, 1 something was found, a target did not start
+          or its descriptors grew.
+  fds     (a GLMUX_FUZZ=ON build) libFuzzer for --runs executions from the seeds, with a fixed
+          seed, and fails unless the descriptor count at the end equals the count after the
+          first 100 inputs (give or take --slack).
 
 Saved inputs ending in .b64 or .hex are decoded first (binary inputs are stored encoded).
 Everything is written under --work, which is emptied first (long: but for the corpus).
@@ -27,6 +33,10 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+# How far a long run's descriptor count may rise between the first 100 inputs and the end
+# (a few are opened late and kept: libFuzzer's symbolizer pipes when it names a newly covered
+# function, a library's log file).
+FD_SLACK = 16
 
 
 def decode_regressions(target, top, out):
@@ -105,8 +115,33 @@ def executions(output):
     return max(status) if status else 0
 
 
+def descriptors(output):
+    """(count after the first inputs, count at the end, inputs at the end) from what the
+    target printed (fuzz_common.c); None for a count it did not print (a run of fewer than
+    100 inputs, or one that ended by a crash)."""
+    first = re.findall(r"^glmux-fuzz: (\d+) open descriptors after the first \d+ inputs", output,
+                       re.M)
+    end = re.findall(r"^glmux-fuzz: (\d+) open descriptors at the end, after (\d+) inputs",
+                     output, re.M)
+    return (int(first[-1]) if first else None, int(end[-1][0]) if end else None,
+            int(end[-1][1]) if end else None)
+
+
+def target_failures(output):
+    """The failures a target reports itself at exit ("glmux-fuzz: FAIL: ..." lines; the
+    select target's when no bed listed a GPU)."""
+    return re.findall(r"^glmux-fuzz: FAIL: (.*)$", output, re.M)
+
+
+def fd_text(fds):
+    first, end, n = fds
+    if first is None or end is None:
+        return "not counted (fewer than 100 inputs, or no clean exit)"
+    return f"{first} after the first 100 inputs, {end} at the end (after {n:,} inputs)"
+
+
 def long_run(target, exe, wrapper, max_len, args, extra):
-    """One target for args.seconds; returns (status word, executions)."""
+    """One target for args.seconds; returns (status word, executions, descriptors)."""
     work = args.work / target
     for sub in ("seeds", "regressions", "artifacts"):
         shutil.rmtree(work / sub, ignore_errors=True)
@@ -117,7 +152,7 @@ def long_run(target, exe, wrapper, max_len, args, extra):
     if not os.access(exe, os.X_OK) or (wrapper and not os.access(wrapper, os.X_OK)):
         print(f"{target}: cannot start: {exe if not os.access(exe, os.X_OK) else wrapper} "
               "is not there (build the fuzz targets first)")
-        return "did not start", 0
+        return "did not start", 0, (None, None, None)
     fork = [f"-fork={args.jobs}", "-ignore_crashes=1", "-ignore_ooms=1",
             "-ignore_timeouts=1"] if args.jobs else []
     cmd = ([wrapper] if wrapper else []) + [
@@ -131,6 +166,8 @@ def long_run(target, exe, wrapper, max_len, args, extra):
     (work / "log.txt").write_text(proc.stdout)
     print("\n".join(proc.stdout.splitlines()[-15:]))
     execs = executions(proc.stdout)
+    fds = descriptors(proc.stdout)
+    print(f"{target}: open descriptors: {fd_text(fds)}")
     found = []
     for art in sorted((work / "artifacts").iterdir()):
         kind = art.name.split("-")[0]
@@ -148,12 +185,21 @@ def long_run(target, exe, wrapper, max_len, args, extra):
         art.rename(art.with_name(art.name + ".saved"))
         found.append(kind)
     if found:
-        return "found " + ",".join(sorted(set(found))), execs
+        return "found " + ",".join(sorted(set(found))), execs, fds
     if execs == 0 or proc.returncode != 0:
         print(f"{target}: did not start or stopped without an input to blame (status "
               f"{proc.returncode}, {execs} executions); log: {work / 'log.txt'}")
-        return "did not start" if execs == 0 else f"failed (status {proc.returncode})", execs
-    return "ok", execs
+        return ("did not start" if execs == 0 else f"failed (status {proc.returncode})", execs,
+                fds)
+    for failure in target_failures(proc.stdout):
+        print(f"{target}: {failure}")
+    if target_failures(proc.stdout):
+        return "failed its own check", execs, fds
+    if fds[0] is not None and fds[1] is not None and fds[1] > fds[0] + FD_SLACK:
+        print(f"{target}: its open descriptors grew from {fds[0]} to {fds[1]}: something the "
+              f"target does per input leaks them (its log names them: {work / 'log.txt'})")
+        return "descriptors grew", execs, fds
+    return "ok", execs, fds
 
 
 def long_main(argv):
@@ -177,13 +223,17 @@ def long_main(argv):
               f"{' '.join(t[0] for t in targets) or 'none'})")
         return 2
     results = [(t[0],) + long_run(t[0], t[1], t[2], t[3], args, args.extra) for t in chosen]
-    print(f"\n{'target':<12} {'seconds':>8} {'executions':>12}  result")
-    for name, result, execs in results:
-        print(f"{name:<12} {args.seconds:>8} {execs:>12,}  {result}")
+    # fds@100, fds@end: open descriptors after the first 100 inputs and at the end ("-": not
+    # counted, the run was shorter or did not end cleanly).
+    print(f"\n{'target':<14} {'seconds':>8} {'executions':>12} {'fds@100':>8} {'fds@end':>8}  "
+          "result")
+    for name, result, execs, fds in results:
+        first, end = ("-" if fds[0] is None else fds[0]), ("-" if fds[1] is None else fds[1])
+        print(f"{name:<14} {args.seconds:>8} {execs:>12,} {first:>8} {end:>8}  {result}")
     bad = [r for r in results if r[1] != "ok"]
     print(f"fuzz: {len(results)} target(s), " +
-          ("all ran, nothing found" if not bad else
-           f"{len(bad)} not clean: {', '.join(n + ' ' + r for n, r, _ in bad)}"))
+          ("all ran, nothing found, no descriptor growth" if not bad else
+           f"{len(bad)} not clean: {', '.join(n + ' ' + r for n, r, _, _ in bad)}"))
     return 1 if bad else 0
 
 
@@ -191,7 +241,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "long":
         return long_main(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=("replay", "smoke"))
+    ap.add_argument("mode", choices=("replay", "smoke", "fds"))
     ap.add_argument("--target", required=True)
     ap.add_argument("--exe", required=True)
     ap.add_argument("--top", required=True, type=pathlib.Path)
@@ -199,7 +249,10 @@ def main():
     ap.add_argument("--runs", type=int, default=100000)
     ap.add_argument("--max-len", type=int, default=4096)
     ap.add_argument("--wrapper", help="a program to run the target under (umockdev-wrapper)")
+    ap.add_argument("--slack", type=int, default=None,
+                    help="how far the descriptor count may rise (smoke: %d, fds: 0)" % FD_SLACK)
     args = ap.parse_args()
+    slack = args.slack if args.slack is not None else (0 if args.mode == "fds" else FD_SLACK)
     work = args.work
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -217,6 +270,12 @@ def main():
                f"-max_len={args.max_len}", "-print_final_stats=1",
                f"-artifact_prefix={work / 'artifacts'}/", str(work / "corpus"),
                str(work / "seeds")]
+        if args.mode == "fds":
+            # Descriptors only: no rerun of each input whose mallocs and frees differ (that
+            # doubles the time; the smoke run looks for leaks, and LeakSanitizer still checks
+            # at exit), and no symbolizer, which libFuzzer starts (two pipes) to name a newly
+            # covered function.
+            cmd[1:1] = ["-detect_leaks=0", "-print_funcs=0"]
     if args.wrapper:
         cmd = [args.wrapper] + cmd
     print("running:", " ".join(cmd[:8]), "..." if len(cmd) > 8 else "", flush=True)
@@ -235,6 +294,20 @@ def main():
             print(base64.b64encode(art.read_bytes()).decode())
         print(f"FAIL: fuzz target {args.target} exited with {proc.returncode}")
         return 1
+    for failure in target_failures(proc.stdout):
+        print(f"FAIL: {args.target}: {failure}")
+    if target_failures(proc.stdout):
+        return 1
+    if args.mode != "replay":
+        fds = descriptors(proc.stdout)
+        print(f"{args.target}: open descriptors: {fd_text(fds)}")
+        if args.mode == "fds" and (fds[0] is None or fds[1] is None):
+            print(f"FAIL: {args.target} did not print its descriptor counts (fuzz_common.c)")
+            return 1
+        if fds[0] is not None and fds[1] is not None and fds[1] > fds[0] + slack:
+            print(f"FAIL: {args.target}'s open descriptors grew by {fds[1] - fds[0]} (more "
+                  f"than {slack}): something it does per input leaks them")
+            return 1
     print(f"ok: {args.target} {args.mode}: {len(seed_files)} seed(s)")
     return 0
 
