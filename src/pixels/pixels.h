@@ -653,8 +653,6 @@ struct glmux_pixels_pixmap_texture {
 
 /* False unless xid is one of our GLX pixmaps made with a texture format. */
 bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out);
-/* The calling thread's current draw drawable, or NULL. */
-struct glmux_pixels_drawable *glmux_pixels_current_draw(void);
 /* The function at dispatch index *index of the vendor libGLX has for drawable (for the calling
  * thread's current context when drawable is None); NULL when there is none yet. */
 void *glmux_pixels_dispatch_fetch(Display *dpy, GLXDrawable drawable, const int *index);

@@ -390,11 +390,6 @@ bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixm
     return ok;
 }
 
-struct glmux_pixels_drawable *glmux_pixels_current_draw(void)
-{
-    return cur_draw;
-}
-
 void glmux_pixels_current_get(struct glmux_pixels_current *out)
 {
     out->ctx = cur_ctx;
