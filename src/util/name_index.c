@@ -144,11 +144,6 @@ static const char *add_hashed(struct glmux_name_index *map, const char *name, ui
     return cell.name;
 }
 
-const char *glmux_name_index_add(struct glmux_name_index *map, const char *name, int value)
-{
-    return add_hashed(map, name, glmux_name_index_hash(name), value);
-}
-
 int glmux_name_index_find_or_add(struct glmux_name_index *map, const char *name, int value,
                                  const char **copy)
 {

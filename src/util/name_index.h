@@ -22,13 +22,9 @@ struct glmux_name_index {
 /* The value stored for name, or -1. */
 int glmux_name_index_find(const struct glmux_name_index *map, const char *name);
 /*
- * Stores value (>= 0) for name, which must not be in the map yet. Returns the map's copy of
- * the name (valid until glmux_name_index_clear), or NULL when out of memory.
- */
-const char *glmux_name_index_add(struct glmux_name_index *map, const char *name, int value);
-/*
  * The value stored for name; if there is none, stores value (>= 0) and returns it. *copy
- * (may be NULL) gets the map's copy of the name. -1 when out of memory.
+ * (may be NULL) gets the map's copy of the name (valid until glmux_name_index_clear). -1 when
+ * out of memory.
  */
 int glmux_name_index_find_or_add(struct glmux_name_index *map, const char *name, int value,
                                  const char **copy);

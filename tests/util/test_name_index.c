@@ -16,6 +16,15 @@
 
 #define MANY 20000
 
+/* Stores value for name, which must not be in the map yet (find_or_add gives back the value
+ * already there otherwise); the map's copy of the name, or NULL. */
+static const char *add(struct glmux_name_index *map, const char *name, int value)
+{
+    const char *copy = NULL;
+
+    return glmux_name_index_find_or_add(map, name, value, &copy) == value ? copy : NULL;
+}
+
 /* Every stored name must be found with its value, and the table must stay at most half full. */
 static void check_shape(const struct glmux_name_index *map, size_t count)
 {
@@ -41,15 +50,15 @@ static void absent_names(void)
     const char *copy = NULL;
 
     strcpy(buf, "glXGetProcAddressARB");
-    CHECK(glmux_name_index_add(&map, buf, 7) != NULL);
+    CHECK(add(&map, buf, 7) != NULL);
     /* The map holds a copy: changing the caller's buffer changes nothing. */
     buf[0] = 'X';
     CHECK(glmux_name_index_find(&map, "glXGetProcAddressARB") == 7);
     CHECK(glmux_name_index_find(&map, buf) == -1);
-    CHECK(glmux_name_index_add(&map, "a", 0) != NULL);              /* shorter than 8 bytes */
-    CHECK(glmux_name_index_add(&map, "glXQuery", 1) != NULL);       /* exactly 8 */
-    CHECK(glmux_name_index_add(&map, "glXQueryContext", 2) != NULL); /* 8 to 16: loads overlap */
-    CHECK(glmux_name_index_add(&map, "", 3) != NULL);
+    CHECK(add(&map, "a", 0) != NULL);              /* shorter than 8 bytes */
+    CHECK(add(&map, "glXQuery", 1) != NULL);       /* exactly 8 */
+    CHECK(add(&map, "glXQueryContext", 2) != NULL); /* 8 to 16: loads overlap */
+    CHECK(add(&map, "", 3) != NULL);
     CHECK(glmux_name_index_find(&map, "a") == 0);
     CHECK(glmux_name_index_find(&map, "glXQuery") == 1);
     CHECK(glmux_name_index_find(&map, "glXQueryContext") == 2);
@@ -88,7 +97,7 @@ static void colliding_names(void)
 
     for (int i = 0; i < n; i++) {
         snprintf(name, sizeof(name), "glXSameStart_%06d_SameEnd", i);
-        CHECK(glmux_name_index_add(&map, name, i) != NULL);
+        CHECK(add(&map, name, i) != NULL);
     }
     check_shape(&map, (size_t)n);
     for (int i = 0; i < n; i++) {
@@ -132,7 +141,7 @@ static void many_names(void)
     check_shape(&map, 0);
     /* A cleared map is empty and can be used again. */
     CHECK(glmux_name_index_find(&map, "glFunction0EXT") == -1);
-    CHECK(glmux_name_index_add(&map, "glFunction0EXT", 42) != NULL);
+    CHECK(add(&map, "glFunction0EXT", 42) != NULL);
     CHECK(glmux_name_index_find(&map, "glFunction0EXT") == 42);
     glmux_name_index_clear(&map);
 }
@@ -155,9 +164,9 @@ static void long_names(void)
     }
     for (int i = 0; i < 300; i++) {
         snprintf(name, sizeof(name), "glXShort%d", i);
-        CHECK(glmux_name_index_add(&map, name, i) != NULL);
+        CHECK(add(&map, name, i) != NULL);
         if (i % 100 == 50) {
-            copies[i / 100] = glmux_name_index_add(&map, longer[i / 100], 1000 + i / 100);
+            copies[i / 100] = add(&map, longer[i / 100], 1000 + i / 100);
             CHECK(copies[i / 100] != NULL);
             CHECK(copies[i / 100] != longer[i / 100]);
             CHECK(strcmp(copies[i / 100], longer[i / 100]) == 0);
