@@ -320,11 +320,3 @@ const struct glmux_gpu *glmux_select_chosen_gpu(struct glmux_select *sel)
     glmux_select_choose(sel, NULL, NULL, 0, &c);
     return c.gpu;
 }
-
-bool glmux_select_request_unmet(struct glmux_select *sel)
-{
-    struct glmux_select_choice c;
-
-    glmux_select_choose(sel, NULL, NULL, 0, &c);
-    return c.unmet;
-}

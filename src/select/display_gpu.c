@@ -101,11 +101,6 @@ static bool known_tag_of_fd(const struct glmux_gpu_list *known, int fd, char *ta
     return glmux_gpu_known_tag_of_devid(known, (unsigned long long)st.st_rdev, tag, size);
 }
 
-bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size)
-{
-    return known_tag_of_fd(NULL, fd, tag, size);
-}
-
 /* The functions of libxcb, libxcb-dri3 and libX11-xcb used here. */
 struct xcb_fns {
     xcb_connection_t *(*get_connection)(void *dpy);

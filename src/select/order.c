@@ -485,12 +485,3 @@ size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
     add_step(out, &n, GLMUX_GLX_STEP_VENDOR, "system", "fallback", false, false);
     return n;
 }
-
-const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, void *dpy, int screen,
-                                               const struct glmux_vendor_list *vendors)
-{
-    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
-
-    glmux_select_glx_plan(sel, dpy, screen, vendors, plan);
-    return plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
-}

@@ -165,11 +165,9 @@ void glmux_gpu_monitor_close(struct glmux_gpu_monitor *m);
 
 /* ---- the GPU behind a display (display_gpu.c) -------------------------------------------- */
 
-/* The tag of the DRM device with that device number / behind that file descriptor, as
- * glmux_gpu_list_enumerate names it (Mesa's tag), asked of libdrm (drmGetDeviceFromDevId).
- * False when libdrm does not know it. */
+/* The tag of the DRM device with that device number, as glmux_gpu_list_enumerate names it
+ * (Mesa's tag), asked of libdrm (drmGetDeviceFromDevId). False when libdrm does not know it. */
 bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size);
-bool glmux_gpu_tag_of_fd(int fd, char *tag, size_t size);
 /*
  * The same answer, cheaper: the tag of the GPU in known (enumerated; NULL for none) whose card or
  * render node has device number devid, found with a stat of each node and no libdrm call; only
@@ -294,9 +292,6 @@ bool glmux_vendor_list_where(struct glmux_vendor_list *out);
 void glmux_vendor_list_clear(struct glmux_vendor_list *list);
 const struct glmux_vendor *glmux_vendor_list_find(const struct glmux_vendor_list *list,
                                                   const char *name);
-
-/* The compiled-in glmux vendor directory, e.g. /usr/lib/x86_64-linux-gnu/glvnd/vendors. */
-const char *glmux_vendor_dir_default(void);
 
 /*
  * The built-in driver→vendor table, with GLMUX_DRIVER_VENDORS ("drv=vendor,drv=vendor", ignored
@@ -441,8 +436,6 @@ void glmux_select_choose(struct glmux_select *sel, const struct glmux_gpu *refer
 /* glmux_select_choose for the default GPU and the built-in table: the GPU the process renders on
  * when it knows no display (the tool, tests). NULL when there is none. */
 const struct glmux_gpu *glmux_select_chosen_gpu(struct glmux_select *sel);
-/* True when a GPU was asked for and is not what glmux_select_chosen_gpu gives. */
-bool glmux_select_request_unmet(struct glmux_select *sel);
 
 /*
  * Writes into order[0..n) a permutation of 0..n-1: the order in which libEGL loads the
@@ -524,10 +517,6 @@ struct glmux_glx_step {
 size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
                              const struct glmux_vendor_list *vendors,
                              struct glmux_glx_step out[GLMUX_GLX_PLAN_MAX]);
-
-/* The first vendor of glmux_select_glx_plan, or NULL when the X server's list comes first. */
-const char *glmux_select_glx_vendor_for_screen(struct glmux_select *sel, void *dpy, int screen,
-                                               const struct glmux_vendor_list *vendors);
 
 /* ---- which variable a vendor reads (choose.c) ------------------------------------------- */
 

@@ -36,11 +36,6 @@
 #define GLMUX_EGL_VENDOR_DIRS GLMUX_SYSCONFDIR "/glvnd/egl_vendor.d:" GLMUX_DATADIR "/glvnd/egl_vendor.d"
 #endif
 
-const char *glmux_vendor_dir_default(void)
-{
-    return GLMUX_VENDOR_DIR;
-}
-
 /* Bad files named at the default level per discovery; past it, a count and GLMUX_DEBUG=vendor. */
 #define BAD_FILES_NAMED 8
 

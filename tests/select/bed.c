@@ -14,6 +14,7 @@
 #include <umockdev.h>
 
 #include "glmux_test.h"
+#include "select/select.h"
 
 static UMockdevTestbed *bed;
 
@@ -133,4 +134,21 @@ void bed_free(void)
     if (bed != NULL)
         g_object_unref(bed);
     bed = NULL;
+}
+
+const char *bed_glx_vendor(struct glmux_select *sel, void *dpy, int screen,
+                           const struct glmux_vendor_list *vendors)
+{
+    struct glmux_glx_step plan[GLMUX_GLX_PLAN_MAX];
+
+    glmux_select_glx_plan(sel, dpy, screen, vendors, plan);
+    return plan[0].kind == GLMUX_GLX_STEP_VENDOR ? plan[0].name : NULL;
+}
+
+bool bed_request_unmet(struct glmux_select *sel)
+{
+    struct glmux_select_choice c;
+
+    glmux_select_choose(sel, NULL, NULL, 0, &c);
+    return c.unmet;
 }

@@ -8,6 +8,8 @@
 #ifndef GLMUX_TESTS_SELECT_BED_H
 #define GLMUX_TESTS_SELECT_BED_H
 
+#include <stdbool.h>
+
 /* A PCI display device: attribute texts as sysfs has them, e.g. "0x8086\n". */
 struct bed_gpu {
     const char *slot, *vendor, *device, *class_code, *driver;
@@ -30,5 +32,14 @@ void bed_set_prop(const char *syspath, const char *name, const char *value);
 /* The testbed's root directory (its sys/ and dev/ are what the process sees as /sys, /dev). */
 const char *bed_root(void);
 void bed_free(void);
+
+/* What the selector answers, as the tests read it. */
+struct glmux_select;
+struct glmux_vendor_list;
+/* The first vendor of glmux_select_glx_plan, or NULL when the X server's list comes first. */
+const char *bed_glx_vendor(struct glmux_select *sel, void *dpy, int screen,
+                           const struct glmux_vendor_list *vendors);
+/* True when a GPU was asked for and is not what glmux_select_chosen_gpu gives. */
+bool bed_request_unmet(struct glmux_select *sel);
 
 #endif

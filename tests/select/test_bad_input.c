@@ -139,7 +139,7 @@ static void test_no_sysfs(void)
     glmux_select_free(sel);
     CHECK_MSG(run("DRI_PRIME", "1", &sel) == 1, "%s", w);
     CHECK_MSG(strstr(w, "cannot enumerate GPUs") != NULL, "%s", w);
-    CHECK(glmux_select_request_unmet(sel));
+    CHECK(bed_request_unmet(sel));
     expect_order(sel, "nvidia");
     glmux_select_free(sel);
     bed_free();
@@ -159,7 +159,7 @@ static void test_no_drm_class(void)
     expect_order(sel, "nvidia");
     glmux_select_free(sel);
     CHECK_MSG(run("GLMUX_GPU", "discrete", &sel) == 1, "%s", w);
-    CHECK(glmux_select_request_unmet(sel) && glmux_select_chosen_gpu(sel) == NULL);
+    CHECK(bed_request_unmet(sel) && glmux_select_chosen_gpu(sel) == NULL);
     expect_order(sel, "nvidia");
     glmux_select_free(sel);
     bed_free();
@@ -207,7 +207,7 @@ static void test_no_udev_database(void)
     /* Asked: one warning, and the choice made from libdrm's and sysfs' facts. */
     CHECK_MSG(run("__NV_PRIME_RENDER_OFFLOAD", "1", &sel) == 1, "%s", w);
     CHECK_MSG(strstr(w, "/run/udev") != NULL, "%s", w);
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->tag, "pci-0000_01_00_0") == 0);
     expect_order(sel, "nvidia");
     glmux_select_free(sel);

@@ -106,9 +106,9 @@ int main(void)
     /* DRI_PRIME by tag and by ids: the AMD GPU, which Mesa serves and reaches by itself. */
     sel = new_sel("DRI_PRIME", "pci-0000_03_00_0");
     CHECK(strcmp(first(sel), "mesa") == 0);
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:03:00.0") == 0);
-    CHECK(strcmp(glmux_select_glx_vendor_for_screen(sel, NULL, 0, NULL), "mesa") == 0);
+    CHECK(strcmp(bed_glx_vendor(sel, NULL, 0, NULL), "mesa") == 0);
     glmux_select_free(sel);
     sel = new_sel("DRI_PRIME", "1002:73ef");
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:03:00.0") == 0);

@@ -190,7 +190,7 @@ static bool said(const struct glmux_select *sel, const char *text)
 
 static const char *glx_vendor(struct glmux_select *sel, int screen)
 {
-    return glmux_select_glx_vendor_for_screen(sel, NULL, screen, NULL);
+    return bed_glx_vendor(sel, NULL, screen, NULL);
 }
 
 static const struct glmux_gpu *gpu_at(struct glmux_select *sel, const char *pci)
@@ -280,7 +280,7 @@ static void test_hybrid(void)
     sel = new_sel();
     expect_order(sel, "nvidia", "mesa");
     CHECK(strcmp(glx_vendor(sel, 0), "nvidia") == 0);
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     CHECK(glmux_select_vendor_env(sel, "nvidia", glmux_select_chosen_gpu(sel),
                                   gpu_at(sel, "0000:00:02.0"), env) == 1);
     CHECK(strcmp(env[0].name, "__NV_PRIME_RENDER_OFFLOAD") == 0);
@@ -299,7 +299,7 @@ static void test_hybrid(void)
     CHECK(strcmp(glmux_select_request(sel)->variable, "DRI_PRIME") == 0);
     CHECK(said(sel, "GLMUX_GPU=discrete ignored: DRI_PRIME=pci-0000_00_02_0 takes precedence"));
     expect_order(sel, "mesa", "nvidia");
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     glmux_select_free(sel);
 
     /* GLMUX_GPU alone: the GPU it names is the default one (met), or one its vendor cannot be
@@ -307,12 +307,12 @@ static void test_hybrid(void)
     set_vars("GLMUX_GPU", "integrated", NULL, NULL);
     sel = new_sel();
     expect_order(sel, "mesa", "nvidia");
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     glmux_select_free(sel);
     set_vars("GLMUX_GPU", "discrete", NULL, NULL);
     sel = new_sel();
     expect_order(sel, "mesa", "nvidia");
-    CHECK(glmux_select_request_unmet(sel) && said(sel, "glmux run --gpu"));
+    CHECK(bed_request_unmet(sel) && said(sel, "glmux run --gpu"));
     CHECK(glx_vendor(sel, 0) == NULL);
     glmux_select_free(sel);
 
@@ -343,7 +343,7 @@ static void test_hybrid(void)
         sel = new_sel();
         CHECK(glmux_select_egl_vendor_order(sel, plain, 2, order) == 2);
         CHECK(strcmp(plain[order[0]].name, "mesa") == 0);
-        CHECK(!glmux_select_request_unmet(sel));
+        CHECK(!bed_request_unmet(sel));
         CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
         n = glmux_select_launch_env(sel, glmux_select_chosen_gpu(sel), env);
         CHECK(strcmp(env[1].name, "DRI_PRIME") == 0);
@@ -551,7 +551,7 @@ static void test_discrete_default(void)
     set_vars("GLMUX_GPU", "discrete", NULL, NULL);
     sel = new_sel();
     CHECK(strcmp(glmux_select_chosen_gpu(sel)->pci, "0000:01:00.0") == 0);
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     expect_order(sel, "nvidia", "mesa");
     CHECK(glx_vendor(sel, 0) == NULL);  /* the server's: NVIDIA */
     CHECK(glmux_select_vendor_env(sel, "nvidia", glmux_select_chosen_gpu(sel),
@@ -561,7 +561,7 @@ static void test_discrete_default(void)
     /* GLMUX_GPU=integrated: Mesa would need DRI_PRIME to leave the NVIDIA GPU. */
     set_vars("GLMUX_GPU", "integrated", NULL, NULL);
     sel = new_sel();
-    CHECK(glmux_select_request_unmet(sel));
+    CHECK(bed_request_unmet(sel));
     expect_order(sel, "nvidia", "mesa");
     CHECK(said(sel, "DRI_PRIME=pci-0000_00_02_0"));
     glmux_select_free(sel);
@@ -577,7 +577,7 @@ static void test_missing_sysfs(void)
     set_vars("DRI_PRIME", "1", NULL, NULL);
     sel = new_sel();
     CHECK(glmux_select_gpus(sel)->sysfs_missing);
-    CHECK(glmux_select_chosen_gpu(sel) == NULL && glmux_select_request_unmet(sel));
+    CHECK(glmux_select_chosen_gpu(sel) == NULL && bed_request_unmet(sel));
     CHECK(glmux_select_egl_vendor_order(sel, nv_mesa, 2, order) == 2 && order[0] == 0);
     CHECK(glx_vendor(sel, 0) == NULL);
     glmux_select_free(sel);
@@ -622,7 +622,7 @@ static void test_udev_overrides(void)
     set_vars("DRI_PRIME", "1", NULL, NULL);
     sel = new_sel();
     expect_order(sel, "mesa", "nvidia");
-    CHECK(!glmux_select_request_unmet(sel));
+    CHECK(!bed_request_unmet(sel));
     CHECK(strcmp(glx_vendor(sel, 0), "mesa") == 0);
     CHECK(said(sel, "udev property GLMUX_VENDOR"));
     glmux_select_free(sel);
@@ -636,7 +636,7 @@ static void test_udev_overrides(void)
     CHECK(l->count == 1 && strcmp(l->ignored, "pci-0000_01_00_0") == 0);
     CHECK(strstr(l->problem, "GLMUX_GPU_CLASS=\"fastest\"") != NULL);
     CHECK(l->gpus[0].kind == GLMUX_GPU_INTEGRATED && !l->gpus[0].kind_from_udev);
-    CHECK(glmux_select_request_unmet(sel));
+    CHECK(bed_request_unmet(sel));
     CHECK(glmux_select_egl_vendor_order(sel, nv_mesa, 2, order) == 2);
     CHECK(strcmp(nv_mesa[order[0]].name, "mesa") == 0);
     glmux_select_free(sel);
@@ -682,7 +682,6 @@ static void test_display_order(void)
     CHECK(glmux_gpu_tag_of_devid(makedev(226, 128), tag, sizeof(tag)));
     CHECK(strcmp(tag, "pci-0000_00_02_0") == 0);
     CHECK(!glmux_gpu_tag_of_devid(makedev(226, 200), tag, sizeof(tag)));
-    CHECK(!glmux_gpu_tag_of_fd(-1, tag, sizeof(tag)));
 
     set_vars(NULL, NULL, NULL, NULL);
     sel = new_sel();

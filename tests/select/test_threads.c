@@ -67,7 +67,7 @@ static void *run(void *arg)
     pthread_barrier_wait(&start);
     switch (j->kind) {
     case 0:
-        j->answer = glmux_select_glx_vendor_for_screen(sel, NULL, j->screen, &vendor_list);
+        j->answer = bed_glx_vendor(sel, NULL, j->screen, &vendor_list);
         break;
     case 1:
         glmux_select_egl_vendor_order(sel, cands, 2, order);
