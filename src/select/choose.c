@@ -252,7 +252,6 @@ void glmux_select_decide(struct glmux_select *sel, const struct glmux_gpu *refer
         if (out->unmet && record && !l->sysfs_missing)
             glmux_select_note(sel, warn, "%s=%s: no GPU found; using the vendors' own order",
                               r->variable, r->value);
-        (void)until;
         return;
     }
     if (r->kind == GLMUX_REQUEST_NONE) {
