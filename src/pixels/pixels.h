@@ -501,7 +501,7 @@ struct glmux_pixels_context *glmux_pixels_context_find(GLXContext ctx);
 /* Lists a context made with no lock held (lock held). */
 void glmux_pixels_context_link(struct glmux_pixels_context *c);
 /* Takes c off the list, to be freed by glmux_pixels_free_released (lock held). */
-void glmux_pixels_context_free(struct glmux_pixels_context *c);
+void glmux_pixels_context_queue_free(struct glmux_pixels_context *c);
 /* Drops a reference on c (NULL is fine; lock held); a context destroyed meanwhile goes with the
  * last one. */
 void glmux_pixels_context_release(struct glmux_pixels_context *c);
@@ -520,7 +520,7 @@ struct glmux_pixels_drawable *glmux_pixels_drawable_new(Display *dpy, XID xid, X
 /* Lists d (lock held). */
 void glmux_pixels_drawable_link(struct glmux_pixels_drawable *d);
 /* Takes d off the list, to be freed by glmux_pixels_free_released (lock held). */
-void glmux_pixels_drawable_free(struct glmux_pixels_drawable *d);
+void glmux_pixels_drawable_queue_free(struct glmux_pixels_drawable *d);
 /* Drops a reference (d->current) taken under the lock; a drawable destroyed meanwhile and now
  * unused is set aside (lock held), to be freed by glmux_pixels_free_released (no lock held),
  * which frees contexts set aside too. */

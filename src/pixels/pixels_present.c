@@ -123,7 +123,7 @@ static void error_heard(struct glmux_pixels_xfer *x, enum glmux_pixels_request r
     glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, request %u, "
               "major %d, minor %d); %s%s", request_name(req), (unsigned long)x->target,
               e->error_code, e->full_sequence, e->major_code, e->minor_code,
-              x->h.shm_failed ? "frames go out with XPutImage from now on"
+              x->h.shm_failed ? "frames go out with xcb PutImage requests from now on"
                               : "that frame may not show",
               n + 1 == ERRORS_LOGGED ? " (further X errors of the pixels vendor are not "
                                        "logged)" : "");

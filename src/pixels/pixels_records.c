@@ -72,7 +72,7 @@ static struct glmux_pixels_drawable *drawable_find(Display *dpy, XID xid)
 }
 
 /* Takes c off the list for glmux_pixels_free_released (lock held). */
-void glmux_pixels_context_free(struct glmux_pixels_context *c)
+void glmux_pixels_context_queue_free(struct glmux_pixels_context *c)
 {
     GLMUX_ASSERT_LOCKED(&lock);
     for (struct glmux_pixels_context **p = &contexts; *p != NULL; p = &(*p)->next) {
@@ -90,11 +90,11 @@ void glmux_pixels_context_release(struct glmux_pixels_context *c)
 {
     GLMUX_ASSERT_LOCKED(&lock);
     if (c != NULL && --c->current == 0 && c->destroyed)
-        glmux_pixels_context_free(c);
+        glmux_pixels_context_queue_free(c);
 }
 
 /* Takes d off the list for glmux_pixels_free_released (lock held). */
-void glmux_pixels_drawable_free(struct glmux_pixels_drawable *d)
+void glmux_pixels_drawable_queue_free(struct glmux_pixels_drawable *d)
 {
     GLMUX_ASSERT_LOCKED(&lock);
     for (struct glmux_pixels_drawable **p = &drawables; *p != NULL; p = &(*p)->next) {
@@ -151,7 +151,7 @@ static void drawables_display_closed(Display *dpy, void *part)
     (void)part;
     glmux_pixels_stats_get(&st);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
-              "in this process (%llu with XShmPutImage, %llu paced by Present), %llu bytes of "
+              "in this process (%llu as ShmPutImage requests, %llu paced by Present), %llu bytes of "
               "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
               st.paced_frames, st.bytes);
     display_closed(dpy);
@@ -192,7 +192,7 @@ static void display_closed(Display *dpy)
             glmux_pixels_xfer_chain(d->xfer, &detached);
             d->xfer = NULL;
         } else {
-            glmux_pixels_drawable_free(d);
+            glmux_pixels_drawable_queue_free(d);
         }
     }
     pthread_mutex_unlock(&lock);
@@ -225,10 +225,10 @@ void glmux_pixels_drawables_sweep(Display *dpy)
             d->claims > 0)
             continue;
         if (glmux_pixels_xfer_gone(d->xfer)) {
-            glmux_pixels_drawable_free(d); /* an error of its own named it gone */
+            glmux_pixels_drawable_queue_free(d); /* an error of its own named it gone */
         } else if (d->kind == GLMUX_PIXELS_WINDOW && d->xid == d->target &&
                    ++idle_windows > IDLE_WINDOWS_MAX) {
-            glmux_pixels_drawable_free(d); /* made anew if it is made current again */
+            glmux_pixels_drawable_queue_free(d); /* made anew if it is made current again */
         } else if (n < SWEEP_MAX) {
             d->current++; /* kept while the server is asked, no lock held */
             held[n++] = d;
@@ -283,7 +283,7 @@ void glmux_pixels_drawable_release(struct glmux_pixels_drawable *d)
 {
     GLMUX_ASSERT_LOCKED(&lock);
     if (d != NULL && --d->current == 0 && d->destroyed)
-        glmux_pixels_drawable_free(d);
+        glmux_pixels_drawable_queue_free(d);
 }
 
 void glmux_pixels_drawable_claim_locked(struct glmux_pixels_drawable *d)

@@ -349,8 +349,8 @@ bool glmux_pixels_shm_works(struct present_display *pd)
     pd->shm_testing = false;
     pthread_mutex_unlock(&shm_lock);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: frames go out with %s",
-              DisplayString(pd->dpy), state > 0 ? "XShmPutImage (MIT-SHM works)"
-                                                : "XPutImage (no usable MIT-SHM)");
+              DisplayString(pd->dpy), state > 0 ? "xcb ShmPutImage requests (MIT-SHM works)"
+                                                : "xcb PutImage requests (no usable MIT-SHM)");
     return state > 0;
 }
 

@@ -153,7 +153,7 @@ static void pixels_DestroyContext(Display *dpy, GLXContext ctx)
         if (c->current > 0)
             c->destroyed = true;
         else
-            glmux_pixels_context_free(c);
+            glmux_pixels_context_queue_free(c);
     }
     glmux_pixels_unlock();
     glmux_pixels_free_released();
@@ -317,7 +317,7 @@ static void destroy_drawable(Display *dpy, XID xid)
         if (d->current > 0)
             d->destroyed = true;
         else
-            glmux_pixels_drawable_free(d);
+            glmux_pixels_drawable_queue_free(d);
     }
     glmux_pixels_unlock();
     glmux_pixels_free_released();

@@ -21,12 +21,14 @@
  *      the vendors are loaded; for each display, glmux_select_egl_display_order().
  *   3. libGLX: glmux_vendor_list_discover_glx(), then glmux_select_glx_plan() for each screen.
  *
- * Threads: every function may be called from any thread at any time after glmux_select_new, and
- * none takes a lock. The request is read once in glmux_select_new; the GPU list is enumerated
- * lazily by whichever thread first needs it and published with one atomic compare-and-swap (a
- * thread that loses the race frees its copy and uses the winner's), so every caller sees the
- * same list and the same decisions; the recorded reasons are a lock-free list. Questions to a
- * display (X11, Wayland) are asked by the calling thread with nothing held.
+ * Threads: every function may be called from any thread at any time after glmux_select_new.
+ * The request is read once in glmux_select_new; the GPU list is enumerated lazily by whichever
+ * thread first needs it, under the enumeration lock (glmux_gpu_enum_lock, held across nothing
+ * but libudev and libdrm; threads that come meanwhile wait for it and take its list), and
+ * published with an atomic store that later callers read with no lock, so every caller sees the
+ * same list and the same decisions; the recorded reasons are a lock-free list (one atomic
+ * compare-and-swap a reason). Questions to a display (X11, Wayland) are asked by the calling
+ * thread with nothing held.
  *
  * Cost: glmux_select_new() reads a few variables. GPUs are enumerated (and libdrm and libudev
  * loaded) only when two or more EGL vendors could serve or a variable asks for a GPU; libGLX

@@ -8,11 +8,11 @@
 #                process), glxinfo -B (a >= 3.3 core profile from llvmpipe), glxgears for a few
 #                frames, the GLX demo; closed (XCloseDisplay with a context current, the
 #                context then used on a second connection); no variable set
-#   noglx-noshm  the same server without MIT-SHM: frames go out with XPutImage
+#   noglx-noshm  the same server without MIT-SHM: frames go out with PutImage
 #   tcp          a server with GLX, reached over TCP as 127.0.0.1:N, and no GPU here: the
 #                server's vendor (Mesa, which renders with llvmpipe) comes first and the pixels
 #                vendor is only its fallback; GLMUX_GLX_REMOTE=pixels gives the pixels vendor
-#                (XPutImage: the server attaches no shared memory for a TCP client);
+#                (PutImage: the server attaches no shared memory for a TCP client);
 #                LIBGL_ALWAYS_INDIRECT and GLMUX_GLX_REMOTE=off keep it away
 #   libglvnd     Debian's own libglvnd (libGLX, libGLdispatch, libEGL) with
 #                __GLX_VENDOR_LIBRARY_NAME=glmux-pixels on a TCP display: glxinfo and glxgears
@@ -45,19 +45,19 @@
 #                and 15, and pixmaps of every depth: each FBConfig shows frames or raises
 #                BadMatch; depth with MIT-SHM, depth-put with GLMUX_GLX_REMOTE_SHM=0
 #   nopresent    (test_glx_pixels) GLMUX_GLX_REMOTE_PRESENT=0 (Xvfb always has Present): window
-#                sizes from GetGeometry replies read a frame later; MIT-SHM and XPutImage; and
+#                sizes from GetGeometry replies read a frame later; MIT-SHM and PutImage; and
 #                Mesa without GL_MESA_pack_invert (MESA_EXTENSION_OVERRIDE): a flipping blit
 #   count        (test_glx_pixels_present) the requests frames cost, counted by the server
 #                (RECORD), with and without Present (GLMUX_GLX_REMOTE_PRESENT=0), with MIT-SHM
-#                and XPutImage
+#                and PutImage
 #   swap, interval (test_glx_pixels_present) swaps of drawables current nowhere or elsewhere,
 #                a pixmap's X contents; swap intervals paced by Present
 #   resize       (test_glx_pixels_resize) the first frame after another connection resized
 #                the window is right at the new size, with and without Present
-#                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and XPutImage; an oversized window;
+#                (GLMUX_GLX_REMOTE_PRESENT=0), MIT-SHM and PutImage; an oversized window;
 #                then through Debian's libglvnd on a TCP display, as objects-libglvnd
 #   shmerrors    (test_glx_pixels_errors, through an X proxy in it) ShmPutImage or ShmAttach
-#                failing late: frames still shown, by XPutImage; a process killed during the
+#                failing late: frames still shown, by PutImage; a process killed during the
 #                display's MIT-SHM test leaves no segment
 #   threads      (test_glx_pixels_threads) 4 threads x 4 windows, 130 windows, displays closed
 #                while others show frames
@@ -252,7 +252,7 @@ libglvnd)
         "$work/glmux.log" || fail "not the public path"
     grep -q 'renders with EGL vendor "mesa"' "$work/glmux.log" || fail "no EGL vendor"
     if command -v glxgears >/dev/null 2>&1; then
-        gears "frames go out with XPutImage"
+        gears "frames go out with xcb PutImage"
     fi
     if [ -e "$sysdir/libEGL.so.1" ]; then
         export PIXELS_LIBGLX="$sysglx" PIXELS_LIBEGL="$sysdir/libEGL.so.1"
@@ -388,7 +388,7 @@ resize)
     GLMUX_GLX_REMOTE_SHM=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
     GLMUX_GLX_REMOTE_PRESENT=0 GLMUX_GLX_REMOTE_SHM=0 run_prog resize
-    # The same through Debian's libglvnd, the vendor by name, on a TCP display (XPutImage).
+    # The same through Debian's libglvnd, the vendor by name, on a TCP display (PutImage).
     sysglx=$(env -u LD_LIBRARY_PATH ldd "$(command -v glxinfo)" 2>/dev/null |
              awk '$1 == "libGLX.so.0" { print $3 }')
     if [ -n "$sysglx" ] && [ "${sysglx#"$build"}" = "$sysglx" ]; then
@@ -427,7 +427,7 @@ swap|interval|threads)
 depth|depth-put)
     # One screen (with Composite's 32-bit visual, so 32-bit configs), then five screens (the
     # server has no Composite then): windows of depth 24, 32, 16, 8, 30 and 15. Mode depth puts
-    # frames through MIT-SHM, depth-put through XPutImage (two tests, so that ctest -j runs the
+    # frames through MIT-SHM, depth-put through PutImage (two tests, so that ctest -j runs the
     # two transports side by side).
     [ "$mode" = depth ] || export GLMUX_GLX_REMOTE_SHM=0
     for screens in 1 5; do
@@ -451,7 +451,7 @@ objects)
     done
     ;;
 objects-libglvnd)
-    # As libglvnd above: Debian's libGLX, the vendor by name, a TCP display (XPutImage).
+    # As libglvnd above: Debian's libGLX, the vendor by name, a TCP display (PutImage).
     sysglx=$(env -u LD_LIBRARY_PATH ldd "$(command -v glxinfo)" 2>/dev/null |
              awk '$1 == "libGLX.so.0" { print $3 }')
     [ -n "$sysglx" ] && [ "${sysglx#"$build"}" = "$sysglx" ] ||

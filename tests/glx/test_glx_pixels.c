@@ -265,8 +265,8 @@ static int render(const char *expect)
     CHECK_PIXEL(dpy, t[1].win, 32, 32, CYAN);
 
     CHECK_MSG(pixels_app_errors == 0, "%d X errors reached the application", pixels_app_errors);
-    pixels_check_log(strcmp(expect, "shm") == 0 ? "XShmPutImage (MIT-SHM works)"
-                                         : "XPutImage (no usable MIT-SHM)");
+    pixels_check_log(strcmp(expect, "shm") == 0 ? "xcb ShmPutImage requests (MIT-SHM works)"
+                                         : "xcb PutImage requests (no usable MIT-SHM)");
     glXDestroyPixmap(dpy, glxpix);
     glXDestroyPbuffer(dpy, pbuf);
     glXDestroyContext(dpy, ctx);

@@ -6,7 +6,7 @@
  * usage: glx_pixels_errors MODE
  *   shmput  every ShmPutImage fails (BadShmSeg) and the server's answers come 20 ms late, so
  *           that each error arrives while later frames are under way: the vendor hears them,
- *           turns to XPutImage, and the window shows the last frame (XGetImage on a connection
+ *           turns to PutImage, and the window shows the last frame (XGetImage on a connection
  *           of its own, past the proxy); no error reaches the application.
  *   attach  the display's MIT-SHM test passes, the window's own ShmAttach requests fail
  *           (BadAccess), answered 20 ms late: the same.
@@ -62,7 +62,7 @@ static int frames_through(struct pixels_proxy *p, const char *what)
     CHECK_MSG(pixels_proxy_failed(p) > 0, "%s: the proxy failed no MIT-SHM request", what);
     CHECK_MSG(pixels_app_errors == 0, "%s: %d X errors reached the application", what,
               pixels_app_errors);
-    pixels_check_log("frames go out with XShmPutImage (MIT-SHM works)");
+    pixels_check_log("frames go out with xcb ShmPutImage requests (MIT-SHM works)");
     CHECK(glXMakeCurrent(dpy, None, NULL));
     glXDestroyContext(dpy, ctx);
     XFree(vis);
