@@ -2,7 +2,8 @@
 /*
  * glmux: when libGLX gives an X screen the pixels vendor (libGLX_glmux-pixels.so.0, which
  * renders here with EGL and ships each frame as an image; docs/remote.md, "When it is used").
- * One rule, called by libGLX (glx_display.c) and `glmux explain` alike (explain_remote.c).
+ * One rule, and one plan per X screen that holds it (glmux_select_glx_screen_plan), followed by
+ * libGLX (glx_display.c) and shown by `glmux explain` (explain.c), screen by screen.
  */
 #ifndef GLMUX_SELECT_PIXELS_RULE_H
 #define GLMUX_SELECT_PIXELS_RULE_H
