@@ -239,22 +239,6 @@ static void records_child(void)
 
 GLMUX_LIFECYCLE_STEP(dispatch_records, 60, .child = records_child);
 
-static void fork_prepare(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
-}
-
-static void fork_parent(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
-}
-
-static void fork_child(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_CHILD);
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
-}
-
 static void clients_init(void)
 {
     static bool installed;
@@ -262,7 +246,8 @@ static void clients_init(void)
     /* Handlers stay installed while libGLdispatch is loaded (glibc drops them at unload). */
     if (installed)
         return;
-    if (pthread_atfork(fork_prepare, fork_parent, fork_child) == 0)
+    if (pthread_atfork(glmux_lifecycle_fork_prepare, glmux_lifecycle_fork_parent,
+                       glmux_lifecycle_fork_child) == 0)
         installed = true;
     else
         glmux_log(GLMUX_LOG_WARN, "libGLdispatch cannot install its fork handlers; a forked "

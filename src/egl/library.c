@@ -7,30 +7,17 @@
  * (docs/architecture.md: lifetime protocol). No other file of libEGL uses it.
  */
 #define _GNU_SOURCE
-#include <stdbool.h>
-
 #include "current.h"
 #include "util/lifecycle.h"
 #include "winsys/winsys.h"
 
 /* Every lock of libEGL is held from fork_prepare to fork_parent or the child's after_fork:
- * a second forking thread waits in fork_prepare. */
-static bool fork_prepared;
-
+ * a second forking thread waits in fork_prepare. A library that did not load (or is being
+ * unloaded) takes none (util/lifecycle.h's fork handlers do the rest). */
 static void fork_prepare(void)
 {
-    if (!glmux_winsys_usable())
-        return;
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
-    fork_prepared = true;
-}
-
-static void fork_parent(void)
-{
-    if (!fork_prepared)
-        return;
-    fork_prepared = false;
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
+    if (glmux_winsys_usable())
+        glmux_lifecycle_fork_prepare();
 }
 
 /*
@@ -42,12 +29,8 @@ static void fork_parent(void)
  */
 static void after_fork(void)
 {
-    if (!glmux_winsys_usable())
-        return;
-    glmux_lifecycle_run(fork_prepared ? GLMUX_LIFECYCLE_FORK_CHILD
-                                      : GLMUX_LIFECYCLE_FORK_CHILD_ANEW);
-    fork_prepared = false;
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
+    if (glmux_winsys_usable())
+        glmux_lifecycle_fork_child();
 }
 
 /* What libEGL frees at unload (winsys.h runs the protocol around it). */
@@ -56,6 +39,5 @@ static void teardown(void)
     glmux_lifecycle_run(GLMUX_LIFECYCLE_TEARDOWN);
 }
 
-GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", fork_prepare, fork_parent, after_fork,
-                     glmux_egl_current_destroyed,
-                     glmux_egl_current_drop, teardown);
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", fork_prepare, glmux_lifecycle_fork_parent,
+                     after_fork, glmux_egl_current_destroyed, glmux_egl_current_drop, teardown);

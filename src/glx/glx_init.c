@@ -14,39 +14,10 @@
  * of the parent with its context reference; vendors and mappings stay. libglvnd compares
  * getpid() on every call for this; a fork handler costs nothing per call.
  */
-#include <stdbool.h>
-
 #include "glx/glx_lock.h"
 #include "glx/glx_thread.h"
 #include "util/lifecycle.h"
 #include "winsys/winsys.h"
-
-static bool prepared;   /* fork_prepare ran for this fork (not so for a library loaded meanwhile) */
-
-static void fork_prepare(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
-    prepared = true;
-}
-
-static void fork_parent(void)
-{
-    if (!prepared)
-        return;
-    prepared = false;
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
-}
-
-/*
- * In a forked child, called by libGLdispatch after its own reset and before it hands every
- * record of the parent to glmux_glx_thread_destroyed (which takes glmux_glx_map_lock).
- */
-static void after_fork(void)
-{
-    glmux_lifecycle_run(prepared ? GLMUX_LIFECYCLE_FORK_CHILD : GLMUX_LIFECYCLE_FORK_CHILD_ANEW);
-    prepared = false;
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
-}
 
 static void drop_current(void)
 {
@@ -62,5 +33,9 @@ static void teardown(void)
     glmux_lifecycle_run(GLMUX_LIFECYCLE_TEARDOWN);
 }
 
-GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", fork_prepare, fork_parent, after_fork,
+/* Fork: util/lifecycle.h's handlers. The child's (after_fork) runs after libGLdispatch's own
+ * reset and before libGLdispatch hands every record of the parent to glmux_glx_thread_destroyed
+ * (which takes glmux_glx_map_lock). */
+GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", glmux_lifecycle_fork_prepare,
+                     glmux_lifecycle_fork_parent, glmux_lifecycle_fork_child,
                      glmux_glx_thread_destroyed, drop_current, teardown);

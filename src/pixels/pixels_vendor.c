@@ -705,27 +705,11 @@ static void pixels_set_dispatch_index(const GLubyte *name, int index)
 /* fork(): each module's step (util/lifecycle.h) takes its lock before, so that no other
  * thread is changing what it guards while the child's copy is made, and releases it after, in
  * the parent and in the child; then, in the child, each drops what the parent's other threads
- * held. */
-static void fork_prepare(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
-}
-
-static void fork_parent(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
-}
-
-static void fork_child(void)
-{
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_CHILD);
-    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
-}
-
+ * held. Registered against this library: glibc drops the handlers when it is unloaded. */
 __attribute__((constructor)) static void pixels_load(void)
 {
-    /* Registered against this library: glibc drops the handlers when it is unloaded. */
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    pthread_atfork(glmux_lifecycle_fork_prepare, glmux_lifecycle_fork_parent,
+                   glmux_lifecycle_fork_child);
 }
 
 /*

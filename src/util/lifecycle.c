@@ -6,6 +6,7 @@
  * so each run sorts pointers to them on its stack (a library has a dozen steps, and fork
  * handlers may not allocate); past 64 steps it walks them in order by selection instead.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -143,6 +144,32 @@ void glmux_lifecycle_run(enum glmux_lifecycle_phase phase)
         for (const struct glmux_lifecycle_step *s = step_next(NULL); s != NULL; s = step_next(s))
             step_run(s, phase);
     }
+}
+
+/* Set by glmux_lifecycle_fork_prepare, cleared by the parent or child handler: only the forking
+ * thread touches it, between prepare and parent or child (every lock of the library held). */
+static bool fork_prepared;
+
+void glmux_lifecycle_fork_prepare(void)
+{
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PREPARE);
+    fork_prepared = true;
+}
+
+void glmux_lifecycle_fork_parent(void)
+{
+    if (!fork_prepared)
+        return;
+    fork_prepared = false;
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_FORK_PARENT);
+}
+
+void glmux_lifecycle_fork_child(void)
+{
+    glmux_lifecycle_run(fork_prepared ? GLMUX_LIFECYCLE_FORK_CHILD
+                                      : GLMUX_LIFECYCLE_FORK_CHILD_ANEW);
+    fork_prepared = false;
+    glmux_lifecycle_run(GLMUX_LIFECYCLE_CHILD);
 }
 
 size_t glmux_lifecycle_count(void)

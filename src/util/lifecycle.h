@@ -79,6 +79,18 @@ static inline enum glmux_lifecycle_phase glmux_lifecycle_fork_phase(enum glmux_f
                                       : GLMUX_LIFECYCLE_FORK_CHILD_ANEW;
 }
 
+/*
+ * A library's fork handlers (pthread_atfork's, or the ones libGLdispatch calls for a client):
+ * prepare runs every FORK PREPARE step; parent runs FORK PARENT, and child FORK CHILD then
+ * CHILD, if prepare ran for this fork in this library, else parent does nothing and child
+ * runs FORK CHILD_ANEW then CHILD (a library loaded while another thread forked). A library
+ * with conditions of its own (libEGL's glmux_winsys_usable) wraps them. The "prepare ran" mark
+ * is the calling library's own, as its steps are.
+ */
+void glmux_lifecycle_fork_prepare(void);
+void glmux_lifecycle_fork_parent(void);
+void glmux_lifecycle_fork_child(void);
+
 /* How many steps the calling library holds, and the i-th in running order (NULL past the
  * end): for tests and GLMUX_DEBUG output. */
 size_t glmux_lifecycle_count(void);

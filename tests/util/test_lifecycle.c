@@ -4,7 +4,9 @@
  * of this program run in declared order (init, fork prepare and the child's clean-up upwards;
  * fork parent, child and teardown downwards), whatever the link order; each shared object
  * sees only its own steps (two libraries built from one source with the same static
- * glmux_util); and the records stay one array under AddressSanitizer (the count is exact).
+ * glmux_util); the fork handlers run the fork phases once each, and make the locks anew in a
+ * child whose prepare did not run; and the records stay one array under AddressSanitizer (the
+ * count is exact).
  */
 #include <string.h>
 
@@ -75,5 +77,23 @@ int main(void)
     CHECK(strcmp(trace, "tfourth tsecond tfirst ") == 0);
     expect(libb_trace(), libb_run, GLMUX_LIFECYCLE_TEARDOWN, "tfourth tsecond ");
     CHECK(strcmp(liba_trace(), "isecond ifourth ") == 0);
+
+    /* The fork handlers: after prepare, parent or child (then the child's clean-up) each run
+     * once; without prepare (a library loaded while another thread forked), parent runs
+     * nothing and child makes the locks anew. */
+    trace[0] = '\0';
+    glmux_lifecycle_fork_prepare();
+    glmux_lifecycle_fork_parent();
+    glmux_lifecycle_fork_parent();
+    CHECK_MSG(strcmp(trace, "pfirst psecond pthird Pthird Psecond Pfirst ") == 0, "%s", trace);
+    trace[0] = '\0';
+    glmux_lifecycle_fork_prepare();
+    glmux_lifecycle_fork_child();
+    CHECK_MSG(strcmp(trace, "pfirst psecond pthird cthird csecond cfirst Csecond Cthird ") == 0,
+              "%s", trace);
+    trace[0] = '\0';
+    glmux_lifecycle_fork_child();
+    glmux_lifecycle_fork_parent();
+    CHECK_MSG(strcmp(trace, "athird asecond afirst Csecond Cthird ") == 0, "%s", trace);
     return 0;
 }
