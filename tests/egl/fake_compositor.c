@@ -234,3 +234,18 @@ int fake_compositor_stop(pid_t pid, int control)
         return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+int fake_compositor_serve_until_eof(const struct fake_compositor_config *c)
+{
+    int control;
+    pid_t pid = fake_compositor_start(c, &control);
+    char ch;
+
+    if (pid <= 0)
+        return 1;
+    printf("ready %s\n", c->socket);
+    fflush(stdout);
+    while (fread(&ch, 1, 1, stdin) == 1)
+        ;
+    return fake_compositor_stop(pid, control);
+}

@@ -27,5 +27,9 @@ struct fake_compositor_config {
 pid_t fake_compositor_start(const struct fake_compositor_config *c, int *control);
 /* Stops it; its exit status (0: it ran without a fault). */
 int fake_compositor_stop(pid_t pid, int control);
+/* For a program that only serves (a benchmark, the PRIME table): starts it, prints "ready
+ * SOCKET" on standard output, stops it at the end of standard input; the compositor's exit
+ * status, 1 when it could not start. */
+int fake_compositor_serve_until_eof(const struct fake_compositor_config *c);
 
 #endif

@@ -142,17 +142,8 @@ static int serve(void)
 {
     struct fake_compositor_config cfg = { .mode = FAKE_COMPOSITOR_DMABUF, .socket = socket_name,
                                           .main_device = makedev(226, 129) };
-    int control;
-    pid_t pid = fake_compositor_start(&cfg, &control);
-    char c;
 
-    if (pid <= 0)
-        return 1;
-    printf("ready %s\n", socket_name);
-    fflush(stdout);
-    while (fread(&c, 1, 1, stdin) == 1)
-        ;
-    return fake_compositor_stop(pid, control);
+    return fake_compositor_serve_until_eof(&cfg);
 }
 
 int main(int argc, char **argv)

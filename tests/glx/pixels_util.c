@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* glmux tests: the pixels-vendor test helpers (pixels_util.h). */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +107,22 @@ void pixels_check_log(const char *needle)
 {
     CHECK_MSG(pixels_log_has(needle), "the log %s does not say \"%s\"",
               getenv("GLMUX_DEBUG_FILE"), needle);
+}
+
+void pixels_check_libraries(void)
+{
+    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
+    char a[4096], b[4096];
+
+    if (want == NULL) {
+        glmux_test_require_ours("libGLX.so.0");
+    } else {
+        got = glmux_test_loaded_path("libGLX.so.0");
+        CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
+                  strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded",
+                  want);
+    }
+    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
+    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
+              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
 }

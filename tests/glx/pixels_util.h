@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: what the pixels-vendor test programs (test_glx_pixels.c,
- * test_glx_pixels_present.c) share: the display named by PIXELS_DISPLAY, windows of a visual,
- * clearing to a color, reading a pixel back from the X server, the X errors that reached the
- * application, and the glmux log (GLMUX_DEBUG_FILE).
+ * glmux tests: what the pixels-vendor test programs (test_glx_pixels*.c) share: the display
+ * named by PIXELS_DISPLAY, the libraries loaded, windows of a visual, clearing to a color,
+ * reading a pixel back from the X server, the X errors that reached the application, and the
+ * glmux log (GLMUX_DEBUG_FILE).
  */
 #ifndef GLMUX_TEST_PIXELS_UTIL_H
 #define GLMUX_TEST_PIXELS_UTIL_H
@@ -42,6 +42,9 @@ Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, in
 void pixels_clear(unsigned long rgb);
 /* The server's pixel at (x, y) of d, top-left origin, red-green-blue bits only. */
 unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y);
+/* Fails the test unless the libGLX loaded is ours, or the one PIXELS_LIBGLX names (Debian's
+ * libglvnd), and the pixels vendor loaded is the build tree's (call it once the vendor is). */
+void pixels_check_libraries(void);
 /* Fails the test unless the glmux log says needle. */
 void pixels_check_log(const char *needle);
 /* The glmux log as it is now (a static buffer, up to 1 MiB). */

@@ -72,25 +72,6 @@ static GLXContext core_context(void)
     return ctx;
 }
 
-/* The libGLX under test: ours, or the one PIXELS_LIBGLX names; the vendor is the build's. */
-static void check_libraries(void)
-{
-    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
-    char a[4096], b[4096];
-
-    if (want == NULL) {
-        glmux_test_require_ours("libGLX.so.0");
-    } else {
-        got = glmux_test_loaded_path("libGLX.so.0");
-        CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
-                  strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded",
-                  want);
-    }
-    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
-    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
-              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
-}
-
 static void setup(void)
 {
     static const int attribs[] = {
@@ -110,7 +91,7 @@ static void setup(void)
     CHECK(strstr(glXQueryExtensionsString(dpy, DefaultScreen(dpy)),
                  "GLX_ARB_create_context_profile") != NULL);
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
-    check_libraries();
+    pixels_check_libraries();
     CHECK_MSG(configs != NULL && n > 0, "no FBConfig");
     config = configs[0];
     XFree(configs);
@@ -361,7 +342,7 @@ static int withegl(const char *order)
         /* Another libEGL owns Mesa: the pixels vendor leaves it alone and renders nothing. */
         dpy = pixels_open_display();
         CHECK(glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n) == NULL && n == 0);
-        check_libraries();
+        pixels_check_libraries();
         pixels_check_log("was loaded before by a libEGL.so.1 that is not glmux's");
         app_egl_check(&e);
         CHECK(e.terminate(e.dpy));
@@ -400,7 +381,7 @@ static int noegl(void)
 
     dpy = pixels_open_display();
     configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), NULL, &n);
-    check_libraries();
+    pixels_check_libraries();
     CHECK_MSG(configs == NULL && n == 0, "%d FBConfigs without an EGL vendor", n);
     pixels_check_log("cannot render it locally either: no EGL vendor is installed");
     XCloseDisplay(dpy);

@@ -70,25 +70,6 @@ static Display *dpy;
 static GLXFBConfig config;
 static XVisualInfo *vis;
 
-/* The libGLX under test: ours, or the one PIXELS_LIBGLX names; the vendor is the build's. */
-static void check_libraries(void)
-{
-    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
-    char a[4096], b[4096];
-
-    if (want == NULL) {
-        glmux_test_require_ours("libGLX.so.0");
-    } else {
-        got = glmux_test_loaded_path("libGLX.so.0");
-        CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
-                  strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded",
-                  want);
-    }
-    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
-    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
-              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
-}
-
 static void setup(void)
 {
     const char *vendor;
@@ -99,7 +80,7 @@ static void setup(void)
     CHECK_MSG(vendor != NULL && strstr(vendor, "glmux pixels") != NULL, "GLX vendor \"%s\"",
               vendor ? vendor : "(null)");
     config = pixels_pick_config(dpy, &vis);
-    check_libraries();
+    pixels_check_libraries();
 }
 
 static void finish(void)

@@ -33,25 +33,6 @@ static long wrong_pixels(Window win, int w, int h, unsigned long color)
     return wrong;
 }
 
-/* The libGLX under test: ours, or the one PIXELS_LIBGLX names (Debian's libglvnd); the
- * vendor is the build's. */
-static void check_libraries(void)
-{
-    const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;
-    char a[4096], b[4096];
-
-    if (want == NULL) {
-        glmux_test_require_ours("libGLX.so.0");
-        return;
-    }
-    got = glmux_test_loaded_path("libGLX.so.0");
-    CHECK_MSG(got != NULL && realpath(got, a) != NULL && realpath(want, b) != NULL &&
-              strcmp(a, b) == 0, "libGLX.so.0 is %s, not %s", got ? got : "not loaded", want);
-    vendor = glmux_test_loaded_path("libGLX_glmux-pixels.so.0");
-    CHECK_MSG(vendor != NULL && strstr(vendor, "/src/pixels/") != NULL,
-              "the pixels vendor loaded is %s, not the build tree's", vendor ? vendor : "none");
-}
-
 static int resize_first_frame(void)
 {
     static const struct {
@@ -72,7 +53,7 @@ static int resize_first_frame(void)
     other = pixels_open_display();
     XSetErrorHandler(pixels_count_errors);
     cfg = pixels_pick_config(dpy, &vis);
-    check_libraries();
+    pixels_check_libraries();
     ctx = glXCreateNewContext(dpy, cfg, GLX_RGBA_TYPE, NULL, True);
     CHECK(ctx != NULL);
     win = pixels_make_window(dpy, vis, 0, 0, 80, 72);

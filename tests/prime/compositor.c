@@ -17,21 +17,11 @@ int main(int argc, char **argv)
 {
     static const char socket_name[] = "glmux-prime-wayland";
     struct fake_compositor_config cfg = { .mode = FAKE_COMPOSITOR_DMABUF, .socket = socket_name };
-    int control;
-    pid_t pid;
-    char c;
 
     if (argc != 3) {
         fprintf(stderr, "usage: prime_compositor MAJOR MINOR\n");
         return 2;
     }
     cfg.main_device = makedev((unsigned)atoi(argv[1]), (unsigned)atoi(argv[2]));
-    pid = fake_compositor_start(&cfg, &control);
-    if (pid <= 0)
-        return 1;
-    printf("ready %s\n", socket_name);
-    fflush(stdout);
-    while (fread(&c, 1, 1, stdin) == 1)
-        ;
-    return fake_compositor_stop(pid, control);
+    return fake_compositor_serve_until_eof(&cfg);
 }
