@@ -6,7 +6,10 @@
  * LIBGL_ALWAYS_SOFTWARE), else it is only the fallback after the server's vendors (Mesa's
  * direct path, llvmpipe, is not replaced by a narrower one); a Unix-domain connection gets it
  * as the fallback; libglvnd's vendor variables, LIBGL_ALWAYS_INDIRECT and GLMUX_GLX_REMOTE=off
- * keep it away, GLMUX_GLX_REMOTE=pixels puts it first.
+ * keep it away, GLMUX_GLX_REMOTE=pixels puts it first. Then one screen's whole plan
+ * (glmux_select_glx_screen_plan, what libGLX follows and `glmux explain` shows): the pixels
+ * vendor a step of its own before the X server's list, or that step's fallback, decided for
+ * each screen (__GLX_FORCE_VENDOR_LIBRARY_1 turns it off for screen 1 only).
  */
 #define _GNU_SOURCE
 #include <netinet/in.h>
@@ -42,6 +45,35 @@ static enum glmux_pixels_when rule(bool has_glx, int fd, char *why, size_t size)
            why);
     return w;
 }
+
+/* The vendors of a screen's plan, in order ("(server)" for the X server's list, "+fallback"
+ * after it when it has one), space-separated. */
+static void plan_names(int screen, bool has_glx, int fd, char *out, size_t size)
+{
+    struct glmux_select *sel = glmux_select_new(NULL);
+    struct glmux_glx_screen_plan p;
+
+    CHECK(sel != NULL);
+    glmux_select_glx_screen_plan(sel, NULL, screen, NULL, has_glx, fd, &p);
+    out[0] = '\0';
+    for (size_t i = 0; i < p.n; i++) {
+        const struct glmux_glx_step *st = &p.steps[i];
+
+        snprintf(out + strlen(out), size - strlen(out), "%s%s%s%s", i ? " " : "",
+                 st->kind == GLMUX_GLX_STEP_SERVER ? "(server)" : st->name,
+                 st->fallback ? "+" : "", st->fallback ? st->fallback : "");
+    }
+    glmux_select_free(sel);
+    printf("  screen %d, has_glx %d: %s\n", screen, has_glx, out);
+}
+
+#define EXPECT_PLAN(screen, has_glx, fd, want)                                              \
+    do {                                                                                   \
+        char got_[256];                                                                    \
+        plan_names((screen), (has_glx), (fd), got_, sizeof(got_));                         \
+        CHECK_MSG(strcmp(got_, (want)) == 0, "screen %d: plan \"%s\", expected \"%s\"",     \
+                  (screen), got_, (want));                                                 \
+    } while (0)
 
 #define EXPECT(has_glx, fd, want, text)                                                    \
     do {                                                                                   \
@@ -104,6 +136,20 @@ int main(void)
     setenv("__GLX_FORCE_VENDOR_LIBRARY_0", GLMUX_PIXELS_VENDOR_NAME, 1);
     EXPECT(true, tcp_fd, GLMUX_PIXELS_NEVER, "names vendor \"glmux-pixels\"");
     unsetenv("__GLX_FORCE_VENDOR_LIBRARY_0");
+    unsetenv("GLMUX_GLX_REMOTE");
+
+    printf("one screen's plan:\n");
+    EXPECT_PLAN(0, false, unix_fd, "glmux-pixels (server) indirect system");
+    EXPECT_PLAN(0, true, unix_fd, "(server)+glmux-pixels indirect system");
+    setenv("__GLX_FORCE_VENDOR_LIBRARY_1", "mesa", 1);
+    EXPECT_PLAN(0, false, unix_fd, "glmux-pixels (server) indirect system");
+    EXPECT_PLAN(1, false, unix_fd, "mesa (server) indirect system");
+    setenv("__GLX_FORCE_VENDOR_LIBRARY_1", GLMUX_PIXELS_VENDOR_NAME, 1);
+    EXPECT_PLAN(1, true, unix_fd, "glmux-pixels (server) indirect system");
+    EXPECT_PLAN(0, true, unix_fd, "(server)+glmux-pixels indirect system");
+    unsetenv("__GLX_FORCE_VENDOR_LIBRARY_1");
+    setenv("GLMUX_GLX_REMOTE", "off", 1);
+    EXPECT_PLAN(0, false, unix_fd, "(server) indirect system");
     unsetenv("GLMUX_GLX_REMOTE");
 
     bed_free();
