@@ -191,7 +191,8 @@ int main(int argc, char **argv)
     bool json = false, extra = false;
     int rc;
 
-    /* Sysfs, manifest and environment strings reach the terminal escaped (issue 9, item 10). */
+    /* Sysfs, manifest and environment strings reach the terminal escaped: they are outside
+     * text, and a control sequence in one could rewrite the user's terminal. */
     glmux_cli_safe_streams();
     if (argc < 2)
         return usage_error("%s", "no command given");

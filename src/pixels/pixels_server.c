@@ -12,7 +12,7 @@
  * (Debian 12) spins forever, holding the connection's lock, when a thread leaves
  * xcb_wait_for_reply while another thread waiting for an earlier reply is still queued ahead of
  * it; a connection that dies under several waiting threads does just that, and every thread of
- * the process then hangs instead of reaching the I/O error handler (issue 25).
+ * the process then hangs instead of reaching the I/O error handler.
  * Locks: shm_lock guards each display's MIT-SHM state; it is never held across an Xlib, xcb,
  * EGL or GL call.
  */

@@ -4,10 +4,11 @@
  * read once, on the first message, under a pthread_once. There is no lock: each message is
  * formatted into a buffer of its own and leaves in one write(2), so lines from several
  * threads never interleave and a fork() while another thread logs cannot leave the child
- * waiting for a lock that nobody will release (issue 9, item 5). Every message, and every
+ * waiting for a lock that nobody will release. Every message, and every
  * outside string in it, is escaped by util/escape.c. The debug file is created with mode 0600,
  * opened with O_CLOEXEC, reached without following a symbolic link anywhere in its path, and
- * closed when the library that opened it is unloaded (issue 25, items 1, 3 and 7).
+ * closed when the library that opened it is unloaded (a program that loads and unloads a
+ * library in a loop would otherwise run out of descriptors).
  */
 #define _GNU_SOURCE
 #include "log.h"
