@@ -66,8 +66,8 @@ CASES = [
     ("intel-nvidia", {"GLMUX_GPU": "integrated"}, I, MESA, None, {}, True),
     ("intel-nvidia", NVR, N1, NV, "nvidia", OFFLOAD, True),
     ("intel-nvidia", {"DRI_PRIME": "1!"}, I, MESA, "mesa", OFFLOAD, False),
-    # Precedence: a program's own request (NVIDIA's variable, DRI_PRIME) over the session's
-    # GLMUX_GPU (issue 28 item 12).
+    # Precedence: a program's own request (NVIDIA's variable, DRI_PRIME, as a launcher sets
+    # them) over the session's GLMUX_GPU.
     ("intel-nvidia", dict(NVR, GLMUX_GPU="integrated"), N1, NV, "nvidia", OFFLOAD, True),
     ("intel-nvidia", {"GLMUX_GPU": "discrete", "DRI_PRIME": I}, I, MESA, "mesa", {}, True),
     ("intel-nvidia", {"GLMUX_GPU": "default", "DRI_PRIME": "1"}, I, MESA, "mesa", OFFLOAD, False),

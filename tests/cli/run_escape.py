@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""glmux tests: outside strings reach the terminal escaped (issue 25, item 3).
+"""glmux tests: outside strings reach the terminal escaped (a control sequence in a sysfs
+value or a variable must not rewrite the user's terminal).
 
   run_escape.py GLMUX BEDS_DIR VENDORS_DIR
 

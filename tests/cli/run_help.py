@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""glmux tests: the tool's help, its suggestions, and the debugging advice (issue 24, 5 and 7).
+"""glmux tests: the tool's help, its suggestions, and the debugging advice.
 
 * every command of glmux(1)'s SYNOPSIS answers `--help`, `-h` and `glmux help COMMAND` with its
   own usage (exit 0, nothing on standard error), which names exactly the options the man page

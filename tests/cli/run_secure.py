@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """glmux tests: the selector's variables are ignored in a secure-execution process.
 
-Issue 5: GLMUX_VENDOR_DIRS is ignored when setuid; so are the GPU requests (GLMUX_GPU,
+GLMUX_VENDOR_DIRS is ignored when setuid; so are the GPU requests (GLMUX_GPU,
 DRI_PRIME, __NV_PRIME_RENDER_OFFLOAD), GLMUX_DRIVER_VENDORS and libglvnd's
 __EGL_VENDOR_LIBRARY_* (hybrid-gpus.md, "All the variables"). The glmux tool reads them through
 the same glmux_select code as libEGL and libGLX, so a copy of it with a file capability (which

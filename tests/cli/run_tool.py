@@ -148,7 +148,7 @@ def run_bytes(cmd, env):
 
 
 def test_untrusted(glmux):
-    """Issue 9, item 10: control characters and invalid UTF-8 from the environment and from
+    """Control characters and invalid UTF-8 from the environment and from
     manifests never reach the terminal raw, --json stays valid UTF-8 JSON, and numbers out of
     range are named as such instead of being wrapped."""
     def raw_controls(data):
@@ -229,7 +229,7 @@ def test_beds(glmux, tests):
     keys = {"pci", "tag", "vendor_id", "device_id", "class", "driver", "vendor", "kind",
             "default", "discrete", "boot_vga", "boot_display", "power", "render_node",
             "card_node"}
-    check(all(keys <= set(g) for g in gpus), "gpus --json: every field of issue 5 (%s)"
+    check(all(keys <= set(g) for g in gpus), "gpus --json: every field (%s missing)"
           % sorted(keys - set(gpus[0])))
     check(gpus[0]["pci"] == "0000:00:02.0" and gpus[0]["class"] == "030000"
           and gpus[1]["class"] == "030200" and gpus[1]["vendor_id"] == "10de"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""glmux tests: bad vendor files are reported, never skipped silently (issue 25, item 6).
+"""glmux tests: bad vendor files are reported, never skipped silently.
 
   run_vendor_files.py GLMUX GOOD_EGL_LIBRARY WORK_DIR [EGL_PROGRAM]
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# glmux on a machine with an NVIDIA GPU and NVIDIA's proprietary driver (issue 9, item 11). Not
+# glmux on a machine with an NVIDIA GPU and NVIDIA's proprietary driver. Not
 # part of ctest: run it by hand where such a machine is available and record its output in
 # docs/compatibility.md ("NVIDIA"). It builds glmux from this checkout, then prints one line per
 # check, "ok", "FAIL" or "note":

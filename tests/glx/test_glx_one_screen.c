@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux GLX test: drawables libGLX did not create, on the fixture's one-screen server with GLX
- * and Debian's Mesa as the server's vendor (issue 9, item 3). glXSwapBuffers on a plain X
+ * and Debian's Mesa as the server's vendor. glXSwapBuffers on a plain X
  * pixmap, which is no GLX drawable, must raise GLXBadDrawable from libGLX (GLX 1.4 §3.3.10),
  * as on a multi-screen display; before, libGLX handed it to Mesa, whose request failed with
  * BadMatch. A plain X window still reaches the vendor: no GLXBadDrawable.

@@ -82,7 +82,7 @@ CASES = [
     ("vm-virtio", {NAME: "nvidia"}, "nvidia"),
 ]
 
-# The rest of issue 5's matrix: every bed under every variable. Two Mesa GPUs (AMD APU + AMD
+# The rest of the matrix: every bed under every variable. Two Mesa GPUs (AMD APU + AMD
 # dGPU, Intel + AMD dGPU): Mesa serves either way and reads DRI_PRIME itself; the NVIDIA
 # variable finds no NVIDIA GPU.
 def _two_mesa(bed, pci_id):
@@ -134,7 +134,7 @@ CASES += [
     ("vm-bochs-virtio", OFFLOAD, "mesa"),
 ]
 
-# Bad input (issue 5) and requests no vendor can be told about: the X server's vendor, exactly
+# Bad input and requests no vendor can be told about: the X server's vendor, exactly
 # one warning.
 BAD = [
     ("intel-nvidia", {"DRI_PRIME": "0"}, "mesa"),

@@ -168,7 +168,7 @@ def test_unreadable(glmux, work):
 
 
 def test_late_nul(glmux, work):
-    """A NUL byte past the first 4 KiB still makes the file binary (issue 25, item 4): before,
+    """A NUL byte past the first 4 KiB still makes the file binary: before,
     only the first 4,096 bytes were looked at, and `#include <GL/glx.h\\0...>` was reported as
     GL/glx.h."""
     d = os.path.join(work, "late-nul")

@@ -15,7 +15,7 @@ default GPU) must land on that GPU's vendor and device, as the oracle reads what
 first non-default GPU, and on an Intel laptop the daemon must publish an AMD eGPU plugged in
 while it runs (umockdev's uevents) and launching on it must work.
 
-Known limitation (issue 28 item 14): for two NVIDIA GPUs switcheroo-control publishes the same
+Known limitation: for two NVIDIA GPUs switcheroo-control publishes the same
 variables (no __NV_PRIME_RENDER_OFFLOAD_PROVIDER), so both entries land on the first NVIDIA GPU;
 the test asserts exactly that. Skipped (77) when a piece is missing (umockdev's API, the
 daemon, switcherooctl, dbus-daemon, the right to make device nodes).

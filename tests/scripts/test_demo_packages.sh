@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Issue 24's acceptance: on a fresh Debian 12 machine (the installer's default desktop system)
+# The demo stays cheap to try: on a fresh Debian 12 machine (the installer's default system)
 # scripts/demo.sh installs fewer than 60 packages. scripts/count-packages.sh counts them with
 # apt-get --simulate against this machine's Debian 12 package lists; skipped (77) elsewhere or
 # without the lists (apt-get update fills them).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux unit tests: hostile files where discovery expects small regular files (issue 9, item 8).
+ * glmux unit tests: hostile files where discovery expects small regular files.
  * A manifest that is a symlink to a FIFO, a FIFO and a directory named *.json and a manifest
  * over the size limit must all be refused at once with a clear message instead of blocking the
  * process. An alarm turns a hang into a failure.

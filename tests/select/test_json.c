@@ -78,7 +78,7 @@ int main(void)
     expect_error((deep[sizeof(deep) - 1] = '\0', deep), 1, "nesting deeper");
 
     /*
-     * Keys per object (issue 9, item 7): 1024 distinct keys are fine and a duplicate of any
+     * Keys per object: 1024 distinct keys are fine and a duplicate of any
      * one of them is still found, with the line of the first; a 1 MiB object of 90,000 keys
      * (20 s of CPU with the old pairwise check) is refused at key 1025.
      */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: GPU selection without libudev (issue 28 item 9). dlopen is interposed so that
+ * glmux tests: GPU selection without libudev (a minimal container or embedded system may lack
+ * it). dlopen is interposed so that
  * libudev.so.1 cannot be loaded, as on a system without it; the beds are built with umockdev
  * (ctest runs the test under umockdev-wrapper). The GPUs still carry what libdrm and sysfs say
  * (driver, boot_vga, class, VRAM, power), the default GPU is found, DRI_PRIME and NVIDIA's

@@ -483,7 +483,7 @@ static void test_default_rules(void)
     bed_free();
 
     /* A Raspberry Pi 3: vc4 renders and displays; udev names its platform driver "vc4-drm",
-     * which is Mesa's vc4 (issue 28 item 4). */
+     * which is Mesa's vc4. */
     bed_new();
     bed_add("P: /devices/platform/soc/3f400000.hvs\nE: SUBSYSTEM=platform\nE: DRIVER=vc4-drm\n"
             "E: OF_NAME=gpu\nE: OF_FULLNAME=/soc/gpu\nE: OF_COMPATIBLE_0=brcm,bcm2835-vc4\n"

@@ -2,7 +2,7 @@
 /*
  * glmux tests: parsing GLMUX_GPU (glmux's lenient forms: keywords, any case of "pci-", PCI
  * addresses, '!', malformed values refused) and DRI_PRIME, read exactly as Mesa's OpenGL loader
- * reads it: sscanf("%hx:%hx") first, then atoi(), every spelling of issue 28 item 10 ("1",
+ * reads it: sscanf("%hx:%hx") first, then atoi(), every spelling users write ("1",
  * "1abc", " 1", "pci-…", "pci-…!", "vid:did", upper case, "0000:01:00.0", "0", "-1").
  */
 #include <string.h>

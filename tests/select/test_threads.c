@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: the selector's lazy state under threads (issue 28 item 1). Many threads start at
+ * glmux tests: the selector's lazy state under threads. Many threads start at
  * once, through a barrier, on a fresh selector under DRI_PRIME=1 (GPUs not yet enumerated) and
  * each resolves a GLX screen, the process's EGL order, or an EGL display on one of two GPUs; all
  * that ask the same question must get the same answer, and the right one. Repeated on fresh

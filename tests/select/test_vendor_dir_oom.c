@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: out of memory during vendor discovery leaves a consistent list (issue 25, item
- * 8). The program is linked with -Wl,--wrap for malloc, calloc, realloc, strdup, strndup and
- * asprintf, so every allocation of glmux's code (discovery, manifests, JSON, file reads, the
+ * glmux tests: out of memory during vendor discovery leaves a consistent list. The program
+ * is linked with -Wl,--wrap for malloc, calloc, realloc, strdup, strndup and asprintf, so
+ * every allocation of glmux's code (discovery, manifests, JSON, file reads, the
  * log) goes through a counter here. Discovery is run once to count its allocations, then again
  * with the first one failing, then the second, and so on through the last. After each run, the
  * list must hold only complete vendors (a name, at least one manifest, every string present),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux test: no descriptor is left behind by a library unload (issue 25, item 1). Every
+ * glmux test: no descriptor is left behind by a library unload. Every
  * library has its own copy of the log (src/util/log.c), which opens GLMUX_DEBUG_FILE on its
  * first message. This program dlopens each library given (libEGL, libGLX, libGL), makes it log
  * (eglGetDisplay, or a new GLX name through glXGetProcAddress), dlcloses it, checks that it
