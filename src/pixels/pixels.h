@@ -8,7 +8,9 @@
  * the frame back and sends it with ShmPutImage, or PutImage in pieces that fit the request
  * size. This header is shared by its files: pixels_egl.c (the EGL vendor), pixels_config.c
  * (FBConfigs and visuals), pixels_choose.c (glXChooseFBConfig and the other config functions),
- * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_attribs.c (the
+ * pixels_vendor.c (the GLX vendor ABI: contexts, drawables, make-current), pixels_records.c (the
+ * context and drawable records, their lock and claims), pixels_display.c (one record per X
+ * display, holding the modules' parts), pixels_attribs.c (the
  * GLX extensions offered, context attributes in EGL's terms), pixels_swap.c
  * (glXSwapBuffers, glFinish and glFlush, swap intervals), pixels_present.c (a drawable's frame
  * transport), pixels_server.c (the transport's part of each display), pixels_resolve.c (the GL

@@ -9,9 +9,10 @@ Rules, over every .c and .h file of src/:
   * a function whose name ends in _locked, or whose header comment says "lock held" (not "no
     lock held"), starts with GLMUX_ASSERT_LOCKED(...): its first statement after its
     declarations (src/util/lock.h);
-  * every mutex and read-write lock (pthread_mutex_t, pthread_rwlock_t), at file scope or as a
-    member of a structure, is named in the lock table of docs/architecture.md: `name`, or for a
-    member `name` or `something.name`.
+  * every mutex and read-write lock (pthread_mutex_t, pthread_rwlock_t), condition variable
+    (pthread_cond_t) and once-gate (pthread_once_t), at file scope or as a member of a
+    structure, is named in the lock table of docs/architecture.md: `name`, or for a member
+    `name` or `something.name`.
 """
 import os
 import re
@@ -23,7 +24,8 @@ DECL = re.compile(r"^\s*(?:(?:const|static|volatile|unsigned|signed|struct|enum|
                   r"[A-Za-z_]\w*(?:\s+|\s*\*+\s*)(?:const\s+)?\**\s*[A-Za-z_]\w*"
                   r"(?:\[[^\]]*\])?(?:\s*=.*)?(?:,\s*\**\s*[A-Za-z_]\w*(?:\s*=[^,;]*)?)*;\s*$")
 FUNC_DEF = re.compile(r"^(?!static inline)[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\(([^;]*)$")
-LOCK_DECL = re.compile(r"^(\s*)(?:static\s+|extern\s+)?pthread_(?:mutex|rwlock)_t\s+(\w+)\s*[;=]")
+LOCK_DECL = re.compile(r"^(\s*)(?:static\s+|extern\s+)?pthread_(mutex|rwlock|cond|once)_t\s+(\w+)\s*[;=]")
+KIND = {"mutex": "lock", "rwlock": "lock", "cond": "condition variable", "once": "once-gate"}
 
 
 def sources(top):
@@ -117,11 +119,11 @@ def check(top, doc):
             d = LOCK_DECL.match(line)
             if d is None:
                 continue
-            indent, name = d.groups()
+            indent, kind, name = d.groups()
             ok = name in named or (indent and any(n.endswith("." + name) for n in named))
             if not ok:
-                errors.append("%s:%d: the lock %s is not in the lock table of %s"
-                              % (rel, lineno, name, os.path.relpath(doc, top)))
+                errors.append("%s:%d: the %s %s is not in the lock table of %s"
+                              % (rel, lineno, KIND[kind], name, os.path.relpath(doc, top)))
     return errors
 
 
@@ -133,13 +135,18 @@ SELF_TEST_FILES = {
                "void a_thing(int x)\n{\n    int y = x;\n\n    GLMUX_ASSERT_LOCKED(&a_lock);\n}\n"
                "static void b_locked(void)\n{\n    /* why */\n    do_it();\n"
                "    GLMUX_ASSERT_LOCKED(&b_lock);\n}\n"
-               "void a_free(void)\n{\n    do_it();\n}\n",
-    "docs/architecture.md": "## Locking\n| l | `a_lock`, `map.lock` |\n## Next\n",
+               "void a_free(void)\n{\n    do_it();\n}\n"
+               "static pthread_cond_t a_cond = PTHREAD_COND_INITIALIZER;\n"
+               "static pthread_once_t a_once = PTHREAD_ONCE_INIT;\n"
+               "static pthread_once_t b_once = PTHREAD_ONCE_INIT;\n",
+    "docs/architecture.md": "## Locking\n| l | `a_lock`, `map.lock`, `b_once` |\n## Next\n",
 }
 SELF_TEST_WANT = [
     "src/a.c:2: the lock b_lock is not in the lock table of docs/architecture.md",
     "src/a.c:5: the lock other is not in the lock table of docs/architecture.md",
     "src/a.c:13: b_locked ends in _locked but does not start with GLMUX_ASSERT_LOCKED",
+    "src/a.c:23: the condition variable a_cond is not in the lock table of docs/architecture.md",
+    "src/a.c:24: the once-gate a_once is not in the lock table of docs/architecture.md",
 ]
 
 if __name__ == "__main__":
