@@ -17,6 +17,14 @@
 
 #include "glmux_test.h"
 
+/* GLX_ARB_create_context(_profile), for headers without them. */
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x0001
+#endif
+
 #define RED 0xff0000ul
 #define GREEN 0x00ff00ul
 #define BLUE 0x0000fful
