@@ -37,16 +37,20 @@ static inline void fill_run(const void **out, uintptr_t base, unsigned n)
     pair p0 = { base, base + GLMUX_LAZY_SIZE };
     pair p1 = p0 + 2 * GLMUX_LAZY_SIZE, p2 = p0 + 4 * GLMUX_LAZY_SIZE;
     pair p3 = p0 + 6 * GLMUX_LAZY_SIZE;
-    unsigned j = 0;
+    const unsigned rounds = n / 8;
 
-    for (; j + 8 <= n; j += 8) {
-        memcpy(out + j, &p0, sizeof(p0));
-        memcpy(out + j + 2, &p1, sizeof(p1));
-        memcpy(out + j + 4, &p2, sizeof(p2));
-        memcpy(out + j + 6, &p3, sizeof(p3));
+    /* Counted by rounds, not by j + 8 <= n: with a constant n, gcc for i386 could not bound j
+     * after a loop of that form and warned that the tail loop overflows (a false alarm). */
+    for (unsigned r = 0; r < rounds; r++) {
+        const void **o = out + (size_t)r * 8;
+
+        memcpy(o, &p0, sizeof(p0));
+        memcpy(o + 2, &p1, sizeof(p1));
+        memcpy(o + 4, &p2, sizeof(p2));
+        memcpy(o + 6, &p3, sizeof(p3));
         p0 += step, p1 += step, p2 += step, p3 += step;
     }
-    for (; j < n; j++)
+    for (unsigned j = rounds * 8; j < n; j++)
         out[j] = (const void *)(base + (uintptr_t)j * GLMUX_LAZY_SIZE);
 }
 
