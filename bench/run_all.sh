@@ -180,8 +180,8 @@ row "glvnd's own Ir, GLX start-up to first context (glx_startup)" 1 50000 \
 row "glXMakeCurrent, same context again (Ir/call)" "$calls" 200 \
     "$(cg glvnd all -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" again "$calls")" \
     "$(cg ours all -- --toggle-collect=make_current_loop -- "$build/bench/glx/bench_glx" again "$calls")"
-# The switches' targets are 0.4 x libglvnd's own instructions in the same run (issue 24: 215
-# and 278 where libglvnd counts 537 and 694; this machine counts fewer for both).
+# The switches' targets are 0.4 x libglvnd's own instructions in the same run (first set as 215
+# and 278 where libglvnd counted 537 and 694; this machine counts fewer for both).
 row "eglMakeCurrent, switch between two Mesa contexts, own Ir (per call)" $((calls * 2)) "0.4 x libglvnd" \
     "$(cg glvnd own -- --toggle-collect=switch_loop -- "$build/bench/egl/bench_egl" switch "$calls" mesa)" \
     "$(cg ours own -- --toggle-collect=switch_loop -- "$build/bench/egl/bench_egl" switch "$calls" mesa)"
