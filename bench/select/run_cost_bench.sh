@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The cost decision for GPU enumeration (issue 10): libdrm and libudev are loaded with dlopen
+# Whether GPU enumeration may cost every GL program its libraries: libdrm and libudev are loaded with dlopen
 # the first time a choice is needed, not linked into libEGL/libGLX. For the start-up of one EGL
 # program (bench_egl startup mesa: default display, context, make-current, one glGetString)
 # with tests/egl's fake vendors, this prints, side by side in one run:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """glmux test: no reference to an issue by its number ("issue 12", "(issue 27, item 4)",
-"issues 5 and 9", "issue #3") in src/, tests/, docs/ or README.md. A reader of the code has
+"issues 5 and 9", "issue #3") in src/, tests/, docs/, bench/ or README.md, on one line or
+broken across two ("before issue" at a line's end, "28" after the next line's comment leader). A reader of the code has
 no issue list: the text says the reason in words instead.
 
   check_issue_refs.py SOURCE_DIR     prints each reference found (file:line: text); exit 0
@@ -16,7 +17,11 @@ import re
 import sys
 
 PATTERN = re.compile(r"\bissues? #?[0-9]+", re.I)
-PLACES = ("src", "tests", "docs", "README.md")
+PLACES = ("src", "tests", "docs", "bench", "README.md")
+# A reference broken across lines: "issue" ends one line, the number opens the next once its
+# comment leader (#, *, //, > and blanks) is left out.
+LINE_END = re.compile(r"\bissues?\s*$", re.I)
+NEXT_START = re.compile(r"^[\s#*/>-]*#?[0-9]+\b")
 SELF = os.path.realpath(__file__)
 
 
@@ -42,15 +47,23 @@ def references(top):
         except (UnicodeDecodeError, OSError):
             continue    # binary files hold no prose
         for number, line in enumerate(lines, 1):
-            if PATTERN.search(line):
+            if refers(line, lines[number] if number < len(lines) else ""):
                 found.append("%s:%d: %s" % (os.path.relpath(path, top), number, line.strip()))
     return found
+
+
+def refers(line, next_line):
+    return bool(PATTERN.search(line) or (LINE_END.search(line) and NEXT_START.match(next_line)))
 
 
 def self_test():
     hits = ["see issue 12", "(issue 27, item 4)", "Issues 5 and 9", "issue #3", "Issue 24's"]
     misses = ["tissue 5", "issues with the X server", "an issue of 2 bytes", "issue-tracker 4"]
-    bad = [t for t in hits if not PATTERN.search(t)] + [t for t in misses if PATTERN.search(t)]
+    broken_hits = [("before issue", "28 the code"), ("# as in issue", "# 27, item 4"),
+                   (" * see issue", " * #3")]
+    broken_misses = [("the issue", "was the size"), ("issues", "with 2 screens")]
+    bad = [t for t in hits if not refers(t, "")] + [t for t in misses if refers(t, "")]
+    bad += [t for t in broken_hits if not refers(*t)] + [t for t in broken_misses if refers(*t)]
     for text in bad:
         print("FAIL: the pattern gets %r wrong" % text)
     print("self-test: %d example(s) wrong" % len(bad))
