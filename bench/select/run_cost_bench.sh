@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Whether GPU enumeration may cost every GL program its libraries: libdrm and libudev are loaded with dlopen
-# the first time a choice is needed, not linked into libEGL/libGLX. For the start-up of one EGL
-# program (bench_egl startup mesa: default display, context, make-current, one glGetString)
-# with tests/egl's fake vendors, this prints, side by side in one run:
+# Whether GPU enumeration may cost every GL program its libraries: libdrm and libudev are
+# loaded with dlopen the first time a choice is needed, not linked into libEGL/libGLX. For the
+# start-up of one EGL program (bench_egl startup mesa: default display, context, make-current,
+# one glGetString) with tests/egl's fake vendors, this prints, side by side in one run:
 #   glmux            what ships: nothing extra mapped unless GPUs are enumerated
 #   glmux + linked   the same with libdrm.so.2 and libudev.so.1 preloaded, i.e. what linking
 #                    them would add to every process (mapping, relocation, constructors)
