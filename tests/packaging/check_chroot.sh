@@ -12,6 +12,7 @@
 # Usage: check_chroot.sh SOURCE_DIR WORK_DIR CACHE_DIR
 set -eu
 top=$1 work=$2 cache=$3
+. "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
@@ -23,12 +24,7 @@ work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
 
 # The host's sources for the suite, one "deb URI RELEASE COMPONENT" line per index, and the
 # apt options that decide how it reaches them.
-apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
-    "Architecture: $(dpkg --print-architecture)" | awk -v s="$suite" '$2 ~ "^" s "([-/]|$)"' |
-    sort -u | sed 's/^/deb /' > "$work/sources.list"
-[ -s "$work/sources.list" ] || skip "the host's apt has no $suite sources to build from"
-apt-config dump | grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \
-    > "$work/apt.conf" || true
+chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources to build from"
 echo "chroot sources (the host's):"
 cat "$work/sources.list" "$work/apt.conf"
 
@@ -63,13 +59,7 @@ mmdebstrap --mode=root --variant=buildd --aptopt="$work/apt.conf" --dpkgopt=forc
 rc=$?
 set -e
 secs=$(( $(date +%s) - start ))
-if [ $rc != 0 ]; then
-    if grep -qE 'Failed to fetch|Temporary failure resolving|Could not resolve|Unable to connect' \
-        "$work/mmdebstrap.log"; then
-        tail -5 "$work/mmdebstrap.log"
-        skip "the Debian archive cannot be reached from here (log: $work/mmdebstrap.log)"
-    fi
-    tail -20 "$work/mmdebstrap.log" >&2
+if ! chroot_mmdebstrap_check $rc "$work/mmdebstrap.log"; then
     [ ! -s "$work/build.log" ] || tail -60 "$work/build.log" >&2
     fail "the chroot build failed after ${secs}s (logs: $work/mmdebstrap.log, $work/build.log)"
 fi

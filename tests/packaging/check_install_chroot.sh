@@ -18,6 +18,7 @@
 #   check_install_chroot.sh SOURCE_DIR DEBS_DIR WORK_DIR CACHE_DIR
 set -eu
 top=$(cd "$1" && pwd) debs=$2 work=$3 cache=$4
+. "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
@@ -29,12 +30,7 @@ rm -rf "$work"
 mkdir -p "$work" "$cache"
 work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
 
-apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
-    "Architecture: $(dpkg --print-architecture)" | awk -v s="$suite" '$2 ~ "^" s "([-/]|$)"' |
-    sort -u | sed 's/^/deb /' >"$work/sources.list"
-[ -s "$work/sources.list" ] || skip "the host's apt has no $suite sources"
-apt-config dump | grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \
-    >"$work/apt.conf" || true
+chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources"
 
 # What runs in the new system; its last line says whether every step passed.
 cat >"$work/inside.sh" <<'INSIDE'
@@ -121,15 +117,8 @@ mmdebstrap --mode=root --variant=minbase --aptopt="$work/apt.conf" --dpkgopt=for
 rc=$?
 set -e
 secs=$(($(date +%s) - start))
-if [ $rc != 0 ]; then
-    if grep -qE 'Failed to fetch|Temporary failure resolving|Could not resolve|Unable to connect' \
-        "$work/mmdebstrap.log"; then
-        tail -n 5 "$work/mmdebstrap.log"
-        skip "the Debian archive cannot be reached from here (log: $work/mmdebstrap.log)"
-    fi
-    tail -n 20 "$work/mmdebstrap.log"
+chroot_mmdebstrap_check $rc "$work/mmdebstrap.log" ||
     fail "mmdebstrap failed after ${secs}s (log: $work/mmdebstrap.log)"
-fi
 cat "$work/inside.log"
 [ "$(cat "$work/inside.rc")" = 0 ] || fail "the steps in the new system failed (exit $(cat "$work/inside.rc"))"
 [ "$(tail -n 1 "$work/inside.log")" = "install-chroot: all steps passed" ] || fail "no verdict"

@@ -21,6 +21,7 @@
 #   check_demo_chroot.sh SOURCE_DIR WORK_DIR CACHE_DIR [demo|test]
 set -eu
 top=$(cd "$1" && pwd) work=$2 cache=$3 mode=${4:-demo}
+. "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
@@ -31,12 +32,7 @@ mkdir -p "$work" "$cache"
 work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
 
 # The host's Debian 12 sources and the apt options that decide how it reaches them.
-apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
-    "Architecture: $(dpkg --print-architecture)" | awk -v s="$suite" '$2 ~ "^" s "([-/]|$)"' |
-    sort -u | sed 's/^/deb /' >"$work/sources.list"
-[ -s "$work/sources.list" ] || skip "the host's apt has no $suite sources"
-apt-config dump | grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \
-    >"$work/apt.conf" || true
+chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources"
 configs=${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}
 ctest_args=${GLMUX_CHROOT_CTEST_ARGS:-}
 case $ctest_args in *"'"*) fail "GLMUX_CHROOT_CTEST_ARGS may not hold a single quote" ;; esac
@@ -74,15 +70,8 @@ mmdebstrap --mode=root --variant=minbase --aptopt="$work/apt.conf" --dpkgopt=for
 rc=$?
 set -e
 secs=$(($(date +%s) - start))
-if [ $rc != 0 ]; then
-    if grep -qE 'Failed to fetch|Temporary failure resolving|Could not resolve|Unable to connect' \
-        "$work/mmdebstrap.log"; then
-        tail -n 5 "$work/mmdebstrap.log"
-        skip "the Debian archive cannot be reached from here (log: $work/mmdebstrap.log)"
-    fi
-    tail -n 20 "$work/mmdebstrap.log"
+chroot_mmdebstrap_check $rc "$work/mmdebstrap.log" ||
     fail "mmdebstrap failed after ${secs}s (log: $work/mmdebstrap.log)"
-fi
 tail -n 15 "$work/demo.log"
 [ "$(cat "$work/demo.rc")" = 0 ] || fail "scripts/demo.sh exited $(cat "$work/demo.rc")"
 verdict=$(tail -n 1 "$work/demo.log")

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the clean-root tests (sh) that make a Debian root with mmdebstrap: the steps they
+# share. chroot_apt_setup writes the root's apt sources and options from the host's, so that the
+# root reaches the archive the way the host's apt does; chroot_mmdebstrap_check judges how
+# mmdebstrap ended. The sourcing script defines skip (exit 77 with its message), which is called
+# when the archive cannot be reached; its other messages stay its own.
+#   chroot_apt_setup SUITE WORK
+# Writes WORK/sources.list, one "deb URI RELEASE COMPONENT" line per index of the host's for
+# SUITE (and its -updates, -security, ... suites), and WORK/apt.conf, the host's proxy,
+# release-date and retry settings. Returns 1 when the host has no SUITE sources.
+#   chroot_mmdebstrap_check RC LOG
+# After mmdebstrap exited RC with its output in LOG. Returns 0 when RC is 0. When LOG says the
+# archive could not be reached, shows its last 5 lines and calls skip; else shows its last 20
+# lines and returns 1, for the caller to fail with its own message.
+chroot_apt_setup() {
+    # shellcheck disable=SC2016
+    apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
+        "Architecture: $(dpkg --print-architecture)" | awk -v s="$1" '$2 ~ "^" s "([-/]|$)"' |
+        sort -u | sed 's/^/deb /' >"$2/sources.list"
+    apt-config dump |
+        grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \
+        >"$2/apt.conf" || true
+    [ -s "$2/sources.list" ]
+}
+
+chroot_mmdebstrap_check() {
+    [ "$1" != 0 ] || return 0
+    if grep -qE 'Failed to fetch|Temporary failure resolving|Could not resolve|Unable to connect' "$2"; then
+        tail -n 5 "$2"
+        skip "the Debian archive cannot be reached from here (log: $2)"
+    fi
+    tail -n 20 "$2"
+    return 1
+}
