@@ -231,16 +231,8 @@ def check_case(setup, server, devices, spec, bed, display, variables):
     out, r = setup.explain(env)
     explain_opens = server.dri3_opens - before_explain
     before_probe = server.dri3_opens
-    if out is None:
-        problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
-    else:
-        dd = out.get("default_display") or {}
-        got = (out.get("gpu") or {}).get("tag")
-        if got != egl_want:
-            problems.append("explain: GPU %s" % got)
-        egl = (dd.get("egl_vendors") or out.get("egl_vendors") or [None])[0]
-        if egl_vendor and egl != egl_vendor:
-            problems.append("explain: EGL vendor %s" % egl)
+    problems += check_explain_egl(out, r, egl_want, egl_vendor)
+    if out is not None:
         screens = (out.get("glx") or {}).get("screens") or [{}]
         glx = screens[0].get("vendor")
         if glx == "(X server's choice)":
@@ -263,6 +255,22 @@ def check_case(setup, server, devices, spec, bed, display, variables):
         problems.append("libEGL and libGLX %s the display for its GPU (%d DRI3Open)" % (
             "asked" if opens else "did not ask", opens))
     return want, reference, problems
+
+
+def check_explain_egl(out, r, egl_want, egl_vendor):
+    """What glmux explain said (out, None where it printed no JSON; r its process) against the
+    GPU and the EGL vendor (None: any) the default EGL display should get: the problems."""
+    if out is None:
+        return ["glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip())]
+    problems = []
+    dd = out.get("default_display") or {}
+    got = (out.get("gpu") or {}).get("tag")
+    if got != egl_want:
+        problems.append("explain: GPU %s" % got)
+    egl = (dd.get("egl_vendors") or out.get("egl_vendors") or [None])[0]
+    if egl_vendor and egl != egl_vendor:
+        problems.append("explain: EGL vendor %s" % egl)
+    return problems
 
 
 # The warning for a request a vendor cannot be told about (choose.c).
@@ -297,16 +305,9 @@ def check_wayland(setup, devices, spec, display, variables, wayland_env):
     env.update(wayland_env)
     problems = []
     out, r = setup.explain(env)
-    if out is None:
-        problems.append("glmux explain: exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()))
-    else:
+    problems += check_explain_egl(out, r, egl_want, vendor_of(devices, egl_want))
+    if out is not None:
         dd = out.get("default_display") or {}
-        got = (out.get("gpu") or {}).get("tag")
-        if got != egl_want:
-            problems.append("explain: GPU %s" % got)
-        egl = (dd.get("egl_vendors") or out.get("egl_vendors") or [None])[0]
-        if vendor_of(devices, egl_want) and egl != vendor_of(devices, egl_want):
-            problems.append("explain: EGL vendor %s" % egl)
         if bool(dd) != asked:
             problems.append("explain %s the compositor" % ("asked" if dd else "did not ask"))
     problems += setup.probe_check(devices, display, env, {"egl": (egl_want, vendor_only)},

@@ -26,6 +26,13 @@ run() {   # expected exit status, then the environment; output in $work/out
     [ "$rc" = "$want" ] || { cat "$work/out"; fail "exit status $rc, expected $want"; }
 }
 count() { grep -c "^$1" "$FAKE_DIR/calls" || true; }
+fake_broken_source() {   # fresh fake tools whose apt-get fails as a broken source makes it fail
+    fake_tools "$FAKE_DIR"
+    cat >>"$FAKE_DIR/apt-get" <<'FAKE'
+echo "E: The repository 'http://example.invalid bookworm Release' does not have a Release file." >&2
+exit 100
+FAKE
+}
 
 # Everything installed: apt is not called.
 fake_tools "$FAKE_DIR"
@@ -53,11 +60,7 @@ grep -q "another apt held the package lists for 10s" "$work/out" || fail "no cle
 [ "$(count 'apt-get .*install')" = 0 ] || fail "installed without the package lists"
 
 # Another error (no network, a broken source) is not waited for.
-fake_tools "$FAKE_DIR"
-cat >>"$FAKE_DIR/apt-get" <<'FAKE'
-echo "E: The repository 'http://example.invalid bookworm Release' does not have a Release file." >&2
-exit 100
-FAKE
+fake_broken_source
 run 1
 [ "$(count sleep)" = 0 ] || fail "waited on an error that is not the lock"
 grep -q "does not have a Release file" "$work/out" || fail "apt's error was not shown"
@@ -140,11 +143,7 @@ run 1
 grep -qx "dpkg --add-architecture i386" "$FAKE_DIR/calls" || fail "i386 was not added"
 grep -qx "dpkg --remove-architecture i386" "$FAKE_DIR/calls" || fail "i386 was left added after the failed install"
 grep -q "removed again; the system is as it was" "$work/out" || fail "the undo was not said: $(cat "$work/out")"
-fake_tools "$FAKE_DIR"
-cat >>"$FAKE_DIR/apt-get" <<'FAKE'
-echo "E: The repository 'http://example.invalid bookworm Release' does not have a Release file." >&2
-exit 100
-FAKE
+fake_broken_source
 run 1
 grep -qx "dpkg --remove-architecture i386" "$FAKE_DIR/calls" || fail "i386 was left added after the failed update"
 [ "$(count 'apt-get .*install')" = 0 ] || fail "installed after a failed update"
