@@ -299,7 +299,10 @@ def test_beds(glmux, tests):
     r = run([glmux, "run", "--", "/nonexistent/glmux-cmd"], env=env, bed=amd)
     check(r.returncode == 127 and "cannot run" in r.stderr,
           "run of a missing command exits 127 (%d)" % r.returncode)
-    r = run([glmux, "run", "--", "glmux-no-such-command-anywhere"], env=env, bed=amd)
+    # On a PATH of readable directories only: where one of them cannot be searched (a package
+    # build's unprivileged user, say) execvp, as env(1) does, ends in EACCES, so 126.
+    r = run([glmux, "run", "--", "glmux-no-such-command-anywhere"],
+            env=dict(env, PATH="/usr/bin:/bin"), bed=amd)
     check(r.returncode == 127, "run of a command not on PATH exits 127 (%d)" % r.returncode)
     with tempfile.TemporaryDirectory(prefix="glmux-run-") as d:
         plain = os.path.join(d, "not-executable")

@@ -61,9 +61,23 @@ for a in "\$@"; do
     esac
 done
 FAKE
+# id -u: the uid in the file uid (0 unless a case says otherwise), so the test means the same
+# as root and as a package build's unprivileged user; sudo records itself and runs the rest.
+real_id=$(command -v id)
+cat >"$d/id" <<FAKE
+#!/bin/sh
+[ "\$1" = -u ] && { cat "$d/uid"; exit 0; }
+exec "$real_id" "\$@"
+FAKE
+cat >"$d/sudo" <<FAKE
+#!/bin/sh
+echo "sudo" >>"$d/calls"
+exec "\$@"
+FAKE
 chmod +x "$d"/*
 setup() {
     : >"$d/calls"
+    echo 0 >"$d/uid"
     cat >"$d/status" <<'S'
 libc6 amd64 2.36-9+deb12u9 ii
 libglvnd0 amd64 1.7.0+glmux0.1.0 ii
@@ -108,6 +122,15 @@ grep -q glmux "$d/status" && fail "glmux packages left: $(grep glmux "$d/status"
 echo "ok: --run goes back"
 
 setup
+echo 1000 >"$d/uid"
+run 0
+grep -qxF "sudo apt-get $way" "$work/out" || fail "not the way back through sudo for a user"
+run 0 --run
+grep -qx sudo "$d/calls" || fail "--run as a user did not go through sudo"
+grep -q glmux "$d/status" && fail "glmux packages left: $(grep glmux "$d/status")"
+echo "ok: a user goes back through sudo"
+
+setup
 grep -v '^libegl1' "$d/madison" >"$d/madison.new" && mv "$d/madison.new" "$d/madison"
 run 1
 grep -q "apt knows no Debian version of: libegl1" "$work/out" ||
@@ -121,5 +144,5 @@ run 0 --run
 grep -q "no glmux package is installed; nothing to do" "$work/out" ||
     fail "nothing to do was not said"
 [ -s "$d/calls" ] && fail "apt-get ran with nothing to do"
-echo "uninstall-packages.sh: 4 cases as expected"
+echo "uninstall-packages.sh: 5 cases as expected"
 rm -rf "$work"
