@@ -431,9 +431,9 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
      * reference when the screen's is unknown. */
     if (agreed != NULL && step && ref == NULL) {
         glmux_select_decide(sel, NULL, &v, GLMUX_RECORD_WARN, &c);
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: vendor \"%s\" (whichever GPU "
-                          "the screen is on, under %s=%s this vendor renders for it)", who,
-                          agreed, sel->request.variable, sel->request.value);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: the GPU selector names vendor \"%s\" "
+                          "(whichever GPU the screen is on, under %s=%s this vendor renders "
+                          "for it)", who, agreed, sel->request.variable, sel->request.value);
         free(cands);
         return agreed;
     }
@@ -441,9 +441,9 @@ static const char *glx_choice(struct glmux_select *sel, void *dpy, int screen,
     if (c.gpu != NULL && c.gpu != c.reference && c.vendor != NULL) {
         /* The vendor list's name, or the GPU's served_by: both outlive cands. */
         name = c.vendor;
-        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: vendor \"%s\" (it serves %s, "
-                          "driver %s; the screen's GPU is %s)", who, name, c.gpu->tag,
-                          c.gpu->driver, c.reference->tag);
+        glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: the GPU selector names vendor \"%s\" "
+                          "(it serves %s, driver %s; the screen's GPU is %s)", who, name,
+                          c.gpu->tag, c.gpu->driver, c.reference->tag);
     } else {
         glmux_select_note(sel, GLMUX_LOG_SELECT, "%s: the GPU selector names no vendor (%s); "
                           "the X server's list follows",
