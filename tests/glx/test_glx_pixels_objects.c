@@ -28,6 +28,7 @@
  *             frames are as drawn.
  */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
@@ -165,12 +166,16 @@ static int own_segments(void)
     return n;
 }
 
-/* The resident size in MiB. */
+/* The resident size in MiB, of memory in use: what the C library keeps of freed memory for
+ * later is handed back first (malloc_trim), so that the figure does not depend on how the
+ * heap happens to be laid out between one build or machine and another. */
 static long rss_mib(void)
 {
-    FILE *f = fopen("/proc/self/statm", "r");
+    FILE *f;
     long size = 0, resident = 0;
 
+    malloc_trim(0);
+    f = fopen("/proc/self/statm", "r");
     CHECK(f != NULL);
     CHECK(fscanf(f, "%ld %ld", &size, &resident) == 2);
     fclose(f);
