@@ -29,8 +29,8 @@ glmux_glx_vendor *glmux_glx_vendor_from_context(GLXContext ctx);
 struct glmux_glx_context *glmux_glx_context_find(GLXContext ctx);
 /*
  * How many context records were freed so far (glmux_glx_map_lock held): a record pointer
- * taken while this count had the same value is still alive, which lets a thread reuse the record of the context
- * it left last without looking it up (glx_current.c).
+ * taken while this count had the same value is still alive, which lets a thread reuse the
+ * record of the context it left last without looking it up (glx_current.c).
  */
 unsigned long glmux_glx_context_generation(void);
 /* Drops a current reference; frees a deleted context at zero. glmux_glx_map_lock held. */

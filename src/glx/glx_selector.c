@@ -16,8 +16,8 @@
  * the screen's GPU when that can change the vendor. Nothing is ever set in the environment. GPUs
  * are enumerated only when a variable asks for one, or when the pixels vendor's rule asks whether
  * a local GPU renders for a TCP display (the pixels rule): an ordinary process on a
- * local display reads a few variables and the vendor directory's manifests, never sysfs. GLMUX_DEBUG=select,vendor explains every
- * step.
+ * local display reads a few variables and the vendor directory's manifests, never sysfs.
+ * GLMUX_DEBUG=select,vendor explains every step.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

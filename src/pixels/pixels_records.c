@@ -151,9 +151,9 @@ static void drawables_display_closed(Display *dpy, void *part)
     (void)part;
     glmux_pixels_stats_get(&st);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s closed; %llu frame(s) sent so far "
-              "in this process (%llu as ShmPutImage requests, %llu paced by Present), %llu bytes of "
-              "pixels over the connection", DisplayString(dpy), st.frames, st.shm_frames,
-              st.paced_frames, st.bytes);
+              "in this process (%llu as ShmPutImage requests, %llu paced by Present), "
+              "%llu bytes of pixels over the connection", DisplayString(dpy), st.frames,
+              st.shm_frames, st.paced_frames, st.bytes);
     display_closed(dpy);
 }
 

@@ -2,9 +2,10 @@
 /*
  * glmux: the GLX vendor ABI of the pixels vendor, libGLX_glmux-pixels.so.0: its __glx_Main
  * (the only exported name) and the GLX 1.4 functions libGLX dispatches to it, plus
- * glXCreateContextAttribsARB (the attributes and extensions it takes: pixels_attribs.c). It is a vendor library like any other: it uses the public
- * GLX vendor ABI (glvnd/libglxabi.h) and public EGL, GL and X11 calls only, so glmux's libGLX
- * and libglvnd's both load it (docs/remote.md). A context is an EGL context of the EGL vendor
+ * glXCreateContextAttribsARB (the attributes and extensions it takes: pixels_attribs.c). It is
+ * a vendor library like any other: it uses the public GLX vendor ABI (glvnd/libglxabi.h) and
+ * public EGL, GL and X11 calls only, so glmux's libGLX and libglvnd's both load it
+ * (docs/remote.md). A context is an EGL context of the EGL vendor
  * (pixels_egl.c); a window, pixmap or pbuffer is an EGL pbuffer made current with it, and a
  * window or pixmap has a frame transport (pixels_present.c) made when it is checked against the
  * config (BadMatch when it cannot hold its pixels). A pixmap's surface starts with the X
@@ -419,8 +420,8 @@ static struct glmux_pixels_drawable *drawable_ref(Display *dpy, XID xid,
 {
     struct glmux_pixels_drawable *d = glmux_pixels_drawable_find(dpy, xid);
 
-    if (d == NULL && *x != NULL && (d = glmux_pixels_drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW,
-                                                     config)) != NULL) {
+    if (d == NULL && *x != NULL &&
+        (d = glmux_pixels_drawable_new(dpy, xid, xid, GLMUX_PIXELS_WINDOW, config)) != NULL) {
         d->xfer = *x;
         *x = NULL;
         glmux_pixels_drawable_link(d);

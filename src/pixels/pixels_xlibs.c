@@ -75,7 +75,8 @@ static void load_shm(void)
     void *lib;
     bool ok = xl.xcb;
 
-    if (!ok || (lib = open_lib("libxcb-shm.so.0", "frames go out with PutImage", GLMUX_LOG_INFO)) == NULL)
+    if (!ok ||
+        (lib = open_lib("libxcb-shm.so.0", "frames go out with PutImage", GLMUX_LOG_INFO)) == NULL)
         return;
     XL_LOAD(lib, shm_id, "xcb_shm_id", ok);
     XL_LOAD(lib, shm_query_version, "xcb_shm_query_version", ok);
