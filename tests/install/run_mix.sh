@@ -49,12 +49,12 @@ readelf -d "$work/prog" | grep -E 'RUNPATH|RPATH' | grep -qF "$prefix" &&
 LD_LIBRARY_PATH="$work/only-egl" "$work/prog" 2> "$work/mixed.err" ||
     { cat "$work/mixed.err"; glmux_fail "the program failed with glmux's libEGL"; }
 cat "$work/mixed.err"
-grep -q "libEGL ($work/only-egl/libEGL.so.1) runs with a libGLdispatch.so.0 that is not glmux's (" \
+grep -qF "libEGL ($work/only-egl/libEGL.so.1) runs with a libGLdispatch.so.0 that is not glmux's (" \
     "$work/mixed.err" || glmux_fail "no warning naming glmux's libEGL"
 named=$(sed -n "s/.* that is not glmux's (\([^)]*\)).*/\1/p" "$work/mixed.err")
 [ -n "$named" ] && [ "$(realpath "$named")" = "$system" ] ||
     glmux_fail "the warning names '$named', not the system's $system"
-grep -q "start it with LD_LIBRARY_PATH=$libdir," "$work/mixed.err" ||
+grep -qF "start it with LD_LIBRARY_PATH=$libdir," "$work/mixed.err" ||
     glmux_fail "the warning does not say which LD_LIBRARY_PATH fixes it ($libdir)"
 [ "$(grep -c 'not glmux' "$work/mixed.err")" = 1 ] || glmux_fail "the warning is not said once"
 # All of glmux: no warning.
@@ -77,7 +77,8 @@ cat "$work/check-mix.err"
 [ "$rc" = 1 ] || glmux_fail "check: exit status $rc for the mix, expected 1"
 grep -q "error: a program started here would mix glmux's GL libraries" "$work/check-mix.err" ||
     glmux_fail "check: the mix is not reported"
-grep -Eq "libEGL.so.1 +glmux's \($work/only-egl/libEGL.so.1\)" "$work/check-mix.err" ||
+# The paths are matched as fixed strings: a package build's directory holds a '+'.
+grep -F "($work/only-egl/libEGL.so.1)" "$work/check-mix.err" | grep -Eq "libEGL\.so\.1 +glmux's \(" ||
     glmux_fail "check: glmux's libEGL.so.1 is not named"
 grep -Eq "libGLdispatch.so.0 +not glmux's \(.*libGLdispatch.so.0\)" "$work/check-mix.err" ||
     glmux_fail "check: the system's libGLdispatch.so.0 is not named"
