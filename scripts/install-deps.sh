@@ -134,7 +134,10 @@ apt_install() {   # apt-get install of the missing packages; extra apt options f
     # -q, not -qq: when apt cannot resolve, its lines say which package needs what.
     # Shown as it goes, and kept in $ilog for explain.
     # shellcheck disable=SC2086
-    { DEBIAN_FRONTEND=noninteractive $sudo env LC_ALL=C apt-get \
+    # The variables go through env after sudo: sudo's env_reset drops DEBIAN_FRONTEND set before
+    # it, and debconf then warns that it cannot start its Dialog frontend (or, with a terminal,
+    # would stop at a package's question).
+    { $sudo env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get \
           -o DPkg::Lock::Timeout="$timeout" "$@" install -y -q --no-install-recommends $missing \
           2>&1; echo $? >"$ilog.rc"; } | tee "$ilog"
     return "$(cat "$ilog.rc")"

@@ -69,8 +69,9 @@ removals=$(for p in $purge; do printf ' %s-' "$p"; done)
 echo "# Back to Debian's libglvnd: the archive's versions, and glmux's own packages purged."
 echo "${sudo:+sudo }apt-get install --allow-downgrades --purge$downgrade$removals"
 [ "$run" = true ] || exit 0
+# DEBIAN_FRONTEND through env after sudo, whose env_reset would drop it.
 # shellcheck disable=SC2086
-$sudo apt-get install -y --allow-downgrades --purge $downgrade $removals
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades --purge $downgrade $removals
 left=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev}\n' | awk -v own=" $own " '
     $3 ~ /^(un|pn)/ { next }
     $2 ~ /\+glmux/ || index(own, " " $1 " ") { printf "%s ", $1 }')

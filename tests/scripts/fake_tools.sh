@@ -8,6 +8,8 @@
 #   install-failures how many times apt-get install fails as with versions that do not fit
 #                  (counted down); an install given Dir::Etc::PreferencesParts=DIR copies
 #                  DIR's files into DIR/calls
+# apt-get install appends its DEBIAN_FRONTEND (or "unset") to DIR/frontend; sudo resets the
+# environment as sudo's env_reset does.
 # fake_work WORK_DIR: WORK_DIR made afresh; FAKE_DIR, where fake_tools puts the programs, in it.
 fake_work() {
     rm -rf "$1"
@@ -20,6 +22,7 @@ fake_tools() {
     mkdir -p "$d"
     : >"$d/calls"
     : >"$d/installed"
+    : >"$d/frontend"
     echo 0 >"$d/lock-failures"
     echo 0 >"$d/fetch-failures"
     echo 0 >"$d/install-failures"
@@ -61,12 +64,15 @@ for a in "$@"; do
                 "E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 192.0.2.1 80]" \
                 "E: Some index files failed to download. They have been ignored, or old ones used instead." ;;
         install)
+            echo "${DEBIAN_FRONTEND:-unset}" >>"$d/frontend"
             fails install-failures "E: Unable to correct problems, you have held broken packages." ;;
         Dir::Etc::PreferencesParts=*) cat "${a#*=}"/* >>"$d/calls" ;;
     esac
 done
 FAKE
-    echo 'exec "$@"' >>"$d/sudo"
+    # sudo resets the environment (env_reset): only what goes through env after it reaches
+    # the program.
+    echo 'exec env -i PATH="$PATH" "$@"' >>"$d/sudo"
     echo 'shift 3; exec "$@"' >>"$d/xvfb-run"   # xvfb-run -a -s ARGS PROGRAM
     chmod +x "$d"/*
 }

@@ -9,7 +9,8 @@
 # refreshes the lists though nothing is missing; a failed install or update says why in plain
 # words and removes the architectures it added; two lists go in one install; the
 # demonstration's list and .ci/packages add no foreign architecture, .ci/packages-cross adds
-# those it names, and scripts/test.sh --deps installs it only with CI=true or GLMUX_CROSS.
+# those it names, and scripts/test.sh --deps installs it only with CI=true or GLMUX_CROSS; a
+# normal user's install through sudo still gets DEBIAN_FRONTEND=noninteractive.
 #   test_install_deps.sh SOURCE_DIR WORK_DIR
 set -u
 src=$1
@@ -190,4 +191,14 @@ for ci in "" "CI=true" "GLMUX_CROSS=all"; do
                 fail "test.sh with $ci did not install the cross packages" ;;
     esac
 done
-echo "install-deps.sh: 19 cases as expected"
+# A normal user: the install goes through sudo, which resets the environment, and apt-get still
+# gets DEBIAN_FRONTEND=noninteractive (else debconf warns that its Dialog frontend cannot start).
+fake_tools "$FAKE_DIR"
+printf '#!/bin/sh\necho "id $*" >>"%s/calls"\necho 1000\n' "$FAKE_DIR" >"$FAKE_DIR/id"
+chmod +x "$FAKE_DIR/id"
+printf 'gcc\n' >"$work/list"
+run 0
+grep -q "^sudo env .*apt-get .*install" "$FAKE_DIR/calls" || fail "a normal user's install did not go through sudo"
+[ "$(cat "$FAKE_DIR/frontend")" = noninteractive ] ||
+    fail "apt-get install under sudo got DEBIAN_FRONTEND=$(cat "$FAKE_DIR/frontend"), not noninteractive"
+echo "install-deps.sh: 20 cases as expected"

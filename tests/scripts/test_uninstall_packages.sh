@@ -44,6 +44,7 @@ FAKE
 cat >"$d/apt-get" <<FAKE
 #!/bin/sh
 echo "apt-get \$*" >>"$d/calls"
+echo "\${DEBIAN_FRONTEND:-unset}" >"$d/frontend"
 op=""
 for a in "\$@"; do
     case \$a in
@@ -62,7 +63,8 @@ for a in "\$@"; do
 done
 FAKE
 # id -u: the uid in the file uid (0 unless a case says otherwise), so the test means the same
-# as root and as a package build's unprivileged user; sudo records itself and runs the rest.
+# as root and as a package build's unprivileged user; sudo records itself and runs the rest
+# with the environment reset, as sudo's env_reset does.
 real_id=$(command -v id)
 cat >"$d/id" <<FAKE
 #!/bin/sh
@@ -72,7 +74,7 @@ FAKE
 cat >"$d/sudo" <<FAKE
 #!/bin/sh
 echo "sudo" >>"$d/calls"
-exec "\$@"
+exec env -i PATH="\$PATH" "\$@"
 FAKE
 chmod +x "$d"/*
 setup() {
@@ -127,6 +129,8 @@ run 0
 grep -qxF "sudo apt-get $way" "$work/out" || fail "not the way back through sudo for a user"
 run 0 --run
 grep -qx sudo "$d/calls" || fail "--run as a user did not go through sudo"
+[ "$(cat "$d/frontend")" = noninteractive ] ||
+    fail "apt-get under sudo got DEBIAN_FRONTEND=$(cat "$d/frontend"), not noninteractive"
 grep -q glmux "$d/status" && fail "glmux packages left: $(grep glmux "$d/status")"
 echo "ok: a user goes back through sudo"
 
