@@ -7,18 +7,25 @@
 ROWS has one line per run, tab-separated: the row's name, ctest's JUnit file (--output-junit),
 the seconds the row took, and a note ("build failed" when nothing could be tested). Columns:
 configuration, tests, passed, failed, skipped, time; under the table, each skipped test with
-its reason (its output's last line that says "skip", else its last line) and each failed test.
+its reason (its output's last line that says "skip", else its last line, cut at a word's end
+when longer than 110 characters) and each failed test.
 Exit status 0 when every run passed, 1 otherwise.
 """
 import sys
 import xml.etree.ElementTree as ET
 
 
-def reason(output):
+def reason(output, width=110):
+    """The line of output that says why, cut at a word's end to fit width ("..." says so)."""
     lines = [l.strip() for l in (output or "").splitlines() if l.strip()]
     said = [l for l in lines if "skip" in l.lower()]
     text = (said or lines or ["(no output)"])[-1]
-    return text if len(text) <= 110 else text[:107] + "..."
+    if len(text) <= width:
+        return text
+    cut = text[:width - 3]
+    if text[width - 3] != " " and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:(") + "..."
 
 
 def minutes(seconds):

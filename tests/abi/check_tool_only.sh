@@ -9,7 +9,7 @@ set -u
 tool=$1
 shift
 pattern='glmux_gpu_monitor_'
-command -v nm >/dev/null || { echo "skipped: nm is not installed (binutils)"; exit 77; }
+command -v nm >/dev/null || { echo "skipped: nm (binutils) is not installed"; exit 77; }
 n=$(nm "$tool" 2>/dev/null | grep -c "$pattern")
 if [ "$n" = 0 ]; then
     echo "skipped: $tool has no $pattern symbols (stripped?), so their absence proves nothing"

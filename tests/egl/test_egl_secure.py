@@ -26,14 +26,15 @@ def main():
     r = subprocess.run([setcap, "cap_net_bind_service=ep", copy], capture_output=True,
                        text=True)
     if r.returncode != 0:
-        print(f"skipped: setcap failed (needs root and xattrs): {r.stderr.strip()}")
+        print("skipped: setcap failed (it needs root and a file system with xattrs): " +
+              r.stderr.strip())
         return 77
     cmd = [copy, "--secure"]
     if os.geteuid() == 0:
         # Root gains no capability from the file, so AT_SECURE would stay 0: drop to nobody.
         setpriv = shutil.which("setpriv")
         if setpriv is None:
-            print("skipped: running as root and setpriv (util-linux) is missing")
+            print("skipped: running as root, and setpriv (util-linux) is missing")
             return 77
         os.chmod(work, 0o755)
         cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + cmd

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/test-summary.py, the closing table of scripts/test.sh, on JUnit files of its own:
 the counts of each row and of the total, each skipped test with the line of its output that
-says why, each failed test, a build that failed, and the exit status.
+says why (a long one cut at a word's end), each failed test, a build that failed, and the exit
+status.
   test_summary.py SOURCE_DIR
 """
 import os
@@ -22,22 +23,28 @@ skipped: umockdev-run is not installed
 </testsuite>
 """
 PASSING = """<?xml version="1.0" encoding="UTF-8"?>
-<testsuite tests="2">
+<testsuite tests="3">
   <testcase name="e" status="run"/>
   <testcase name="f" status="notrun"><system-out>no X server here
 </system-out></testcase>
+  <testcase name="g" status="notrun"><system-out>%s
+</system-out></testcase>
 </testsuite>
-"""
+""" % ("skipped: setcap failed (it needs root and a file system with xattrs): Failed to set "
+       "capabilities on file `/build/glmux-1+glmux1/obj/tests/secure' (Operation not permitted)")
 WANT = [
     "== summary",
     "configuration  tests  passed  failed  skipped  time",
     "default            4       2       1        1  1:05",
-    "tsan               2       1       0        1  0:09",
+    "tsan               3       1       0        2  0:09",
     "minimal            -       -       -        -  2:00  build failed",
-    "all                6       3       1        2  3:14",
+    "all                7       3       1        3  3:14",
     "  default: failed: d",
     "  default: skipped: c: skipped: umockdev-run is not installed",
     "  tsan: skipped: f: no X server here",
+    # A long reason is cut at a word's end, never inside a word.
+    "  tsan: skipped: g: skipped: setcap failed (it needs root and a file system with xattrs): "
+    "Failed to set capabilities on file...",
     "test.sh: FAILED (the failed tests' output is above, under their names)",
 ]
 
