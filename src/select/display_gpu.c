@@ -8,8 +8,8 @@
  * its own, and a surfaceless display has no server). Every fd becomes a GPU through its device
  * number (fstat): the enumerated GPU whose card or render node has that number (a stat of each
  * node), else libdrm's drmGetDeviceFromDevId, which reads sysfs only but costs far more
- * (docs/performance.md). The client libraries are loaded with dlopen (libX11-xcb and
- * libxcb-dri3 are tiny), so nothing here is linked.
+ * (docs/performance.md). The client libraries are loaded with dlopen by the one X-library
+ * loader (x11_libs.h; libX11-xcb and libxcb-dri3 are tiny), so nothing here is linked.
  */
 #define _GNU_SOURCE
 #include "select.h"
@@ -26,6 +26,7 @@
 
 #include "select/device_libs.h"
 #include "select/gpu_enum.h"
+#include "select/x11_libs.h"
 #include "util/env.h"
 
 bool glmux_gpu_tag_of_devid(unsigned long long devid, char *tag, size_t size)
@@ -119,25 +120,26 @@ struct xcb_fns {
 
 static bool load_xcb(struct xcb_fns *f)
 {
-    void *x11xcb = dlopen("libX11-xcb.so.1", RTLD_LAZY | RTLD_LOCAL);
-    void *xcb = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_LOCAL);
-    void *dri3 = dlopen("libxcb-dri3.so.0", RTLD_LAZY | RTLD_LOCAL);
+    const struct glmux_x11_want x11xcb[] = {
+        { (void **)&f->get_connection, "XGetXCBConnection" },
+    };
+    const struct glmux_x11_want xcb[] = {
+        { (void **)&f->get_extension_data, "xcb_get_extension_data" },
+        { (void **)&f->get_setup, "xcb_get_setup" },
+        { (void **)&f->setup_roots_iterator, "xcb_setup_roots_iterator" },
+        { (void **)&f->screen_next, "xcb_screen_next" },
+    };
+    const struct glmux_x11_want dri3[] = {
+        { (void **)&f->dri3_id, "xcb_dri3_id" },
+        { (void **)&f->dri3_open, "xcb_dri3_open" },
+        { (void **)&f->dri3_open_reply, "xcb_dri3_open_reply" },
+        { (void **)&f->dri3_open_reply_fds, "xcb_dri3_open_reply_fds" },
+    };
 
-    /* The handles stay open: the libraries keep no callbacks into glmux. */
-    if (x11xcb == NULL || xcb == NULL || dri3 == NULL)
-        return false;
-    *(void **)&f->get_connection = dlsym(x11xcb, "XGetXCBConnection");
-    *(void **)&f->get_extension_data = dlsym(xcb, "xcb_get_extension_data");
-    *(void **)&f->get_setup = dlsym(xcb, "xcb_get_setup");
-    *(void **)&f->setup_roots_iterator = dlsym(xcb, "xcb_setup_roots_iterator");
-    *(void **)&f->screen_next = dlsym(xcb, "xcb_screen_next");
-    f->dri3_id = dlsym(dri3, "xcb_dri3_id");
-    *(void **)&f->dri3_open = dlsym(dri3, "xcb_dri3_open");
-    *(void **)&f->dri3_open_reply = dlsym(dri3, "xcb_dri3_open_reply");
-    *(void **)&f->dri3_open_reply_fds = dlsym(dri3, "xcb_dri3_open_reply_fds");
-    return f->get_connection && f->get_extension_data && f->get_setup &&
-           f->setup_roots_iterator && f->screen_next && f->dri3_id && f->dri3_open &&
-           f->dri3_open_reply && f->dri3_open_reply_fds;
+    /* The libraries stay loaded (x11_libs.h): they keep no callbacks into glmux. */
+    return glmux_x11_syms(GLMUX_X11_LIB_X11_XCB, x11xcb, 1) &&
+           glmux_x11_syms(GLMUX_X11_LIB_XCB, xcb, sizeof(xcb) / sizeof(xcb[0])) &&
+           glmux_x11_syms(GLMUX_X11_LIB_XCB_DRI3, dri3, sizeof(dri3) / sizeof(dri3[0]));
 }
 
 /* The GPU the X server's DRI3 opens for screen of the connection of dpy (an Xlib Display). */
@@ -191,7 +193,7 @@ bool glmux_display_x11_gpu(const struct glmux_gpu_list *known, void *dpy, int sc
     snprintf(why, why_size, "the X client libraries (libX11, libX11-xcb, libxcb-dri3) are "
              "missing");
     /* libX11 is loaded already when the application gave a Display; else we load it. */
-    x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL | (own ? 0 : RTLD_NOLOAD));
+    x11 = glmux_x11_lib(GLMUX_X11_LIB_X11, !own);
     if (x11 == NULL || !load_xcb(&f))
         return false;
     *(void **)&open_display = dlsym(x11, "XOpenDisplay");
