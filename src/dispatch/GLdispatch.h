@@ -8,6 +8,9 @@
 #ifndef GLMUX_GLDISPATCH_H
 #define GLMUX_GLDISPATCH_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <GL/gl.h>
 
 #include "glvnd/GLdispatchABI.h"
@@ -107,9 +110,12 @@ extern GLMUX_DISPATCH_EXPORT const void *_glapi_Current[1];
  * another libGLdispatch might hand out for that name. Version 2 added `shared` and
  * `client_shared` (libEGL's vendors for libGLX's built-in pixels vendor); version 3 removed
  * them again: the pixels vendor is a vendor library of its own and asks libEGL itself
- * (src/egl/egl_shared.h). Version 4 added the clients' fork_prepare and fork_parent.
+ * (src/egl/egl_shared.h). Version 4 added the clients' fork_prepare and fork_parent. Version 5
+ * added GL layers (docs/layers.md): the clients' own_proc (their terminator for one of their
+ * names) and the winsys' layer_top and layers_active (the process's one chain of layers, which
+ * libGLdispatch owns).
  */
-#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_4"
+#define GLMUX_DISPATCH_WINSYS_NAME "__glmux_dispatch_winsys_5"
 #define GLMUX_DISPATCH_WINSYS_MAGIC 0x32737973776e6977ull
 
 /*
@@ -132,6 +138,16 @@ struct glmux_dispatch_client {
     void (*after_fork)(void);
     /* Releases what a record holds and frees it (thread exit; every record after fork). */
     void (*record_destroyed)(__GLdispatchThreadState *state);
+    /*
+     * Version 5: the library's terminator for one of its own names ("egl..." for libEGL,
+     * "glX..." for libGLX): glmux's own implementation of the function (the body behind the
+     * export), or for an extension name what glmux's GetProcAddress would answer without
+     * layers; NULL when unknown. It is the bottom of every chain of layers for the name and
+     * what get_next() answers below the lowest layer. May be NULL (the client has no layered
+     * names). Called from any thread, with no libGLdispatch lock held; must not call
+     * layer_top.
+     */
+    void *(*own_proc)(const char *name);
 };
 
 struct glmux_dispatch_winsys {
@@ -144,6 +160,23 @@ struct glmux_dispatch_winsys {
      * record_destroyed calls. Returns how many records were taken over.
      */
     int (*unregister_client)(const struct glmux_dispatch_client *client);
+    /*
+     * Version 5: the top of the process's chain of GL layers for name (api: one
+     * GLMUX_LAYER_API_* bit of include/glmux/glmux_layer.h), or NULL when no loaded layer
+     * intercepts it (then the caller calls its own implementation, terminator). The first call
+     * in the process (or the first make-current, whichever comes first) discovers and loads the
+     * layers; later calls are a lookup in a per-name cache, and once layers are known to be
+     * absent a load and a branch. terminator is the caller's own function for name, the bottom
+     * of the chain; NULL asks the registered client's own_proc. Thread-safe; no lock is held
+     * while a layer is asked. A layer's answer equal to what it was given below counts as
+     * declining.
+     */
+    void *(*layer_top)(const char *name, uint32_t api, void *terminator);
+    /*
+     * Version 5: true once layers are loaded in this process (false before the first
+     * layer_top or make-current, and when none was found). Cheap: one load.
+     */
+    bool (*layers_active)(void);
 };
 
 #ifdef __cplusplus

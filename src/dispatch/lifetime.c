@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "floor.h"
+#include "layer_chain.h"
 #include "lifetime.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"
@@ -143,6 +144,8 @@ const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
     .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
     .register_client = register_client,
     .unregister_client = unregister_client,
+    .layer_top = glmux_chain_layer_top,
+    .layers_active = glmux_chain_layers_active,
 };
 
 /*
