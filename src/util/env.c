@@ -22,6 +22,11 @@ const char *glmux_env_get(const char *name)
     return secure_getenv(name);
 }
 
+const char *glmux_env_get_always(const char *name)
+{
+    return getenv(name);
+}
+
 /*
  * Whether name is warned about for the first time in this process. Names are the callers'
  * string literals; a few slots are enough (a handful of variables are read as numbers), and

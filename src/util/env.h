@@ -13,6 +13,12 @@
 const char *glmux_env_get(const char *name);
 
 /*
+ * The variable's value even in secure mode: only for variables that can only take something
+ * away (GLMUX_LAYERS_DISABLE, a layer's disable_environment), never add code or files.
+ */
+const char *glmux_env_get_always(const char *name);
+
+/*
  * A variable read as a decimal integer. Unset, empty or secure mode gives def; a malformed
  * value gives def and a warning, once per variable and process (tests/util/test_util.c).
  */

@@ -34,7 +34,7 @@ static const struct {
     { "error", GLMUX_LOG_ERROR },   { "warn", GLMUX_LOG_WARN },
     { "info", GLMUX_LOG_INFO },     { "vendor", GLMUX_LOG_VENDOR },
     { "select", GLMUX_LOG_SELECT }, { "dispatch", GLMUX_LOG_DISPATCH },
-    { "all", GLMUX_LOG_ALL },
+    { "layer", GLMUX_LOG_LAYER },   { "all", GLMUX_LOG_ALL },
 };
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
@@ -226,7 +226,7 @@ static void log_init(void)
     }
     if (bad[0] != '\0')
         log_line("unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
-                 "error,warn,info,vendor,select,dispatch,all",
+                 "error,warn,info,vendor,select,dispatch,layer,all",
                  bad);
 }
 

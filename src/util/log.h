@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: the one logging module. Messages are grouped in categories that GLMUX_DEBUG turns
- * on by whole tokens (error,warn,info,vendor,select,dispatch,all); GLMUX_DEBUG_FILE sends them
- * to a file instead of stderr. It works the same in release and debug builds.
+ * on by whole tokens (error,warn,info,vendor,select,dispatch,layer,all); GLMUX_DEBUG_FILE sends
+ * them to a file instead of stderr. It works the same in release and debug builds.
  */
 #ifndef GLMUX_UTIL_LOG_H
 #define GLMUX_UTIL_LOG_H
@@ -17,7 +17,8 @@ enum glmux_log_category {
     GLMUX_LOG_VENDOR = 1u << 3,
     GLMUX_LOG_SELECT = 1u << 4,
     GLMUX_LOG_DISPATCH = 1u << 5,
-    GLMUX_LOG_ALL = (1u << 6) - 1
+    GLMUX_LOG_LAYER = 1u << 6,     /* GL layers: discovery, filters, loading */
+    GLMUX_LOG_ALL = (1u << 7) - 1
 };
 
 /* Categories on when GLMUX_DEBUG is unset: real failures and bad input only. */
