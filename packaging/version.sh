@@ -23,6 +23,9 @@ export SOURCE_DATE_EPOCH
 # they are on disk.
 glmux_copy_tree() {
     if ! git -C "$1" rev-parse --git-dir > /dev/null 2>&1; then
+        echo "glmux: $1 is not a git checkout: the package is built from its files as they" \
+             "are on disk (copied with tar, without build* and out); its changelog names no" \
+             "commit (\"no git\")" >&2
         tar -C "$1" --exclude='./build*' --exclude=./out -cf - . | tar -C "$2" -xf -
     elif [ "${GLMUX_PKG_FROM:-head}" = worktree ]; then
         (cd "$1" && git ls-files -z --cached --others --exclude-standard |
