@@ -9,6 +9,7 @@
 #include "file.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -170,5 +171,66 @@ int glmux_file_read_small(const char *path, char *buf, size_t size)
     buf[len] = '\0';
     while (len > 0 && isspace((unsigned char)buf[len - 1]))
         buf[--len] = '\0';
+    return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void glmux_file_list_free(char **names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
+int glmux_file_list_dir(const char *dir, const char *suffix, char ***names, size_t *count)
+{
+    size_t suffix_len = strlen(suffix), n = 0, cap = 0;
+    char **list = NULL;
+    struct dirent *e;
+    int code = 0;
+    DIR *d;
+
+    *names = NULL;
+    *count = 0;
+    d = opendir(dir);
+    if (d == NULL)
+        return errno != 0 ? errno : EIO;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        char *copy;
+
+        if (e->d_name[0] == '.' || len <= suffix_len ||
+            strcmp(e->d_name + len - suffix_len, suffix) != 0)
+            continue;
+        if (n == cap) {
+            size_t more = cap == 0 ? 16 : cap * 2;
+            char **grown = realloc(list, more * sizeof(*list));
+            if (grown == NULL) {
+                code = ENOMEM;
+                break;
+            }
+            list = grown;
+            cap = more;
+        }
+        copy = strdup(e->d_name);
+        if (copy == NULL) {
+            code = ENOMEM;
+            break;
+        }
+        list[n++] = copy;
+    }
+    closedir(d);
+    if (code != 0) {
+        glmux_file_list_free(list, n);
+        return code;
+    }
+    if (n > 1)
+        qsort(list, n, sizeof(*list), compare_names);
+    *names = list;
+    *count = n;
     return 0;
 }

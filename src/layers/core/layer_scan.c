@@ -1,5 +1,593 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux GL layers: placeholder while the core is written (layers.h).
+ * glmux GL layers: discovery and judgement (docs/layers.md, "Folders", "Variables", "Security").
+ * The folders are read in their documented order (GLMUX_LAYER_PATH, the user's, the
+ * administrators', the packages'), each folder's *.json in byte order; the first layer of a
+ * name wins. Then each layer gets one verdict: broken, duplicate, ignored in secure execution,
+ * off (and by what), wrong architecture, library missing, or would load; and the layers that
+ * would load are put in chain order, top first: GLMUX_LAYERS's names in their order, then the
+ * others in discovery order. A disable filter that covers every layer (and nothing named or
+ * enabled) ends it before any folder is read. The same code serves the loader (which checks
+ * the library files of the layers it will load only) and `glmux layers` (all of them).
  */
-#include "layers/core/layers.h"
+#define _GNU_SOURCE
+#include "layers/core/layer_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/env.h"
+#include "util/file.h"
+#include "util/log.h"
+
+#ifndef GLMUX_LAYER_SYSTEM_DIR
+#define GLMUX_LAYER_SYSTEM_DIR "/etc/glmux/layers.d"
+#endif
+#ifndef GLMUX_LAYER_PACKAGE_DIR
+#define GLMUX_LAYER_PACKAGE_DIR "/usr/lib/glvnd/layers.d"
+#endif
+#ifndef GLMUX_LIBDIR
+#define GLMUX_LIBDIR "/usr/lib"
+#endif
+#ifndef GLMUX_LIB_ARCH
+#define GLMUX_LIB_ARCH ""
+#endif
+
+static const char *default_get(const char *name)
+{
+    return glmux_env_get(name);
+}
+
+static const char *default_get_always(const char *name)
+{
+    return glmux_env_get_always(name);
+}
+
+const struct glmux_layers_env *glmux_layers_env_default(void)
+{
+    static const struct glmux_layers_env plain = { default_get, default_get_always, false, 0 };
+    static const struct glmux_layers_env secure = { default_get, default_get_always, true, 0 };
+
+    return glmux_env_is_secure() ? &secure : &plain;
+}
+
+const char *glmux_layer_verdict_name(enum glmux_layer_verdict verdict)
+{
+    switch (verdict) {
+    case GLMUX_LAYER_WOULD_LOAD: return "would load";
+    case GLMUX_LAYER_OFF: return "off";
+    case GLMUX_LAYER_WRONG_ARCH: return "wrong architecture";
+    case GLMUX_LAYER_NO_LIBRARY: return "library missing";
+    case GLMUX_LAYER_SECURE_IGNORED: return "ignored in secure execution";
+    case GLMUX_LAYER_DUPLICATE: return "duplicate";
+    case GLMUX_LAYER_BROKEN: return "broken manifest";
+    }
+    return "?";
+}
+
+static void set_verdict(struct glmux_layer_info *info, enum glmux_layer_verdict verdict,
+                        const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void set_verdict(struct glmux_layer_info *info, enum glmux_layer_verdict verdict,
+                        const char *fmt, ...)
+{
+    va_list ap;
+
+    info->verdict = verdict;
+    va_start(ap, fmt);
+    vsnprintf(info->reason, sizeof(info->reason), fmt, ap);
+    va_end(ap);
+}
+
+/* ---- folders ---- */
+
+static bool add_folder(struct glmux_layer_scan *s, const char *path, size_t len,
+                       const char *source, bool ignored)
+{
+    struct glmux_layer_folder *grown;
+    char *copy = strndup(path, len);
+
+    if (copy == NULL)
+        return false;
+    for (size_t i = 0; i < s->n_folders; i++) {
+        if (strcmp(s->folders[i].path, copy) == 0) { /* one folder is read once */
+            free(copy);
+            return true;
+        }
+    }
+    grown = realloc(s->folders, (s->n_folders + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        free(copy);
+        return false;
+    }
+    s->folders = grown;
+    grown[s->n_folders++] = (struct glmux_layer_folder){ copy, source, ignored, false };
+    return true;
+}
+
+static bool add_folders(const struct glmux_layers_env *env, struct glmux_layer_scan *s)
+{
+    const char *path = env->secure ? env->get_always(GLMUX_LAYER_PATH_VAR) : s->path_var;
+    const char *data, *home;
+    char *user = NULL;
+    bool ok = true;
+
+    for (const char *p = path; ok && p != NULL && *p != '\0';) {
+        size_t len = strcspn(p, ":");
+        if (len > 0)
+            ok = add_folder(s, p, len, GLMUX_LAYER_PATH_VAR, env->secure);
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    /* The XDG rule: $XDG_DATA_HOME when it is an absolute path, else ~/.local/share. */
+    data = env->secure ? env->get_always("XDG_DATA_HOME") : env->get("XDG_DATA_HOME");
+    home = env->secure ? env->get_always("HOME") : env->get("HOME");
+    if (data != NULL && data[0] == '/') {
+        if (asprintf(&user, "%s/glmux/layers.d", data) < 0)
+            return false;
+    } else if (home != NULL && home[0] == '/') {
+        if (asprintf(&user, "%s/.local/share/glmux/layers.d", home) < 0)
+            return false;
+    }
+    if (ok && user != NULL)
+        ok = add_folder(s, user, strlen(user), "user", env->secure);
+    free(user);
+    ok = ok && add_folder(s, GLMUX_LAYER_SYSTEM_DIR, strlen(GLMUX_LAYER_SYSTEM_DIR), "system",
+                          false);
+    ok = ok && add_folder(s, GLMUX_LAYER_PACKAGE_DIR, strlen(GLMUX_LAYER_PACKAGE_DIR), "package",
+                          false);
+    return ok;
+}
+
+static bool read_folder(struct glmux_layer_scan *s, size_t *cap, struct glmux_layer_folder *f)
+{
+    static bool said_full;
+    char **names;
+    size_t n;
+    int code = glmux_file_list_dir(f->path, ".json", &names, &n);
+
+    if (code == ENOMEM)
+        return false;
+    if (code != 0) {
+        f->missing = code == ENOENT || code == ENOTDIR;
+        glmux_log(GLMUX_LOG_LAYER, "layer folder %s: %s, skipped", f->path,
+                  f->missing ? "missing" : strerror(code));
+        return true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct glmux_layer_info got[GLMUX_LAYER_PER_MANIFEST_MAX];
+        size_t count;
+        char *path;
+
+        if (s->count >= GLMUX_LAYERS_MAX) {
+            if (!__atomic_exchange_n(&said_full, true, __ATOMIC_RELAXED))
+                glmux_log(GLMUX_LOG_WARN, "more than %d GL layers found; the manifests from %s/%s "
+                          "on are not read", GLMUX_LAYERS_MAX, f->path, names[i]);
+            break;
+        }
+        if (asprintf(&path, "%s/%s", f->path, names[i]) < 0) {
+            glmux_file_list_free(names, n);
+            return false;
+        }
+        count = glmux_layer_manifest_read(path, got, GLMUX_LAYER_PER_MANIFEST_MAX);
+        free(path);
+        if (count == 0) {
+            glmux_file_list_free(names, n);
+            return false;
+        }
+        if (s->count + count > *cap) {
+            size_t more = *cap * 2 + count + 8;
+            struct glmux_layer_info *grown = realloc(s->layers, more * sizeof(*grown));
+            if (grown == NULL) {
+                for (size_t k = 0; k < count; k++)
+                    glmux_layer_info_clear(&got[k]);
+                glmux_file_list_free(names, n);
+                return false;
+            }
+            s->layers = grown;
+            *cap = more;
+        }
+        memcpy(&s->layers[s->count], got, count * sizeof(got[0]));
+        s->count += count;
+    }
+    glmux_file_list_free(names, n);
+    return true;
+}
+
+/* ---- libraries ---- */
+
+/* Whether a file may be trusted in secure execution: owned by the trusted user (root), not
+ * writable by group or others. */
+static bool trusted_file(const struct glmux_layers_env *env, const char *path, char *why,
+                         size_t size)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) {
+        snprintf(why, size, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    if (st.st_uid != env->trusted_uid) {
+        snprintf(why, size, "%s is owned by uid %u, not by root", path, (unsigned)st.st_uid);
+        return false;
+    }
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        snprintf(why, size, "%s is writable by its group or others", path);
+        return false;
+    }
+    return true;
+}
+
+/* Finds a bare library name where the dynamic linker would usually find it: LD_LIBRARY_PATH
+ * (not in secure execution, as ld.so), glmux's libdir and the system folders. The first file of
+ * this process's architecture wins; *foreign gets the first of another (ld.so skips those). */
+static char *search_library(const struct glmux_layers_env *env, const char *name, char **foreign,
+                            char *foreign_what, size_t what_size)
+{
+    const char *ld = env->secure ? NULL : env->get("LD_LIBRARY_PATH");
+    const char *fixed[] = {
+        GLMUX_LIBDIR,
+        GLMUX_LIB_ARCH[0] != '\0' ? "/lib/" GLMUX_LIB_ARCH : NULL,
+        GLMUX_LIB_ARCH[0] != '\0' ? "/usr/lib/" GLMUX_LIB_ARCH : NULL,
+        sizeof(void *) == 8 ? "/lib64" : "/lib32",
+        sizeof(void *) == 8 ? "/usr/lib64" : "/usr/lib32",
+        "/lib",
+        "/usr/lib",
+    };
+    char what[64];
+
+    *foreign = NULL;
+    for (const char *p = ld; p != NULL && *p != '\0';) {
+        size_t len = strcspn(p, ":;");
+        char *path;
+
+        if (len > 0 && asprintf(&path, "%.*s/%s", (int)len, p, name) >= 0) {
+            enum glmux_elf_result r = glmux_elf_check(path, what, sizeof(what));
+            if (r == GLMUX_ELF_OURS)
+                return path;
+            if (r == GLMUX_ELF_FOREIGN && *foreign == NULL) {
+                *foreign = path;
+                snprintf(foreign_what, what_size, "%s", what);
+            } else {
+                free(path);
+            }
+        }
+        p += len;
+        if (*p != '\0')
+            p++;
+    }
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        char *path;
+        enum glmux_elf_result r;
+
+        if (fixed[i] == NULL || asprintf(&path, "%s/%s", fixed[i], name) < 0)
+            continue;
+        r = glmux_elf_check(path, what, sizeof(what));
+        if (r == GLMUX_ELF_OURS)
+            return path;
+        if (r == GLMUX_ELF_FOREIGN && *foreign == NULL) {
+            *foreign = path;
+            snprintf(foreign_what, what_size, "%s", what);
+        } else {
+            free(path);
+        }
+    }
+    return NULL;
+}
+
+/* Checks the library without loading it; true when the verdict still stands. */
+static bool check_library(const struct glmux_layers_env *env, struct glmux_layer_info *info)
+{
+    char what[sizeof(info->arch)];
+    enum glmux_elf_result r;
+
+    if (info->library_arch != 0 && info->library_arch != glmux_elf_own_bits()) {
+        snprintf(info->arch, sizeof(info->arch), "%d-bit (library_arch)", info->library_arch);
+        set_verdict(info, GLMUX_LAYER_WRONG_ARCH,
+                    "its manifest says library_arch \"%d\"; this process is %s",
+                    info->library_arch, glmux_elf_own());
+        return false;
+    }
+    if (strchr(info->library, '/') == NULL) {
+        char *foreign = NULL;
+        char foreign_what[sizeof(info->arch)] = "";
+
+        info->library_found =
+            search_library(env, info->library, &foreign, foreign_what, sizeof(foreign_what));
+        if (info->library_found != NULL) {
+            snprintf(info->arch, sizeof(info->arch), "%s", glmux_elf_own());
+        } else if (foreign != NULL) {
+            /* ld.so passes over a file of another class and searches on: not a verdict. */
+            snprintf(info->arch, sizeof(info->arch), "%s", foreign_what);
+            info->library_found = foreign;
+            foreign = NULL;
+        }
+        free(foreign);
+        return true;
+    }
+    info->library_found = strdup(info->library);
+    r = glmux_elf_check(info->library, what, sizeof(what));
+    if (r == GLMUX_ELF_UNREADABLE) {
+        set_verdict(info, GLMUX_LAYER_NO_LIBRARY, "library %s: %s", info->library, what);
+        return false;
+    }
+    snprintf(info->arch, sizeof(info->arch), "%s", what);
+    if (r == GLMUX_ELF_FOREIGN) {
+        set_verdict(info, GLMUX_LAYER_WRONG_ARCH, "%s is %s; this process is %s", info->library,
+                    what, glmux_elf_own());
+        return false;
+    }
+    return true;
+}
+
+/* ---- judgement ---- */
+
+static int named_at(const struct glmux_layer_scan *s, char **names, size_t n_names,
+                    const char *name)
+{
+    (void)s;
+    for (size_t i = 0; i < n_names; i++)
+        if (strcmp(names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* In secure execution: only implicit layers that say they may, with root's files. */
+static bool judge_secure(const struct glmux_layers_env *env, struct glmux_layer_info *info)
+{
+    char why[256];
+
+    if (!info->implicit) {
+        set_verdict(info, GLMUX_LAYER_SECURE_IGNORED,
+                    "an explicit layer; GLMUX_LAYERS and GLMUX_LAYERS_ENABLE are ignored in "
+                    "secure execution");
+        return false;
+    }
+    if (!info->secure_execution) {
+        set_verdict(info, GLMUX_LAYER_SECURE_IGNORED,
+                    "its manifest does not say \"secure_execution\": true");
+        return false;
+    }
+    if (!trusted_file(env, info->manifest, why, sizeof(why))) {
+        set_verdict(info, GLMUX_LAYER_SECURE_IGNORED, "%s", why);
+        return false;
+    }
+    return true;
+}
+
+static bool judge_secure_library(const struct glmux_layers_env *env,
+                                 struct glmux_layer_info *info)
+{
+    char why[256];
+
+    if (info->library_found == NULL) {
+        set_verdict(info, GLMUX_LAYER_SECURE_IGNORED,
+                    "library %s is not in the system library folders, so its owner cannot be "
+                    "checked; give an absolute library_path", info->library);
+        return false;
+    }
+    if (!trusted_file(env, info->library_found, why, sizeof(why))) {
+        set_verdict(info, GLMUX_LAYER_SECURE_IGNORED, "%s", why);
+        return false;
+    }
+    return true;
+}
+
+/* The switches, in their precedence (docs/layers.md, "Variables"). */
+static bool judge_switches(struct glmux_layer_info *info, int named,
+                           const struct glmux_layer_filter *enable,
+                           const struct glmux_layer_filter *disable, const char *disable_var)
+{
+    if (info->disable.name != NULL && info->disable.value != NULL) {
+        set_verdict(info, GLMUX_LAYER_OFF, "its disable_environment %s is set (\"%s\")",
+                    info->disable.name, info->disable.value);
+        return false;
+    }
+    if (named >= 0 || glmux_layer_filter_match(enable, info->name, info->implicit))
+        return true;
+    if (glmux_layer_filter_match(disable, info->name, info->implicit)) {
+        set_verdict(info, GLMUX_LAYER_OFF, "GLMUX_LAYERS_DISABLE=\"%s\" switches it off",
+                    disable_var);
+        return false;
+    }
+    if (!info->implicit) {
+        set_verdict(info, GLMUX_LAYER_OFF,
+                    "an explicit layer, and neither GLMUX_LAYERS nor GLMUX_LAYERS_ENABLE names it");
+        return false;
+    }
+    if (info->enable.name != NULL && !info->enable.matches) {
+        if (info->enable.value == NULL)
+            set_verdict(info, GLMUX_LAYER_OFF, "its enable_environment %s=%s is unset",
+                        info->enable.name, info->enable.want);
+        else
+            set_verdict(info, GLMUX_LAYER_OFF,
+                        "its enable_environment asks %s=%s, and it is \"%s\"",
+                        info->enable.name, info->enable.want, info->enable.value);
+        return false;
+    }
+    return true;
+}
+
+static bool judge_abi(struct glmux_layer_info *info)
+{
+    unsigned long major;
+
+    if (info->abi_version == NULL)
+        return true;
+    major = strtoul(info->abi_version, NULL, 10);
+    if (major != GLMUX_LAYER_ABI_MAJOR) {
+        set_verdict(info, GLMUX_LAYER_OFF, "built for layer ABI %s; this glmux speaks %d.%d",
+                    info->abi_version, GLMUX_LAYER_ABI_MAJOR, GLMUX_LAYER_ABI_MINOR);
+        return false;
+    }
+    return true;
+}
+
+static bool judge(const struct glmux_layers_env *env, struct glmux_layer_scan *s, char **names,
+                  size_t n_names, const struct glmux_layer_filter *enable,
+                  const struct glmux_layer_filter *disable, bool all_libraries)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        struct glmux_layer_info *info = &s->layers[i];
+        int named;
+        bool on;
+
+        if (info->verdict == GLMUX_LAYER_BROKEN)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const struct glmux_layer_info *first = &s->layers[j];
+            if (first->verdict != GLMUX_LAYER_BROKEN && first->verdict != GLMUX_LAYER_DUPLICATE &&
+                strcmp(first->name, info->name) == 0) {
+                set_verdict(info, GLMUX_LAYER_DUPLICATE, "duplicate of %s from %s (the first "
+                            "found wins)", first->name, first->manifest);
+                break;
+            }
+        }
+        if (info->verdict == GLMUX_LAYER_DUPLICATE)
+            continue;
+        if (info->enable.name != NULL) {
+            info->enable.value = env->get(info->enable.name);
+            info->enable.matches = info->enable.value != NULL &&
+                                   strcmp(info->enable.value, info->enable.want) == 0;
+        }
+        if (info->disable.name != NULL) {
+            info->disable.value = env->get_always(info->disable.name);
+            info->disable.matches = info->disable.value != NULL &&
+                                    strcmp(info->disable.value, info->disable.want) == 0;
+        }
+        named = named_at(s, names, n_names, info->name);
+        if (env->secure && !judge_secure(env, info))
+            continue;
+        on = judge_switches(info, named, enable, disable, s->disable_var) && judge_abi(info);
+        if (!on && !all_libraries)
+            continue;
+        if (!check_library(env, info) && on)
+            continue;
+        if (on && env->secure && !judge_secure_library(env, info))
+            continue;
+    }
+    return true;
+}
+
+static bool chain_add(struct glmux_layer_scan *s, size_t index)
+{
+    s->layers[index].chain_position = (int)s->chain_count;
+    s->chain[s->chain_count++] = index;
+    return true;
+}
+
+static bool make_chain(struct glmux_layer_scan *s, char **names, size_t n_names)
+{
+    s->chain = calloc(s->count + 1, sizeof(size_t));
+    if (s->chain == NULL)
+        return false;
+    for (size_t k = 0; k < n_names; k++) {
+        bool declared = false;
+
+        for (size_t i = 0; i < s->count; i++) {
+            const struct glmux_layer_info *info = &s->layers[i];
+            if (info->name == NULL || strcmp(info->name, names[k]) != 0)
+                continue;
+            declared = true;
+            if (info->verdict == GLMUX_LAYER_WOULD_LOAD && info->chain_position < 0)
+                chain_add(s, i);
+        }
+        if (!declared) {
+            char **grown = realloc(s->unknown_names, (s->n_unknown + 1) * sizeof(char *));
+            if (grown == NULL)
+                return false;
+            s->unknown_names = grown;
+            grown[s->n_unknown] = strdup(names[k]);
+            if (grown[s->n_unknown] == NULL)
+                return false;
+            s->n_unknown++;
+        }
+    }
+    for (size_t i = 0; i < s->count; i++)
+        if (s->layers[i].verdict == GLMUX_LAYER_WOULD_LOAD && s->layers[i].chain_position < 0)
+            chain_add(s, i);
+    return true;
+}
+
+void glmux_layers_scan_free(struct glmux_layer_scan *scan)
+{
+    for (size_t i = 0; i < scan->n_folders; i++)
+        free(scan->folders[i].path);
+    free(scan->folders);
+    for (size_t i = 0; i < scan->count; i++)
+        glmux_layer_info_clear(&scan->layers[i]);
+    free(scan->layers);
+    free(scan->chain);
+    for (size_t i = 0; i < scan->n_unknown; i++)
+        free(scan->unknown_names[i]);
+    free(scan->unknown_names);
+    memset(scan, 0, sizeof(*scan));
+}
+
+bool glmux_layers_scan_mode(const struct glmux_layers_env *env, struct glmux_layer_scan *out,
+                            bool all_libraries)
+{
+    struct glmux_layer_filter enable = { 0 }, disable = { 0 };
+    char **names = NULL;
+    size_t n_names = 0, cap = 0;
+    bool ok;
+
+    if (env == NULL)
+        env = glmux_layers_env_default();
+    memset(out, 0, sizeof(*out));
+    out->secure = env->secure;
+    out->layers_var = env->get(GLMUX_LAYERS_VAR);
+    out->enable_var = env->get(GLMUX_LAYERS_ENABLE_VAR);
+    out->disable_var = env->get_always(GLMUX_LAYERS_DISABLE_VAR);
+    out->path_var = env->get(GLMUX_LAYER_PATH_VAR);
+    if (env->secure) {
+        static const char *const ignored[] = { GLMUX_LAYERS_VAR, GLMUX_LAYERS_ENABLE_VAR,
+                                               GLMUX_LAYER_PATH_VAR };
+        for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+            if (env->get_always(ignored[i]) != NULL)
+                glmux_log(GLMUX_LOG_LAYER, "secure execution: %s=\"%s\" ignored", ignored[i],
+                          env->get_always(ignored[i]));
+        glmux_log(GLMUX_LOG_LAYER, "secure execution: the user's layer folder is not read; only "
+                  "implicit layers with \"secure_execution\": true and root's files load");
+    }
+    ok = glmux_layer_names_parse(out->layers_var, &names, &n_names) &&
+         glmux_layer_filter_parse(out->enable_var, &enable) &&
+         glmux_layer_filter_parse(out->disable_var, &disable);
+    if (ok && n_names == 0 && glmux_layer_filter_empty(&enable) &&
+        glmux_layer_filter_covers_all(&disable)) {
+        out->skipped = true;
+        glmux_log(GLMUX_LOG_LAYER, "GLMUX_LAYERS_DISABLE=\"%s\" switches every layer off: no "
+                  "layer folder read", out->disable_var);
+        goto done;
+    }
+    ok = ok && add_folders(env, out);
+    for (size_t i = 0; ok && i < out->n_folders; i++) {
+        if (out->folders[i].ignored_secure)
+            glmux_log(GLMUX_LOG_LAYER, "secure execution: layer folder %s (%s) ignored",
+                      out->folders[i].path, out->folders[i].source);
+        else
+            ok = read_folder(out, &cap, &out->folders[i]);
+    }
+    ok = ok && judge(env, out, names, n_names, &enable, &disable, all_libraries) &&
+         make_chain(out, names, n_names);
+done:
+    for (size_t i = 0; i < n_names; i++)
+        free(names[i]);
+    free(names);
+    glmux_layer_filter_clear(&enable);
+    glmux_layer_filter_clear(&disable);
+    if (!ok)
+        glmux_layers_scan_free(out);
+    return ok;
+}
+
+bool glmux_layers_scan(const struct glmux_layers_env *env, struct glmux_layer_scan *out)
+{
+    return glmux_layers_scan_mode(env, out, true);
+}

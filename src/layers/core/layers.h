@@ -27,6 +27,7 @@ struct glmux_layer_loaded {
     void *(*get_proc_address)(const char *name, uint32_t api, void *next);
     void *(*android_get_proc_address)(const char *name, EGLFuncPointer next);
     void (*unload)(void);            /* optional */
+    void *block_;                    /* glmux_layers_unload's: what to free (do not use) */
 };
 
 /*
@@ -42,6 +43,15 @@ void glmux_layers_unload(struct glmux_layer_loaded *layers, size_t count);
 /* One layer's answer (either entry), or next when it declines / the name's API is not in apis. */
 void *glmux_layer_ask(const struct glmux_layer_loaded *layer, const char *name, uint32_t api,
                       void *next);
+/*
+ * The loaded layers below layer_id (a get_next's first argument), top first: *below gets the
+ * first of them and the count is returned (0: the terminator comes next). It works during
+ * glmux_layers_load too, while a layer initializes (the layers below it are loaded and at their
+ * final addresses, the ones in the array that follow it), and after; NULL or an unknown
+ * layer_id gives 0. So a get_next is: next = terminator; for (i = count; i-- > 0;) next =
+ * glmux_layer_ask(&below[i], name, api, next).
+ */
+size_t glmux_layers_below(const void *layer_id, const struct glmux_layer_loaded **below);
 
 /* ---- Judging without loading (the glmux tool) ---- */
 
