@@ -20,7 +20,8 @@
 /* The options and SPEC of env and run. */
 #define GPU_OPTIONS_TEXT                                                                       \
     "Options:\n"                                                                               \
-    "  --gpu SPEC   the GPU (default: discrete)\n"                                             \
+    "  --gpu SPEC   the GPU (default: discrete; with --layer alone, none is chosen)\n"         \
+    "  --layer NAME a GL layer for the program (GLMUX_LAYERS; repeat it, first on top)\n"     \
     "  --help       print this help\n"                                                         \
     "\n" SPEC_TEXT "\n"
 
@@ -106,9 +107,33 @@ static const struct glmux_cli_help {
       "Example: glmux manifest --vendor mesa --egl libEGL_mesa.so.0 --glx libGLX_mesa.so.0 \\\n"
       "           --drivers i915,xe,amdgpu --priority 50\n"
       "\n"
+      "       glmux manifest --layer NAME --library LIB --apis API,... [--type explicit|implicit]\n"
+      "                      [--arch 32|64] [--description TEXT] [--enable-env VAR=VALUE]\n"
+      "                      [--disable-env VAR=VALUE] [--secure-execution]\n"
+      "prints a GL layer manifest, for ${libdir}/glvnd/layers.d/NAME.json (glmux(1), LAYERS),\n"
+      "checked with the layer loader's parser first. APIs: gl, gles1, gles2, glx, egl. An\n"
+      "implicit layer needs --disable-env. LIB: a bare name, or a path (relative: to the\n"
+      "manifest's folder).\n"
+      "\n"
+      "Exit status: 0 success, 2 usage error.\n" },
+    { "layers",
+      "Usage: glmux layers [--json]\n"
+      "\n"
+      "Lists the GL layer folders in the order read, every layer found there with its kind,\n"
+      "manifest, library and the library's architecture (read from its ELF header: nothing is\n"
+      "loaded), the variables it names and their values now, and a verdict: would load, off\n"
+      "because ..., wrong architecture, library missing, ignored in secure execution, duplicate\n"
+      "of ..., broken manifest; then the chain a program started here gets,\n"
+      "program -> layer -> ... -> glmux -> vendor. Variables: GLMUX_LAYERS, GLMUX_LAYERS_ENABLE,\n"
+      "GLMUX_LAYERS_DISABLE, GLMUX_LAYER_PATH (glmux(1), LAYERS).\n"
+      "\n"
+      "Options:\n"
+      "  --json   one JSON object (the keys are in glmux(1))\n"
+      "  --help   print this help\n"
+      "\n"
       "Exit status: 0 success, 2 usage error.\n" },
     { "env",
-      "Usage: glmux env [--gpu SPEC]\n"
+      "Usage: glmux env [--gpu SPEC] [--layer NAME]...\n"
       "\n"
       "Prints shell lines (export, unset) that put a new program on a GPU: GLMUX_GPU and the\n"
       "variables the GPU's vendor reads (DRI_PRIME for Mesa, the offload variables for\n"
@@ -118,7 +143,7 @@ static const struct glmux_cli_help {
       GPU_OPTIONS_TEXT
       "Exit status: 0 success (no GPU matching SPEC is a warning), 2 usage error.\n" },
     { "run",
-      "Usage: glmux run [--gpu SPEC] [--] COMMAND [ARG...]\n"
+      "Usage: glmux run [--gpu SPEC] [--layer NAME]... [--] COMMAND [ARG...]\n"
       "\n"
       "Runs COMMAND with the variables 'glmux env' prints set; when no GPU matches SPEC, with\n"
       "a warning and its environment unchanged. Options after COMMAND are COMMAND's.\n"
@@ -154,8 +179,9 @@ static const char overview[] =
     "                                every manifest in the vendor directories\n"
     "  manifest --vendor NAME [--egl LIB] [--glx LIB] [--drivers DRV,...] [--priority N]\n"
     "           [--description TEXT] print a vendor manifest for a package to install\n"
+    "  layers [--json]               list GL layers, their verdicts and the chain\n"
     "  env [--gpu SPEC]              print shell 'export' lines that select a GPU\n"
-    "  run [--gpu SPEC] -- CMD [ARG...]  run CMD on a GPU\n"
+    "  run [--gpu SPEC] [--layer NAME] -- CMD [ARG...]  run CMD on a GPU (with GL layers)\n"
     "  port-check [--json] PATH...   name the EGL counterpart of each GLX use in C/C++ sources\n"
     "                                (exit 0 none found, 1 found, 2 error; see\n"
     "                                docs/porting-glx-to-egl.md)\n"

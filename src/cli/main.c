@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/layers.h"
 #include "port_check.h"
 #include "safe_out.h"
 #include "select/manifest.h"
@@ -94,16 +95,27 @@ static void shell_quote(const char *s)
 static int cmd_env_or_run(bool run, int argc, char **argv)
 {
     struct glmux_select_env env[GLMUX_SELECT_ENV_MAX];
-    const char *spec = "discrete";
-    int i = 0, n;
+    const char *spec = "discrete", *layers[32];
+    int i = 0, n, n_layers = 0;
+    bool gpu_given = false;
+    char *layers_value = NULL;
 
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--gpu") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s", "--gpu needs a SPEC");
             spec = argv[++i];
+            gpu_given = true;
         } else if (strncmp(argv[i], "--gpu=", 6) == 0) {
             spec = argv[i] + 6;
+            gpu_given = true;
+        } else if (strcmp(argv[i], "--layer") == 0 || strncmp(argv[i], "--layer=", 8) == 0) {
+            /* GL layers (glmux layers): GLMUX_LAYERS for the program, first named on top. */
+            const char *name = argv[i][7] == '=' ? argv[i] + 8 : i + 1 < argc ? argv[++i] : NULL;
+            if (name == NULL || !glmux_cli_layer_name_ok(name) || n_layers == 32)
+                return usage_error("--layer '%s': give a layer's name ('glmux layers' lists "
+                                   "them; at most 32)", name != NULL ? name : "");
+            layers[n_layers++] = name;
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -117,10 +129,19 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
         return usage_error("%s", "run: no command given (glmux run --gpu SPEC -- CMD)");
     if (!run && i < argc)
         return usage_error("env: unexpected argument '%s'", argv[i]);
-    n = gpu_env(spec, run, env);
+    /* --layer alone changes the layers only; with --gpu too, both. */
+    n = n_layers > 0 && !gpu_given ? 0 : gpu_env(spec, run, env);
     if (n < 0)
         return -n;
+    if (n_layers > 0 && (layers_value = glmux_cli_layers_value(layers, n_layers)) == NULL)
+        return GLMUX_EXIT_FAIL;
     if (!run) {
+        if (layers_value != NULL) {
+            printf("export GLMUX_LAYERS=");
+            shell_quote(layers_value);
+            putchar('\n');
+            free(layers_value);
+        }
         for (int j = 0; j < n; j++) {
             if (env[j].unset) {
                 printf("unset %s\n", env[j].name);
@@ -138,6 +159,8 @@ static int cmd_env_or_run(bool run, int argc, char **argv)
         else
             setenv(env[j].name, env[j].value, 1);
     }
+    if (layers_value != NULL)
+        setenv("GLMUX_LAYERS", layers_value, 1);
     fflush(NULL);
     execvp(argv[i], argv + i);
     n = errno;
@@ -177,8 +200,8 @@ static bool wants_help(const char *cmd, int argc, char **argv)
             return false;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return true;
-        if (run && strcmp(argv[i], "--gpu") == 0)
-            i++;   /* its value, even "--help", is a SPEC */
+        if (run && (strcmp(argv[i], "--gpu") == 0 || strcmp(argv[i], "--layer") == 0))
+            i++;   /* its value, even "--help", is a SPEC or a layer's name */
         else if (run && argv[i][0] != '-')
             return false;
     }
@@ -235,7 +258,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "check") == 0)
         return glmux_cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "manifest") == 0)
-        return glmux_cli_manifest(argc - 2, argv + 2);
+        return glmux_cli_is_layer_manifest(argc - 2, argv + 2)
+                   ? glmux_cli_layer_manifest(argc - 2, argv + 2)
+                   : glmux_cli_manifest(argc - 2, argv + 2);
+    if (strcmp(cmd, "layers") == 0)
+        return glmux_cli_layers(argc - 2, argv + 2);
     if (strcmp(cmd, "env") == 0)
         return cmd_env_or_run(false, argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
