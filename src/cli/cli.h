@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors), explain.c, watch.c (gpus --watch) and manifest.c (check, manifest), x11.c's
- * display for explain, and help.c's help texts. Each command returns the process exit status:
- * 0 success, 1 failure, 2 usage error; `run` returns 126 or 127 when the command cannot be
- * started.
+ * (gpus, vendors), explain.c (with explain_glx.c, libGLX's answer), watch.c (gpus --watch),
+ * manifest.c (check, manifest) and help.c's help texts. Each command returns the process exit
+ * status: 0 success, 1 failure, 2 usage error; `run` returns 126 or 127 when the command
+ * cannot be started.
  */
 #ifndef GLMUX_CLI_CLI_H
 #define GLMUX_CLI_CLI_H
@@ -38,19 +38,6 @@ int glmux_cli_gpus(bool json);
 int glmux_cli_gpus_watch(bool json);
 int glmux_cli_vendors(bool json, bool load);
 int glmux_cli_explain(bool json);
-/* x11.c: DISPLAY (glmux_env_get) opened through a dlopened libX11: a Display *, or NULL when
- * DISPLAY is unset, libX11 is missing or the server is not reachable. The same connection for
- * every call of the run; glmux_cli_x11_close leaves it open (it is closed at exit). */
-void *glmux_cli_x11_open(void);
-/* A libX11 function (NULL before the first open, or when libX11 is missing). */
-void *glmux_cli_x11_sym(const char *name);
-void glmux_cli_x11_close(void *dpy);
-/* x11.c: the vendors the X server names for screen (GLX_VENDOR_NAMES_EXT, asked as libGLX asks:
- * only when all screens advertise GLX_EXT_libglvnd) into names; NULL when it names some, else
- * why it names none. *asked: the names were asked for (libGLX then tries its fallback, the
- * pixels vendor, when none of them serves). */
-const char *glmux_cli_x11_glx_vendors(void *dpy, int screens, int screen, char *names,
-                                      size_t size, bool *asked);
 /* manifest.c: `check [FILE...]` and `manifest --vendor NAME ...` (argv after the command). */
 int glmux_cli_check(int argc, char **argv);
 int glmux_cli_manifest(int argc, char **argv);

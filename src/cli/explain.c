@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: `glmux explain`. Decides through the very functions libEGL and libGLX call, with one
- * selector (so GPUs are enumerated once): glmux_select_egl_plan for the order libEGL loads its
- * vendors in, glmux_select_egl_display_order for the default display, and for each X screen
- * glmux_select_glx_screen_plan, the plan libGLX follows (libglvnd's variables for that screen,
- * the selector's vendor, the pixels vendor's place, the X server's list, the fallbacks). Each
- * screen's plan is walked as libGLX walks it, a vendor counting as loaded when its library is
- * found where the dynamic loader would look (libcheck.c; the vendor's own isScreenSupported
- * cannot be asked without loading it). Where each EGL vendor renders comes from
- * glmux_select_vendor_lands, and what it reads from glmux_select_vendor_told_by: the one rule
- * of which variable a vendor reads lives in the selector. Every variable is read through the
- * selector (its getenv), every value printed inside a line is escaped (safe_out.h). Text or
- * JSON. The X display is opened through x11.c (libX11 and libxcb-glx loaded with dlopen, only
- * when DISPLAY is set).
+ * glmux tool: `glmux explain`. The EGL side decides through the very functions libEGL calls,
+ * with one selector (so GPUs are enumerated once): glmux_select_egl_plan for the order libEGL
+ * loads its vendors in, glmux_select_egl_display_order for the default display. The GLX side is
+ * libGLX's own decision: explain_glx.c has libGLX decide each screen of DISPLAY in a child
+ * process and hands back its record (the plan, every vendor tried and why it did or did not
+ * serve, the step not taken where loading a vendor would wake a sleeping GPU). Without an X
+ * display, the plan libGLX would follow for a screen of any display (glmux_select_glx_plan).
+ * Where each EGL vendor renders comes from glmux_select_vendor_lands, and what it reads from
+ * glmux_select_vendor_told_by: the one rule of which variable a vendor reads lives in the
+ * selector (choose.c). Every variable is read through the selector (its getenv), every value
+ * printed inside a line is escaped (safe_out.h). Text or JSON.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -21,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain_glx.h"
 #include "json_writer.h"
-#include "libcheck.h"
 #include "safe_out.h"
 #include "select/pixels_rule.h"
 #include "select/select.h"
@@ -54,16 +52,6 @@ struct vendor_view {
     size_t n_need;
 };
 
-/* What libGLX loads for one X screen: its plan, walked. */
-struct screen_view {
-    struct glmux_glx_screen_plan plan;
-    const char *vendor;              /* NULL: none */
-    const char *from;                /* which step named it */
-    char chosen[256];                /* the X server's names, cut into words */
-    char names[256];                 /* the X server's GLX_VENDOR_NAMES_EXT */
-    char passed[256];                /* vendors of the plan passed over (not installed) */
-};
-
 /* Everything `glmux explain` decides, through the same calls libEGL and libGLX make. */
 struct decision {
     struct glmux_select *sel;
@@ -80,10 +68,8 @@ struct decision {
     struct vendor_view *views;
     struct glmux_select_display display;    /* the default EGL display */
     size_t *display_egl;         /* indexes into vl.vendors, in the display's order */
-    const char *display_name;    /* DISPLAY, NULL when unset */
-    int screens;                 /* X screens, -1 when there is no X display */
+    struct glmux_cli_glx_answer glx;                 /* libGLX's own decision, each screen */
     struct glmux_glx_step any[GLMUX_GLX_PLAN_MAX];   /* no X display: the plan of any screen */
-    struct screen_view *screen;
 };
 
 static void decision_free(struct decision *d)
@@ -91,7 +77,7 @@ static void decision_free(struct decision *d)
     free(d->egl);
     free(d->cands);
     free(d->views);
-    free(d->screen);
+    glmux_cli_glx_answer_free(&d->glx);
     free(d->display_egl);
     glmux_vendor_list_clear(&d->vl);
     glmux_vendor_list_clear(&d->glx_vl);
@@ -132,99 +118,14 @@ static void decide_views(struct decision *d)
     }
 }
 
-/* Whether libGLX would find vendor name's library (the manifest's, else libGLX_<name>.so.0). */
-static bool glx_installed(const struct decision *d, const char *name)
-{
-    const struct glmux_vendor *v = glmux_vendor_list_find(&d->glx_vl, name);
-    char lib[160], found[512], why[256];
-
-    if (v != NULL && v->glx_library != NULL)
-        snprintf(lib, sizeof(lib), "%s", v->glx_library);
-    else
-        snprintf(lib, sizeof(lib), "libGLX_%s.so.0", name);
-    return glmux_cli_libcheck(lib, found, sizeof(found), why, sizeof(why)) == GLMUX_LIBCHECK_OK;
-}
-
-static void pass_over(struct screen_view *v, const char *name)
-{
-    size_t n = strlen(v->passed);
-
-    snprintf(v->passed + n, sizeof(v->passed) - n, "%s%s", n ? ", " : "", name);
-}
-
-/* Walks one screen's plan as libGLX does (glx_display.c): the first vendor found serves. */
-static void walk_plan(struct decision *d, void *dpy, int s, struct screen_view *v)
-{
-    for (size_t i = 0; i < v->plan.n; i++) {
-        const struct glmux_glx_step *st = &v->plan.steps[i];
-        const char *none;
-        char *cursor, *tok;
-        bool asked;
-
-        if (st->kind == GLMUX_GLX_STEP_VENDOR) {
-            if (glx_installed(d, st->name)) {
-                v->vendor = st->name;
-                v->from = st->why;
-                return;
-            }
-            pass_over(v, st->name);
-            continue;
-        }
-        none = glmux_cli_x11_glx_vendors(dpy, d->screens, s, v->names, sizeof(v->names), &asked);
-        if (!asked)
-            continue;
-        snprintf(v->chosen, sizeof(v->chosen), "%s", v->names);
-        cursor = v->chosen;
-        while (none == NULL && (tok = strsep(&cursor, " ")) != NULL) {
-            if (*tok == '\0')
-                continue;
-            if (glx_installed(d, tok)) {
-                v->vendor = tok;
-                v->from = "named by the X server (GLX_VENDOR_NAMES_EXT)";
-                return;
-            }
-            pass_over(v, tok);
-        }
-        if (st->fallback != NULL && glx_installed(d, st->fallback)) {
-            v->vendor = st->fallback;
-            v->from = "no vendor the X server names is installed here";
-            return;
-        }
-    }
-    v->vendor = NULL;
-    v->from = "no vendor of the plan is installed here";
-}
-
-/* libGLX's side: each screen's plan, over one connection of the tool's own. */
+/* libGLX's side: its own decision for each screen of DISPLAY (explain_glx.c). */
 static bool decide_glx(struct decision *d)
 {
-    typedef int (*query_fn)(void *, const char *, int *, int *, int *);
-    void *dpy = glmux_cli_x11_open();
-    int (*count)(void *) = NULL, (*fd)(void *) = NULL;
-    query_fn xquery;
-    bool has_glx;
-    int op, ev, er;
-
-    d->display_name = glmux_select_getenv(d->sel, "DISPLAY");
-    *(void **)&count = glmux_cli_x11_sym("XScreenCount");
-    *(void **)&fd = glmux_cli_x11_sym("XConnectionNumber");
-    xquery = (query_fn)glmux_cli_x11_sym("XQueryExtension");
-    d->screens = dpy != NULL && count != NULL && fd != NULL && xquery != NULL ? count(dpy) : -1;
-    if (d->screens < 0) {
-        /* No X display: what libGLX would decide for a screen whose GPU it does not know. */
-        glmux_select_glx_plan(d->sel, NULL, 0, &d->glx_vl, d->any);
-        return true;
-    }
-    has_glx = xquery(dpy, "GLX", &op, &ev, &er) != 0;
-    d->screen = calloc((size_t)d->screens + 1, sizeof(*d->screen));
-    if (d->screen == NULL)
+    if (!glmux_cli_glx_ask(d->sel, &d->glx_vl, &d->glx))
         return false;
-    for (int s = 0; s < d->screens; s++) {
-        struct screen_view *v = &d->screen[s];
-
-        glmux_select_glx_screen_plan(d->sel, dpy, s, &d->glx_vl, has_glx, fd(dpy), &v->plan);
-        walk_plan(d, dpy, s, v);
-    }
+    /* No X display: what libGLX would decide for a screen whose GPU it does not know. */
+    if (d->glx.screens < 0)
+        glmux_select_glx_plan(d->sel, NULL, 0, &d->glx_vl, d->any);
     return true;
 }
 
@@ -298,39 +199,105 @@ static void json_gpu_brief(struct glmux_jw *w, const char *key, const struct glm
     glmux_jw_end(w, '}');
 }
 
+static const char *result_name(int32_t r)
+{
+    switch (r) {
+    case GLMUX_GLX_EXPLAIN_SERVES: return "serves";
+    case GLMUX_GLX_EXPLAIN_NOT_LOADED: return "not loaded";
+    case GLMUX_GLX_EXPLAIN_DECLINED: return "declined the screen";
+    case GLMUX_GLX_EXPLAIN_NOT_TAKEN: return "not taken";
+    }
+    return "?";
+}
+
+/* The vendors libGLX tried for a screen and that did not serve it, comma-separated. */
+static void passed_over(const struct glmux_glx_explain_screen *v, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < v->n_tries && i < GLMUX_GLX_EXPLAIN_TRIES; i++)
+        if (v->tries[i].result == GLMUX_GLX_EXPLAIN_NOT_LOADED ||
+            v->tries[i].result == GLMUX_GLX_EXPLAIN_DECLINED)
+            n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "",
+                                  v->tries[i].vendor);
+}
+
 static void json_glx(struct glmux_jw *w, const struct decision *d)
 {
-    const struct screen_view *s0 = d->screens > 0 ? &d->screen[0] : NULL;
+    const struct glmux_glx_explain_screen *s0 = d->glx.screens > 0 ? &d->glx.screen[0] : NULL;
+    bool none = d->glx.screens < 0;
 
     glmux_jw_object(w, "glx");
-    glmux_jw_string(w, "vendor", s0 != NULL ? s0->vendor
-                                 : d->screens < 0 && d->any[0].kind == GLMUX_GLX_STEP_VENDOR
+    glmux_jw_string(w, "asked", d->glx.state == GLMUX_CLI_GLX_ASKED ? "libGLX" : NULL);
+    glmux_jw_string(w, "library", d->glx.library[0] ? d->glx.library : NULL);
+    glmux_jw_string(w, "not_asked", d->glx.state != GLMUX_CLI_GLX_ASKED ? d->glx.why : NULL);
+    glmux_jw_string(w, "vendor", s0 != NULL ? (s0->vendor[0] ? s0->vendor : NULL)
+                                 : none && d->any[0].kind == GLMUX_GLX_STEP_VENDOR
                                      ? d->any[0].name : NULL);
-    glmux_jw_bool(w, "override", s0 != NULL ? s0->plan.n > 0 && s0->plan.steps[0].override
-                                            : d->screens < 0 && d->any[0].override);
-    glmux_jw_bool(w, "pixels", s0 != NULL && s0->plan.pixels == GLMUX_PIXELS_FIRST);
-    glmux_jw_string(w, "pixels_when", s0 != NULL ? pixels_when_name(s0->plan.pixels) : NULL);
-    glmux_jw_string(w, "pixels_reason", s0 != NULL ? s0->plan.pixels_why : NULL);
+    glmux_jw_bool(w, "override", s0 != NULL ? s0->override : none && d->any[0].override);
+    glmux_jw_bool(w, "pixels", s0 != NULL && s0->pixels_when == GLMUX_PIXELS_FIRST);
+    glmux_jw_string(w, "pixels_when", s0 != NULL ? pixels_when_name(s0->pixels_when) : NULL);
+    glmux_jw_string(w, "pixels_reason", s0 != NULL ? s0->pixels_why : NULL);
     glmux_jw_array(w, "screens");
-    for (int s = 0; s < d->screens; s++) {
-        const struct screen_view *v = &d->screen[s];
+    for (int s = 0; s < d->glx.screens; s++) {
+        const struct glmux_glx_explain_screen *v = &d->glx.screen[s];
+        char passed[512];
 
+        passed_over(v, passed, sizeof(passed));
         glmux_jw_object(w, NULL);
         glmux_jw_int(w, "screen", s);
-        glmux_jw_string(w, "vendor", v->vendor);
-        glmux_jw_string(w, "from", v->from);
-        glmux_jw_string(w, "pixels_when", pixels_when_name(v->plan.pixels));
-        glmux_jw_string(w, "pixels_reason", v->plan.pixels_why);
-        glmux_jw_string(w, "passed_over", v->passed[0] ? v->passed : NULL);
+        glmux_jw_bool(w, "decided", v->decided);
+        glmux_jw_string(w, "vendor", v->vendor[0] ? v->vendor : NULL);
+        glmux_jw_string(w, "from", v->vendor[0] ? v->from : NULL);
+        glmux_jw_string(w, "pixels_when", pixels_when_name(v->pixels_when));
+        glmux_jw_string(w, "pixels_reason", v->pixels_why);
+        glmux_jw_string(w, "passed_over", passed[0] ? passed : NULL);
+        glmux_jw_bool(w, "server_asked", v->server_asked);
+        glmux_jw_string(w, "server_names", v->server_asked ? v->server_names : NULL);
         glmux_jw_array(w, "plan");
-        for (size_t i = 0; i < v->plan.n; i++)
-            glmux_jw_string(w, NULL, v->plan.steps[i].kind == GLMUX_GLX_STEP_VENDOR
-                                         ? v->plan.steps[i].name : "(X server's list)");
+        for (uint32_t i = 0; i < v->n_plan && i < GLMUX_GLX_EXPLAIN_PLAN; i++)
+            glmux_jw_string(w, NULL, v->plan[i][0] ? v->plan[i] : "(X server's list)");
+        glmux_jw_end(w, ']');
+        glmux_jw_array(w, "tries");
+        for (uint32_t i = 0; i < v->n_tries && i < GLMUX_GLX_EXPLAIN_TRIES; i++) {
+            glmux_jw_object(w, NULL);
+            glmux_jw_string(w, "vendor", v->tries[i].vendor);
+            glmux_jw_string(w, "step", v->tries[i].step);
+            glmux_jw_string(w, "result", result_name(v->tries[i].result));
+            glmux_jw_string(w, "why", v->tries[i].detail[0] ? v->tries[i].detail : NULL);
+            glmux_jw_end(w, '}');
+        }
         glmux_jw_end(w, ']');
         glmux_jw_end(w, '}');
     }
     glmux_jw_end(w, ']');
     glmux_jw_end(w, '}');
+}
+
+/* Each reason libGLX's selector gave for the screens (one per line in the record). */
+static void each_glx_reason(const struct decision *d, void (*fn)(const char *, void *), void *arg)
+{
+    for (int s = 0; s < d->glx.screens; s++) {
+        char copy[sizeof(d->glx.screen[s].reasons)], *cursor = copy, *line;
+
+        memcpy(copy, d->glx.screen[s].reasons, sizeof(copy));
+        copy[sizeof(copy) - 1] = '\0';
+        while ((line = strsep(&cursor, "\n")) != NULL)
+            if (*line != '\0')
+                fn(line, arg);
+    }
+}
+
+static void json_reason(const char *text, void *arg)
+{
+    glmux_jw_string(arg, NULL, text);
+}
+
+static void text_reason(const char *text, void *arg)
+{
+    (void)arg;
+    printf("  - %s\n", E(text));
 }
 
 static void print_json(const struct decision *d)
@@ -399,6 +366,7 @@ static void print_json(const struct decision *d)
     glmux_jw_array(&w, "reasons");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
         glmux_jw_string(&w, NULL, glmux_select_reason(d->sel, i));
+    each_glx_reason(d, json_reason, &w);
     glmux_jw_end(&w, ']');
     glmux_jw_end(&w, '}');
     glmux_jw_finish(&w);
@@ -490,13 +458,45 @@ static void print_egl(const struct decision *d)
     }
 }
 
+static void print_screen(int s, const struct glmux_glx_explain_screen *v)
+{
+    if (v->vendor[0] != '\0')
+        printf("X screen %d:  vendor \"%s\" (%s)\n", s, E(v->vendor), E(v->from));
+    else if (v->decided)
+        printf("X screen %d:  no vendor: libGLX tried every step of its plan; GLX calls for "
+               "this screen fail\n", s);
+    else
+        printf("X screen %d:  undecided: explain did not take a step libGLX would take "
+               "(below)\n", s);
+    if (v->has_glx && !v->server_asked)
+        printf("             the X server's vendor names were not asked: not every screen "
+               "advertises GLX_EXT_libglvnd\n");
+    for (uint32_t i = 0; i < v->n_tries && i < GLMUX_GLX_EXPLAIN_TRIES; i++) {
+        const struct glmux_glx_explain_try *t = &v->tries[i];
+
+        if (t->result == GLMUX_GLX_EXPLAIN_NOT_TAKEN)
+            printf("             not loaded by explain: \"%s\" (%s): %s\n", E(t->vendor),
+                   E(t->step), E(t->detail));
+        else if (t->result != GLMUX_GLX_EXPLAIN_SERVES)
+            printf("             passed over: \"%s\" (%s): %s\n", E(t->vendor), E(t->step),
+                   E(t->detail));
+    }
+    printf("GLX pixels%s%.0d:  %s (%s; docs/remote.md)\n", s ? " " : "", s,
+           v->pixels_when == GLMUX_PIXELS_FIRST
+               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" renders here with EGL and sends the "
+                 "frames as images"
+           : v->pixels_when == GLMUX_PIXELS_FALLBACK
+               ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" only if the X server's vendors fail"
+               : "not used", E(v->pixels_why));
+}
+
 static void print_glx(const struct decision *d)
 {
-    if (d->screens < 0) {
-        if (d->display_name == NULL)
-            printf("X screens:   none: DISPLAY is not set\n");
+    if (d->glx.screens < 0) {
+        if (d->glx.state == GLMUX_CLI_GLX_NO_DISPLAY)
+            printf("X screens:   none: %s\n", E(d->glx.why));
         else
-            printf("X screens:   none: DISPLAY=%s cannot be opened\n", E(d->display_name));
+            printf("X screens:   not asked: %s\n", E(d->glx.why));
         if (d->any[0].kind == GLMUX_GLX_STEP_VENDOR)
             printf("GLX vendor:  \"%s\" for a screen of any X display (%s)\n",
                    E(d->any[0].name), d->any[0].why);
@@ -504,24 +504,8 @@ static void print_glx(const struct decision *d)
             printf("GLX vendor:  the X server's choice, for a screen of any X display\n");
         return;
     }
-    for (int s = 0; s < d->screens; s++) {
-        const struct screen_view *v = &d->screen[s];
-        const struct glmux_glx_screen_plan *p = &v->plan;
-
-        if (v->vendor != NULL)
-            printf("X screen %d:  vendor \"%s\" (%s)\n", s, E(v->vendor), E(v->from));
-        else
-            printf("X screen %d:  no vendor (%s)\n", s, v->from);
-        if (v->passed[0] != '\0')
-            printf("             passed over (no library found): %s\n", E(v->passed));
-        printf("GLX pixels%s%.0d:  %s (%s; docs/remote.md)\n", s ? " " : "", s,
-               p->pixels == GLMUX_PIXELS_FIRST
-                   ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" renders here with EGL and sends the "
-                     "frames as images"
-               : p->pixels == GLMUX_PIXELS_FALLBACK
-                   ? "vendor \"" GLMUX_PIXELS_VENDOR_NAME "\" only if the X server's vendors fail"
-                   : "not used", E(p->pixels_why));
-    }
+    for (int s = 0; s < d->glx.screens; s++)
+        print_screen(s, &d->glx.screen[s]);
 }
 
 static void print_text(const struct decision *d)
@@ -536,6 +520,7 @@ static void print_text(const struct decision *d)
     printf("why:\n");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
         printf("  - %s\n", E(glmux_select_reason(d->sel, i)));
+    each_glx_reason(d, text_reason, NULL);
 }
 
 int glmux_cli_explain(bool json)

@@ -21,8 +21,10 @@
 #include "glx/glx_api.h"
 #include "glx/glx_core_table.h"
 #include "glx/glx_entry.h"
+#include "glx/glx_explain.h"
 #include "glx/glx_index.h"
 #include "glx/glx_lock.h"
+#include "glx/glx_screen.h"
 #include "glx/glx_vendor.h"
 #include "util/env.h"
 #include "util/lifecycle.h"
@@ -167,7 +169,7 @@ static __attribute__((noinline)) void preload(void)
         const char *forced = glmux_env_get("__GLX_VENDOR_LIBRARY_NAME");
 
         if (forced != NULL && *forced != '\0')
-            glmux_glx_vendor_load(forced, true);
+            glmux_glx_vendor_load(forced, true, NULL, 0);
     }
 }
 
@@ -194,6 +196,10 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
     glmux_glx_entry();
     if (name == NULL)
         return NULL;
+    /* glmux explain's private entry (glx_explain.h), asked before the first call's preload
+     * loads a vendor: explain decides itself which vendors it may load. */
+    if (name[0] == '_' && strcmp(name, GLMUX_GLX_EXPLAIN_NAME) == 0)
+        return (__GLXextFuncPtr)(glmux_glx_explain_fn)glmux_glx_explain;
     if (!__atomic_load_n(&preloaded, __ATOMIC_ACQUIRE))
         preload();
     if (name[0] == 'g' && name[1] == 'l') {

@@ -21,6 +21,13 @@ glmux_glx_vendor *glmux_glx_vendor_for_screen(Display *dpy, int screen);
  */
 bool glmux_glx_display_pixels(Display *dpy);
 
+/* libGLX's walk for one screen, written down for `glmux explain` (glx_explain.h, reached through
+ * glXGetProcAddress(GLMUX_GLX_EXPLAIN_NAME)). */
+struct glmux_glx_explain_request;
+struct glmux_glx_explain_screen;
+bool glmux_glx_explain(void *dpy, int screen, const struct glmux_glx_explain_request *req,
+                       struct glmux_glx_explain_screen *out);
+
 /* The drawable map of each display (exports of the GLX vendor ABI). */
 int glmux_glx_drawable_add(Display *dpy, GLXDrawable draw, glmux_glx_vendor *vendor);
 void glmux_glx_drawable_remove(Display *dpy, GLXDrawable draw);

@@ -91,6 +91,13 @@ const char *glmux_glx_selector_library(const char *name)
     return v != NULL ? v->glx_library : NULL;
 }
 
+const struct glmux_select *glmux_glx_selector_for_explain(void)
+{
+    ensure_init();
+    glmux_select_keep_reasons(selector);
+    return selector;
+}
+
 static void teardown(void)
 {
     if (have_list)

@@ -21,6 +21,9 @@
  */
 void glmux_glx_selector_plan(Display *dpy, int screen, bool has_glx,
                              struct glmux_glx_screen_plan *out);
+/* libGLX's selector, keeping every reason from now on (`glmux explain`, glx_explain.h);
+ * NULL when it could not be made. */
+const struct glmux_select *glmux_glx_selector_for_explain(void);
 /* The GLX library the vendor directory's manifest names for vendor name, or NULL. */
 const char *glmux_glx_selector_library(const char *name);
 

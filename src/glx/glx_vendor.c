@@ -32,10 +32,11 @@
 #include "util/lifecycle.h"
 #include "util/log.h"
 
-/* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL). */
+/* A name a vendor was looked up under: loaded (vendor set) or failed (vendor NULL, and why). */
 struct vendor_name {
     struct vendor_name *next;
     glmux_glx_vendor *vendor;
+    char *why;                      /* after name, in the same allocation; "" when loaded */
     char name[];
 };
 
@@ -48,14 +49,16 @@ glmux_glx_vendor *glmux_glx_vendor_first(void)
     return vendors;
 }
 
-static void remember(const char *name, glmux_glx_vendor *vendor)
+static void remember(const char *name, glmux_glx_vendor *vendor, const char *why)
 {
-    size_t len = strlen(name);
-    struct vendor_name *n = malloc(sizeof(*n) + len + 1);
+    size_t len = strlen(name), why_len = strlen(why);
+    struct vendor_name *n = malloc(sizeof(*n) + len + 1 + why_len + 1);
 
     if (n == NULL)
         return;
     memcpy(n->name, name, len + 1);
+    n->why = n->name + len + 1;
+    memcpy(n->why, why, why_len + 1);
     n->vendor = vendor;
     n->next = names;
     names = n;
@@ -229,12 +232,15 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
     return v;
 }
 
-glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override)
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override, char *failed,
+                                        size_t failed_size)
 {
     glmux_glx_vendor *v = NULL;
     struct vendor_name *n;
     char why[512];
 
+    if (failed_size > 0)
+        failed[0] = '\0';
     if (name == NULL || *name == '\0')
         return NULL;
     glmux_glx_lock_acquire();
@@ -244,10 +250,14 @@ glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override)
     }
     if (n != NULL) {
         v = n->vendor;
+        if (v == NULL && failed_size > 0)
+            snprintf(failed, failed_size, "%s", n->why);
     } else {
         why[0] = '\0';
         v = load(name, override, why, sizeof(why));
-        remember(name, v);
+        remember(name, v, v == NULL ? why : "");
+        if (v == NULL && failed_size > 0)
+            snprintf(failed, failed_size, "%s", why);
         if (v == NULL)
             glmux_log(strcmp(name, "system") == 0 ? GLMUX_LOG_VENDOR : GLMUX_LOG_WARN,
                       "cannot use GLX vendor \"%s\": %s (reported once; "

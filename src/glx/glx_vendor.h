@@ -79,11 +79,13 @@ typedef struct __GLXvendorInfoRec glmux_glx_vendor;
 
 extern const __GLXapiExports glmux_glx_exports;
 /*
- * Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once).
+ * Loads (or finds) the vendor called name; NULL when it cannot be loaded (reported once, and
+ * why written to failed, the same reason every time it is asked; failed_size 0: not wanted).
  * override: a libglvnd variable named it (the log says so). Takes glmux_glx_lock, and holds it
  * across the load (glx_lock.h).
  */
-glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override);
+glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override, char *failed,
+                                        size_t failed_size);
 /* The loaded vendors, newest first (glmux_glx_lock held; vendors are only ever added at the
  * head and stay until libGLX is unloaded, so the list may be walked after releasing it). */
 glmux_glx_vendor *glmux_glx_vendor_first(void);

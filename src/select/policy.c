@@ -231,6 +231,12 @@ const struct glmux_gpu_list *glmux_select_gpus_if_enumerated(const struct glmux_
     return __atomic_load_n(&sel->gpus, __ATOMIC_ACQUIRE);
 }
 
+void glmux_select_keep_reasons(struct glmux_select *sel)
+{
+    if (sel != NULL)
+        sel->keep_reasons = true;
+}
+
 size_t glmux_select_reason_count(const struct glmux_select *sel)
 {
     size_t n = 0;

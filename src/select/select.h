@@ -577,6 +577,9 @@ size_t glmux_select_launch_env(struct glmux_select *sel, const struct glmux_gpu 
  * logged are kept. Read them when no other thread uses the selector.
  */
 size_t glmux_select_reason_count(const struct glmux_select *sel);
+/* From now on every reason is kept, as with config keep_reasons (libGLX's selector, when it
+ * decides for `glmux explain`: src/glx/glx_explain.h). Call it before other threads use sel. */
+void glmux_select_keep_reasons(struct glmux_select *sel);
 const char *glmux_select_reason(const struct glmux_select *sel, size_t i);
 
 #endif /* GLMUX_SELECT_SELECT_H */

@@ -8,13 +8,20 @@ with __GLX_FORCE_VENDOR_LIBRARY_1 (which turns the pixels vendor's rule off for 
   * with GLX, __GLX_FORCE_VENDOR_LIBRARY_1=glmux-pixels: Mesa on 0, the pixels vendor on 1;
   * without GLX, nothing set: the pixels vendor on both (it comes first on a server without GLX);
   * without GLX, __GLX_FORCE_VENDOR_LIBRARY_1=mesa: the pixels vendor on 0, Mesa on 1.
+With the fake GLX vendors of tests/glx (FAKE_DIRS), where explain once re-coded libGLX's walk
+and disagreed with it:
+  * __GLX_VENDOR_LIBRARY_NAME=fakea, an installed vendor whose __glx_Main refuses: libGLX warns
+    and goes on to the server's Mesa, and explain says Mesa, naming fakea as passed over;
+  * a "mesa" that loads but whose isScreenSupported refuses screen 0: libGLX falls back to the
+    pixels vendor there, and explain says so.
 For each, `glmux explain --json` and its text give each screen's vendor (and its reasons say why,
 never "the X server's vendor" for a screen the pixels vendor serves), and a GLX program
 through glmux's libGLX (screens_probe, GLMUX_DEBUG=vendor) shows which vendor libGLX loaded for
 each screen ("screen N of :D: vendor ..."): the two must agree, and match the list above. The
 vendors are Debian's Mesa (libGLX_mesa.so.0, libEGL_mesa.so.0, which the pixels vendor renders
 with) and the build's pixels vendor (GLX_LIBRARY_PATH).
-Usage: run_screens.py GLMUX PROBE PIXELS_DIR WORK. Exit 0 pass, 77 skip, 1 fail.
+Usage: run_screens.py GLMUX PROBE PIXELS_DIR WORK [FAKEA_DIR FAKEMESA_DIR]. Exit 0 pass, 77
+skip, 1 fail.
 """
 import json
 import os
@@ -30,6 +37,14 @@ CASES = [
     (True, {"__GLX_FORCE_VENDOR_LIBRARY_1": PIXELS}, ["mesa", PIXELS]),
     (False, {}, [PIXELS, PIXELS]),
     (False, {"__GLX_FORCE_VENDOR_LIBRARY_1": "mesa"}, [PIXELS, "mesa"]),
+]
+# (server has GLX, variables, vendor of each screen, the fake vendors' directory: "fakea" or
+# "fakemesa", what explain's text must say)
+FAKE_CASES = [
+    (True, {"__GLX_VENDOR_LIBRARY_NAME": "fakea", "FAKE_GLX_REJECT": "fakea"}, ["mesa", "mesa"],
+     "fakea", 'passed over: "fakea" (__GLX_VENDOR_LIBRARY_NAME): '),
+    (True, {"FAKE_GLX_UNSUPPORTED_SCREEN": "0"}, [PIXELS, "mesa"], "fakemesa",
+     'passed over: "mesa" (named by the X server): its isScreenSupported refuses screen 0'),
 ]
 LOADED = re.compile(r'screen (\d) of \S+: vendor "([^"]+)"')
 
@@ -65,8 +80,11 @@ def clean_env(display, pixels_dir, variables):
     return env
 
 
-def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want):
+def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want, fake_dir=None,
+               says=None):
     env = clean_env(display, pixels_dir, variables)
+    if fake_dir:
+        env["LD_LIBRARY_PATH"] = fake_dir + ":" + pixels_dir
     problems = []
     r = subprocess.run([glmux, "explain", "--json"], env=env, capture_output=True, text=True,
                        timeout=120)
@@ -94,6 +112,8 @@ def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want):
         problems.append("explain --json names %s, libGLX loaded %s" % (told, loaded))
     if told_text != loaded:
         problems.append("explain's text names %s, libGLX loaded %s" % (told_text, loaded))
+    if says and says not in text:
+        problems.append("explain's text does not say %r: %r" % (says, text))
     # The reasons agree with the screen lines: a screen the pixels vendor serves first is not
     # said to get the X server's vendor.
     for s, vendor in enumerate(told):
@@ -108,6 +128,7 @@ def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want):
 
 def main():
     glmux, probe, pixels_dir, work = sys.argv[1:5]
+    fakes = dict(zip(("fakea", "fakemesa"), sys.argv[5:7]))
     if shutil.which("Xvfb") is None:
         skip("Xvfb is not installed (apt-get install xvfb)")
     if not os.path.exists("/usr/share/glvnd/egl_vendor.d/50_mesa.json"):
@@ -120,13 +141,16 @@ def main():
         if proc is None:
             skip("Xvfb did not start")
         try:
-            for server_glx, variables, want in CASES:
+            cases = [c + (None, None) for c in CASES]
+            cases += [(g, v, w, fakes[f], says) for g, v, w, f, says in FAKE_CASES
+                      if f in fakes]
+            for server_glx, variables, want, fake_dir, says in cases:
                 if server_glx != glx:
                     continue
                 label = "[%s] %s" % ("GLX" if glx else "no GLX", " ".join(
                     "%s=%s" % kv for kv in variables.items()) or "(nothing set)")
                 problems = check_case(glmux, probe, pixels_dir, work, display, glx, variables,
-                                      want)
+                                      want, fake_dir, says)
                 if problems:
                     failures += 1
                     print("FAIL %s: %s" % (label, "; ".join(problems)))
@@ -136,7 +160,7 @@ def main():
             proc.terminate()
             proc.wait()
     shutil.rmtree(work, ignore_errors=True)
-    print("%d case(s), %d failure(s)" % (len(CASES), failures))
+    print("%d case(s), %d failure(s)" % (len(CASES) + len(fakes and FAKE_CASES), failures))
     return 1 if failures else 0
 
 
