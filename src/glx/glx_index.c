@@ -16,7 +16,6 @@
 
 #include "glx/glx_api.h"
 #include "glx/glx_core_table.h"
-#include "glx/glx_entry.h"
 #include "glx/glx_index.h"
 #include "glx/glx_lock.h"
 #include "util/lifecycle.h"
@@ -226,7 +225,6 @@ void glmux_glx_index_vendor_loaded(glmux_glx_vendor *vendor)
         glmux_log(GLMUX_LOG_WARN, "out of memory: GLX vendor \"%s\" is not told the GLX "
                   "dispatch indices handed out from now on", vendor->name);
     }
-    glmux_glx_entry_vendor_loaded(vendor);
 }
 
 static void teardown(void)

@@ -32,8 +32,8 @@ void glmux_glx_index_tell(const char *name, int index);
 int glmux_glx_index_add(const char *name);
 /* The name of an index (stable until libGLX is unloaded), or NULL. Needs no lock. */
 const char *glmux_glx_index_name(int index);
-/* A vendor was just loaded (lock held): it learns every index, and the generated entry stubs
- * it can serve are filled in. */
+/* A vendor was just loaded (lock held): it learns every index. (glx_vendor.c then has the
+ * generated entry stubs it can serve filled in: glmux_glx_entry_vendor_loaded.) */
 void glmux_glx_index_vendor_loaded(glmux_glx_vendor *vendor);
 
 #endif /* GLMUX_GLX_INDEX_H */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "glx/glx_api.h"
+#include "glx/glx_entry.h"
 #include "glx/glx_index.h"
 #include "glx/glx_lock.h"
 #include "glx/glx_mapping.h"
@@ -229,6 +230,7 @@ static glmux_glx_vendor *load(const char *name, bool override, char *why, size_t
     glmux_log(GLMUX_LOG_VENDOR, "loaded GLX vendor \"%s\" (%s, vendor id %d%s)", name, file,
               v->vendor_id, override ? ", named by a libglvnd variable" : "");
     glmux_glx_index_vendor_loaded(v);
+    glmux_glx_entry_vendor_loaded(v);
     return v;
 }
 

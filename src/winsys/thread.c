@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux winsys: the load and unload of libEGL and libGLX, their current-context records and
- * the records' lifetime. A record embeds libGLdispatch's __GLdispatchThreadState; the library
+ * the records' lifetime. The library hands its descriptor down from its own constructor
+ * (GLMUX_WINSYS_LIBRARY, winsys.h): nothing here calls a symbol of the library above. A record embeds libGLdispatch's __GLdispatchThreadState; the library
  * registers with libGLdispatch (GLdispatch.h, struct glmux_dispatch_winsys), which then owns
  * the one fork reset and takes over the records of an unloaded library. Also the
  * patch-callback set-up both libraries do for a vendor.
@@ -18,6 +19,8 @@
 #include "util/log.h"
 #include "winsys/winsys.h"
 
+/* The library this copy of the winsys layer is linked into, handed down by its constructor. */
+static const struct glmux_winsys_library *library;
 static const struct glmux_dispatch_winsys *dispatch_winsys;
 static const struct glmux_dispatch_client *fallback_client;
 static bool usable;
@@ -117,12 +120,13 @@ bool glmux_winsys_usable(void)
     return usable;
 }
 
-__attribute__((constructor)) static void library_load(void)
+void glmux_winsys_load(const struct glmux_winsys_library *lib)
 {
-    usable = client_init(&glmux_winsys_library.client);
+    library = lib;
+    usable = client_init(&library->client);
 }
 
-__attribute__((destructor)) static void library_unload(void)
+void glmux_winsys_unload(void)
 {
     /*
      * At process exit nothing is torn down (util/exiting.h): other threads may still be
@@ -132,9 +136,9 @@ __attribute__((destructor)) static void library_unload(void)
     if (!usable || glmux_process_exiting())
         return;
     /* Vendors are not called from here, except by the dlclose in teardown. */
-    glmux_winsys_library.drop_current();
-    client_fini(&glmux_winsys_library.client);
-    glmux_winsys_library.teardown();
+    library->drop_current();
+    client_fini(&library->client);
+    library->teardown();
     usable = false;
     __glDispatchFini();
 }
@@ -145,11 +149,11 @@ __GLdispatchThreadState *glmux_winsys_record_new(size_t size)
 
     /* A context made current: at exit, other threads may be in its vendor (util/exiting.h). */
     glmux_exit_watch();
-    state = calloc(1, size);
+    state = library != NULL ? calloc(1, size) : NULL;
     if (state == NULL)
         return NULL;
-    state->tag = glmux_winsys_library.client.tag;
-    state->threadDestroyedCallback = glmux_winsys_library.client.record_destroyed;
+    state->tag = library->client.tag;
+    state->threadDestroyedCallback = library->client.record_destroyed;
     return state;
 }
 

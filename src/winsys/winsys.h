@@ -105,9 +105,11 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
 /* ---- thread.c: current-context records, the lifetime protocol, patch callbacks ---- */
 
 /*
- * The library this code is linked into, defined once by it (libEGL: state.c, libGLX:
- * glx_init.c). thread.c's constructor and destructor run the one load and unload protocol
- * for it (docs/architecture.md, "Threads, fork, unload"):
+ * The library this code is linked into, defined once by it with GLMUX_WINSYS_LIBRARY (libEGL:
+ * library.c, libGLX: glx_init.c), which also defines the library's constructor and destructor:
+ * they hand the descriptor down to glmux_winsys_load and call glmux_winsys_unload, which run
+ * the one load and unload protocol for it (docs/architecture.md, "Threads, fork, unload"), so
+ * no call of this floor runs up into the library:
  *   load: check libGLdispatch's private ABI version (on a mismatch the library stays unusable
  *     and says why), take a reference on libGLdispatch, register client; libGLdispatch's fork
  *     handler then resets the dispatch state, calls after_fork and passes every record of the
@@ -129,8 +131,21 @@ struct glmux_winsys_library {
     void (*teardown)(void);
 };
 extern const struct glmux_winsys_library glmux_winsys_library;
+/* thread.c: the load protocol for lib (kept for the records and the unload), and the unload. */
+void glmux_winsys_load(const struct glmux_winsys_library *lib);
+void glmux_winsys_unload(void);
+#define GLMUX_WINSYS_LOAD_HOOKS                                                                 \
+    __attribute__((constructor)) static void glmux_winsys_library_load(void)                    \
+    {                                                                                           \
+        glmux_winsys_load(&glmux_winsys_library);                                               \
+    }                                                                                           \
+    __attribute__((destructor)) static void glmux_winsys_library_unload(void)                   \
+    {                                                                                           \
+        glmux_winsys_unload();                                                                  \
+    }
 #define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, prepare_fn, parent_fn, after_fork_fn,           \
                              record_destroyed_fn, drop_current_fn, teardown_fn)                 \
+    GLMUX_WINSYS_LOAD_HOOKS                                                                     \
     const struct glmux_winsys_library glmux_winsys_library = {                                  \
         .client = { .tag = (api_tag), .name = (lib_name), .fork_prepare = (prepare_fn),         \
                     .fork_parent = (parent_fn), .after_fork = (after_fork_fn),                  \

@@ -1,25 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The circle test: from a library's object files (nm), which file uses which other file's
-# globals (a symbol undefined in A and defined in B: A -> B), the strongly connected components
-# of that graph, and a failure for any component of more than --max files (three) in an
-# enforced library. Every component of two or more files is printed, with the uses inside it,
-# for every library given (enforced or not), so that a reader sees what still binds the files
-# together. docs/architecture.md ("Floors inside a library") says why: a file can be read,
-# changed and tested alone only when it is in no large circle.
-#   check_circles.py [--nm NM] [--max N] --lib NAME=OBJ[;OBJ...] ... [--enforce NAME ...]
+# The circle test: from a library's object files and the static libraries it links (nm), which
+# file uses which other file's globals (a symbol undefined in A and defined in B: A -> B), the
+# strongly connected components of that graph, and a failure for any component of more than
+# --max files (two) in an enforced library that --allowed does not list. Of a static library
+# (an .a given with the objects) only the members the link pulls in count: those that define a
+# symbol still undefined, until none is left, as the linker takes them. Every component of two
+# or more files is printed, with the uses inside it, for every library given (enforced or not),
+# so that a reader sees what still binds the files together. docs/architecture.md ("Floors
+# inside a library") says why: a file can be read, changed and tested alone only when it is in
+# no large circle; its table of remaining circles (each with its reason) is what --allowed
+# reads: a row "| LIBRARY | `a.c`, `b.c`, `c.c` | reason |" allows exactly that circle.
+#   check_circles.py [--nm NM] [--max N] [--allowed DOC] --lib NAME=OBJ_OR_A[;...] ...
+#                    [--enforce NAME ...]
 import argparse
 import os
 import subprocess
 import sys
 
 
-def symbols(nm, obj):
-    """(defined, undefined) global symbol sets of one object file."""
-    out = subprocess.run([nm, "--format=posix", obj], check=True, capture_output=True,
-                         text=True).stdout
+def parse(lines):
+    """(defined, undefined) global symbol sets from nm --format=posix lines of one object."""
     defined, undefined = set(), set()
-    for line in out.splitlines():
+    for line in lines:
         parts = line.split()
         if len(parts) < 2:
             continue
@@ -33,12 +36,61 @@ def symbols(nm, obj):
     return defined, undefined
 
 
+def symbols(nm, obj):
+    """(defined, undefined) global symbol sets of one object file."""
+    out = subprocess.run([nm, "--format=posix", obj], check=True, capture_output=True,
+                         text=True).stdout
+    return parse(out.splitlines())
+
+
+def archive_members(nm, archive):
+    """{"archive(member)": (defined, undefined)} of a static library's members."""
+    out = subprocess.run([nm, "--format=posix", archive], check=True, capture_output=True,
+                         text=True).stdout
+    members, current, lines = {}, None, []
+    for line in out.splitlines():
+        if line.endswith("]:") and "[" in line:
+            if current is not None:
+                members[current] = parse(lines)
+            member = line[line.rindex("[") + 1:-2]
+            current = "%s(%s)" % (archive, member)
+            lines = []
+        elif current is not None:
+            lines.append(line)
+    if current is not None:
+        members[current] = parse(lines)
+    return members
+
+
+def linked(nm, objs, archives):
+    """The objects' symbols, and those of each archive member the link pulls in."""
+    syms = {o: symbols(nm, o) for o in objs}
+    pool = {}
+    for a in archives:
+        pool.update(archive_members(nm, a))
+    changed = True
+    while changed:
+        changed = False
+        defined = set().union(*(d for d, _ in syms.values())) if syms else set()
+        wanted = set().union(*(u for _, u in syms.values())) - defined if syms else set()
+        for m in sorted(pool):
+            if m not in syms and pool[m][0] & wanted:
+                syms[m] = pool[m]
+                changed = True
+    return syms
+
+
 def short_names(paths):
     """Object paths shortened to what tells them apart (state.c, not the .dir path)."""
     names = {}
     common = os.path.commonpath([os.path.dirname(p) for p in paths]) if paths else ""
     for p in paths:
         n = p
+        if p.endswith(")") and "(" in p:       # an archive member: "libglmux_winsys.a(thread.c.o)"
+            n = p[p.rindex("(") + 1:-1]
+            n = n[:-2] if n.endswith(".o") else n
+            names[p] = n
+            continue
         marker = ".dir" + os.sep
         if marker in n:
             n = n.split(marker, 1)[1]
@@ -53,10 +105,11 @@ def short_names(paths):
     return names
 
 
-def graph(nm, objs):
+def graph(syms):
+    objs = sorted(syms)
     defs, undefs = {}, {}
     for o in objs:
-        defs[o], undefs[o] = symbols(nm, o)
+        defs[o], undefs[o] = syms[o]
     owner = {}
     for o in objs:
         for s in defs[o]:
@@ -114,37 +167,64 @@ def components(edges):
     return out
 
 
+def read_allowed(doc):
+    """{library: {frozenset(files)}} from the rows of the allowed-circles table in doc."""
+    allowed = {}
+    with open(doc, encoding="utf-8") as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 3 or "`" not in cells[1]:
+                continue
+            files = [w.strip().strip("`") for w in cells[1].split(",")]
+            if len(files) > 1 and all(x.endswith(".c") for x in files):
+                allowed.setdefault(cells[0].strip("`"), set()).add(
+                    frozenset(x[:-2] for x in files))
+    return allowed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--nm", default="nm")
-    ap.add_argument("--max", type=int, default=3, help="largest circle allowed (files)")
+    ap.add_argument("--max", type=int, default=2, help="largest circle allowed (files)")
     ap.add_argument("--lib", action="append", default=[], metavar="NAME=OBJ;OBJ...")
     ap.add_argument("--enforce", action="append", default=[], metavar="NAME",
                     help="a library whose circles fail the test ('all': every --lib)")
+    ap.add_argument("--allowed", metavar="DOC",
+                    help="a Markdown file whose table rows '| LIBRARY | `a.c`, `b.c` | why |' "
+                         "list the larger circles that are allowed, each with its reason")
     args = ap.parse_args()
     enforce = set(args.enforce)
+    allowed = read_allowed(args.allowed) if args.allowed else {}
     failed = []
     for spec in args.lib:
-        name, _, objs = spec.partition("=")
-        objs = [o for o in objs.split(";") if o.endswith(".o")]
+        name, _, paths = spec.partition("=")
+        paths = [p for p in paths.split(";") if p]
+        objs = [o for o in paths if o.endswith(".o")]
+        archives = [a for a in paths if a.endswith(".a")]
         if not objs:
             print(f"{name}: no object files given", file=sys.stderr)
             return 1
-        missing = [o for o in objs if not os.path.exists(o)]
+        missing = [o for o in objs + archives if not os.path.exists(o)]
         if missing:
-            print(f"{name}: {len(missing)} object file(s) missing, e.g. {missing[0]}: build the "
+            print(f"{name}: {len(missing)} file(s) missing, e.g. {missing[0]}: build the "
                   "library first", file=sys.stderr)
             return 1
-        edges = graph(args.nm, objs)
-        short = short_names(objs)
+        syms = linked(args.nm, objs, archives)
+        edges = graph(syms)
+        short = short_names(sorted(syms))
         comps = [c for c in components(edges) if len(c) > 1]
         enforced = "all" in enforce or name in enforce
-        largest = max((len(c) for c in comps), default=1)
+        bare = {o: short[o][:-2] if short[o].endswith(".c") else short[o] for o in short}
+        listed = [c for c in comps if len(c) > args.max and
+                  frozenset(bare[o] for o in c) in allowed.get(name, set())]
+        largest = max((len(c) for c in comps if c not in listed), default=1)
         state = "enforced" if enforced else "reported only, not enforced yet"
-        print(f"== {name}: {len(objs)} files, largest circle {largest} "
+        print(f"== {name}: {len(objs)} files and {len(syms) - len(objs)} members of "
+              f"{len(archives)} static libraries, largest circle not listed {largest} "
               f"(allowed {args.max}; {state})")
         for c in sorted(comps, key=lambda c: (-len(c), c)):
-            print(f"  circle of {len(c)}: {', '.join(short[o] for o in c)}")
+            note = " (listed in the allowed circles, with its reason)" if c in listed else ""
+            print(f"  circle of {len(c)}: {', '.join(short[o] for o in c)}{note}")
             for a in c:
                 for b in sorted(edges[a], key=lambda b: short[b]):
                     if b in c:

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The circle test's own test: object files compiled here from tiny C files whose functions call
 # each other in a ring. A ring of four files fails check_circles.py when its library is
-# enforced and passes when it is only reported; a ring of three and a chain pass; a weak
-# reference makes no use. So a check that always passed (or always failed) would be seen.
+# enforced and passes when it is only reported; a ring of three fails unless the allowed list
+# names it; a ring of two and a chain pass; a weak reference makes no use; a ring closed through
+# a static library's member is found, and a member the link does not pull in is not read. So a
+# check that always passed (or always failed) would be seen.
 #   test_check_circles.py --cc CC --nm NM WORKDIR
 import argparse
 import os
@@ -34,11 +36,13 @@ def compile_ring(cc, work, name, links, weak=()):
     return objs
 
 
-def check(nm, name, objs, enforce):
+def check(nm, name, objs, enforce, allowed=None):
     args = [sys.executable, os.path.join(HERE, "check_circles.py"), "--nm", nm,
             "--lib", f"{name}={';'.join(objs)}"]
     if enforce:
         args += ["--enforce", name]
+    if allowed:
+        args += ["--allowed", allowed]
     r = subprocess.run(args, capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
 
@@ -65,8 +69,33 @@ def main():
     three = compile_ring(args.cc, args.work, "three", {"a": ["b"], "b": ["c"], "c": ["a", "d"],
                                                         "d": []})
     rc, out = check(args.nm, "three", three, True)
-    if rc != 0 or "circle of 3: a, b, c" not in out:
-        failures.append(f"a ring of three files: exit {rc}\n{out}")
+    if rc == 0 or "circle of 3: a, b, c" not in out:
+        failures.append(f"a ring of three files, not listed: exit {rc}\n{out}")
+    doc = os.path.join(args.work, "allowed.md")
+    with open(doc, "w") as f:
+        f.write("| library | files | why |\n|---|---|---|\n| three | `a.c`, `b.c`, `c.c` | a "
+                "reason |\n")
+    rc, out = check(args.nm, "three", three, True, doc)
+    if rc != 0 or "circle of 3: a, b, c (listed" not in out:
+        failures.append(f"a ring of three files, listed: exit {rc}\n{out}")
+
+    two = compile_ring(args.cc, args.work, "two", {"a": ["b"], "b": ["a"]})
+    rc, out = check(args.nm, "two", two, True)
+    if rc != 0 or "circle of 2: a, b" not in out:
+        failures.append(f"a ring of two files: exit {rc}\n{out}")
+
+    # A ring closed through a static library: lib.o -> s1 -> s2 -> s3 -> lib.o, with s1..s3 and
+    # an unused member (u, which would close another ring) in an archive.
+    ring = compile_ring(args.cc, args.work, "archive", {"lib": ["s1"], "s1": ["s2"],
+                                                         "s2": ["s3"], "s3": ["lib"],
+                                                         "u": ["lib", "zz"], "zz": ["u"]})
+    archive = os.path.join(args.work, "archive", "libstatic.a")
+    subprocess.run(["ar", "rcs", archive] + [o for o in ring if not o.endswith("lib.o")],
+                   check=True)
+    lib = [o for o in ring if o.endswith("lib.o")]
+    rc, out = check(args.nm, "archive", lib + [archive], True)
+    if rc == 0 or "circle of 4: lib, s1, s2, s3" not in out or "zz" in out:
+        failures.append(f"a ring through a static library's members: exit {rc}\n{out}")
 
     chain = compile_ring(args.cc, args.work, "weak", {"a": ["b"], "b": ["c"], "c": ["d"],
                                                        "d": ["a"]}, weak={("d", "a")})
