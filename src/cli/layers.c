@@ -114,7 +114,7 @@ static void print_text(const struct glmux_layer_scan *s)
         else
             printf("\nManifest %s: ", glmux_cli_esc(l->manifest));
         print_verdict(l, s->chain_count);
-        if (l->verdict != GLMUX_LAYER_BROKEN || l->name != NULL)
+        if (l->verdict != GLMUX_LAYER_BROKEN)
             printf("  %-21s%s\n", "kind:", l->implicit ? "implicit" : "explicit");
         printf("  %-21s%s", "manifest:", glmux_cli_esc(l->manifest));
         if (l->manifest_line > 0)
@@ -213,8 +213,9 @@ static void print_json(const struct glmux_layer_scan *s)
 
         glmux_jw_object(&w, NULL);
         glmux_jw_string(&w, "name", l->name);
-        glmux_jw_string(&w, "kind", l->name == NULL ? NULL
-                                    : l->implicit   ? "implicit" : "explicit");
+        glmux_jw_string(&w, "kind", l->verdict == GLMUX_LAYER_BROKEN ? NULL
+                                    : l->implicit                    ? "implicit"
+                                                                     : "explicit");
         glmux_jw_string(&w, "manifest", l->manifest);
         glmux_jw_int(&w, "line", l->manifest_line);
         glmux_jw_string(&w, "library", l->library);

@@ -272,7 +272,8 @@ def main():
                     default=pathlib.Path(__file__).resolve().parents[2])
     args = ap.parse_args()
     top = args.top.resolve()
-    make = {"json": json_seeds, "manifest": json_seeds, "env": env_seeds,
+    make = {"json": json_seeds, "manifest": json_seeds, "layer_manifest": json_seeds,
+            "env": env_seeds,
             "glx_reply": glx_seeds, "port_lex": port_lex_seeds,
             "select": select_seeds, "pixels_present": pixels_seeds}.get(args.target)
     seeds = make(top) if make else []

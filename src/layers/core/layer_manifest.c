@@ -113,7 +113,8 @@ static const struct glmux_json *member(struct glmux_layer_info *info,
 
     if (v == NULL) {
         if (required)
-            broken(info, obj->line, "the layer has no \"%s\"", key);
+            broken(info, obj->line, "the %s has no \"%s\"",
+                   strcmp(key, "file_format_version") == 0 ? "manifest" : "layer", key);
         return NULL;
     }
     if (v->type != type) {

@@ -50,8 +50,10 @@ static const char *default_get_always(const char *name)
 
 const struct glmux_layers_env *glmux_layers_env_default(void)
 {
-    static const struct glmux_layers_env plain = { default_get, default_get_always, false, 0 };
-    static const struct glmux_layers_env secure = { default_get, default_get_always, true, 0 };
+    static const struct glmux_layers_env plain = { default_get, default_get_always, false, 0,
+                                                   NULL, NULL };
+    static const struct glmux_layers_env secure = { default_get, default_get_always, true, 0,
+                                                    NULL, NULL };
 
     return glmux_env_is_secure() ? &secure : &plain;
 }
@@ -113,7 +115,7 @@ static bool add_folder(struct glmux_layer_scan *s, const char *path, size_t len,
 static bool add_folders(const struct glmux_layers_env *env, struct glmux_layer_scan *s)
 {
     const char *path = env->secure ? env->get_always(GLMUX_LAYER_PATH_VAR) : s->path_var;
-    const char *data, *home;
+    const char *data, *home, *sys, *pkg;
     char *user = NULL;
     bool ok = true;
 
@@ -138,10 +140,10 @@ static bool add_folders(const struct glmux_layers_env *env, struct glmux_layer_s
     if (ok && user != NULL)
         ok = add_folder(s, user, strlen(user), "user", env->secure);
     free(user);
-    ok = ok && add_folder(s, GLMUX_LAYER_SYSTEM_DIR, strlen(GLMUX_LAYER_SYSTEM_DIR), "system",
-                          false);
-    ok = ok && add_folder(s, GLMUX_LAYER_PACKAGE_DIR, strlen(GLMUX_LAYER_PACKAGE_DIR), "package",
-                          false);
+    sys = env->system_dir != NULL ? env->system_dir : GLMUX_LAYER_SYSTEM_DIR;
+    pkg = env->package_dir != NULL ? env->package_dir : GLMUX_LAYER_PACKAGE_DIR;
+    ok = ok && add_folder(s, sys, strlen(sys), "system", false);
+    ok = ok && add_folder(s, pkg, strlen(pkg), "package", false);
     return ok;
 }
 
@@ -465,11 +467,23 @@ static bool judge(const struct glmux_layers_env *env, struct glmux_layer_scan *s
         if (env->secure && !judge_secure(env, info))
             continue;
         on = judge_switches(info, named, enable, disable, s->disable_var) && judge_abi(info);
-        if (!on && !all_libraries)
+        if (!on) {
+            /* The tool shows an off layer's library and architecture too; its verdict stays
+             * what switched it off. */
+            enum glmux_layer_verdict verdict = info->verdict;
+            char reason[sizeof(info->reason)];
+
+            if (!all_libraries)
+                continue;
+            memcpy(reason, info->reason, sizeof(reason));
+            check_library(env, info);
+            info->verdict = verdict;
+            memcpy(info->reason, reason, sizeof(reason));
             continue;
-        if (!check_library(env, info) && on)
+        }
+        if (!check_library(env, info))
             continue;
-        if (on && env->secure && !judge_secure_library(env, info))
+        if (env->secure && !judge_secure_library(env, info))
             continue;
     }
     return true;

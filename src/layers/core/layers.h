@@ -142,6 +142,8 @@ struct glmux_layers_env {
     bool secure;
     /* The owner a file must have in secure execution (0, root). */
     unsigned trusted_uid;
+    /* The administrators' and the packages' folders; NULL: the built-in ones. */
+    const char *system_dir, *package_dir;
 };
 const struct glmux_layers_env *glmux_layers_env_default(void);
 
