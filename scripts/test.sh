@@ -100,11 +100,11 @@ for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
         # minutes more and found nothing this one does not).
         sanitize) build="$top/build-sanitize"
                   opts="-DCMAKE_C_COMPILER=clang -DGLMUX_SANITIZE=address,undefined -DGLMUX_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug"
-                  labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz -LE packaging|mesa|cross" ;;
+                  labels="-L unit|dispatch|egl|glx|gl|select|cli|fuzz|layers -LE packaging|mesa|cross" ;;
         tsan) build="$top/build-tsan"   # data races: the unit and fake-vendor tests, and the
               # selector's threads test (label threads) (~2 min)
               opts="-DGLMUX_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
-              labels="-L unit|dispatch|egl|glx|gl|threads -LE packaging|mesa|select|cli|memcheck|fuzz|cross" ;;
+              labels="-L unit|dispatch|egl|glx|gl|threads|layers -LE packaging|mesa|select|cli|memcheck|fuzz|cross" ;;
         minimal) build="$top/build-minimal"   # only libGLdispatch and libOpenGL
                  opts="-DGLMUX_ENABLE_EGL=OFF -DGLMUX_ENABLE_GLX=OFF -DGLMUX_ENABLE_GLES1=OFF -DGLMUX_ENABLE_GLES2=OFF"
                  labels="-LE packaging|memcheck|cross|scripts" ;;
