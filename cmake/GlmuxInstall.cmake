@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Install rules for everything that is not a library: the vendor-ABI headers (include/glvnd), the
+# GL layer interface (include/glmux/glmux_layer.h and glmux-layer.pc, docs/layers.md), the
 # Khronos API headers that libglvnd's -dev packages ship (generated at build time from the
 # Khronos registry, never committed: cmake/GlmuxKhronosHeaders.cmake), the pkg-config files (written at
 # install time so that `cmake --install --prefix X` gives correct files anywhere), and the empty
-# vendor directories. Included once at the end of the top-level CMakeLists.txt, after every
-# library target exists. docs/packaging.md explains the choices.
+# vendor and layer directories. Included once at the end of the top-level CMakeLists.txt, after
+# every library target exists. docs/packaging.md explains the choices.
 include_guard(GLOBAL)
 
 set(GLMUX_GLVND_COMPAT_VERSION "1.7.0" CACHE STRING
@@ -56,7 +57,7 @@ set(glmux_api_gles2_pc glesv2)
 set(glmux_api_gles2_headers GLES2/gl2.h GLES2/gl2ext.h GLES2/gl2platform.h GLES3/gl3.h
     GLES3/gl31.h GLES3/gl32.h GLES3/gl3ext.h GLES3/gl3platform.h KHR/khrplatform.h)
 
-set(glmux_pc_files libglvnd glmux)
+set(glmux_pc_files libglvnd glmux glmux-layer)
 set(glmux_khronos_headers)
 set(glmux_built_apis)
 foreach(api IN LISTS glmux_api_list)
@@ -73,6 +74,10 @@ message(STATUS "glmux: pkg-config files to install: ${glmux_pc_files}")
 # Vendor-ABI headers: our own text, whatever exists under include/glvnd.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/glvnd" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT dev FILES_MATCHING PATTERN "*.h")
+
+# The GL layer interface: what a layer library builds against (pkg-config glmux-layer).
+install(FILES "${PROJECT_SOURCE_DIR}/include/glmux/glmux_layer.h"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/glmux" COMPONENT dev)
 
 # Khronos headers: generated into the build tree (cmake/GlmuxKhronosHeaders.cmake); each API's
 # set is installed with its library, as libglvnd's -dev packages split them.

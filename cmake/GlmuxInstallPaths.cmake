@@ -2,8 +2,9 @@
 # Runs at install time (from cmake/GlmuxInstall.cmake's install(CODE)): resolves the install
 # directories against the prefix actually in force (`cmake --install --prefix X` overrides the
 # configured one), writes the pkg-config files with `${prefix}`-relative paths, and creates the
-# empty vendor directories. GNUInstallDirs' rules for sysconfdir are repeated here because they
-# depend on the prefix: /usr gives /etc, /opt/<x> gives /etc/opt/<x>, anything else <prefix>/etc.
+# empty vendor and layer directories. GNUInstallDirs' rules for sysconfdir are repeated here
+# because they depend on the prefix: /usr gives /etc, /opt/<x> gives /etc/opt/<x>, anything
+# else <prefix>/etc.
 
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.25)
@@ -80,8 +81,9 @@ foreach(tmpl IN LISTS GLMUX_PC_TEMPLATES)
 endforeach()
 file(INSTALL ${pc_files} DESTINATION "${libdir_fs}/pkgconfig")
 
-# Vendor directories: glmux's own, and libglvnd's EGL JSON pair when libEGL is built.
-set(dirs "${vendordir_fs}")
+# Vendor directories: glmux's own, and libglvnd's EGL JSON pair when libEGL is built. Layer
+# directories (docs/layers.md): this architecture's packaged layers and the administrator's.
+set(dirs "${vendordir_fs}" "${libdir_fs}/glvnd/layers.d" "${sysconfdir_fs}/glmux/layers.d")
 if("egl" IN_LIST GLMUX_BUILT_APIS)
   list(APPEND dirs "${sysconfdir_fs}/glvnd/egl_vendor.d" "${datadir_fs}/glvnd/egl_vendor.d")
 endif()

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 """Checks filesystem-layout/: glmux's API packages and three vendor packages (Mesa, NVIDIA,
 AMD-style) installed together share no path, vendors ship nothing of the API's, and the
-manifest reader discovers each vendor exactly once with its drivers and libraries.
+manifest reader discovers each vendor exactly once with its drivers and libraries, and each
+GL layer manifest names a library its own package installs (with --layer-manifests DIR, the
+build's installed manifests are the ones described here).
 
-Usage: check_layout.py --glmux PATH/TO/glmux LAYOUT_DIR. Exit 0 pass, 1 fail.
+Usage: check_layout.py --glmux PATH/TO/glmux [--layer-manifests DIR] LAYOUT_DIR. Exit 0 pass,
+1 fail.
 """
 import argparse
 import json
@@ -20,10 +23,11 @@ from elfstub import library_stub  # noqa: E402
 
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 VENDOR_DIR = LIBDIR + "/glvnd/vendors"
+LAYER_DIRS = (LIBDIR + "/glvnd/layers.d", "etc/glmux/layers.d")
 API_NAMES = re.compile(r"^(libGL|libGLX|libEGL|libOpenGL|libGLESv1_CM|libGLESv2|libGLdispatch)"
                        r"\.so(\.|$)")
 API_PREFIXES = ("usr/include/GL/", "usr/include/EGL/", "usr/include/GLES", "usr/include/KHR/",
-                "usr/include/glvnd/")
+                "usr/include/glvnd/", "usr/include/glmux/")
 
 
 def parse(path):
@@ -57,6 +61,8 @@ def parse(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--glmux", required=True)
+    ap.add_argument("--layer-manifests",
+                    help="the build's installed layer manifests, to compare with layers/")
     ap.add_argument("layout")
     args = ap.parse_args()
     failures = []
@@ -170,8 +176,54 @@ def main():
                 lib = v[key]
                 path = lib if lib.startswith("/") else os.path.join(root, LIBDIR, lib)
                 check(os.path.lexists(path), "%s %s %s is installed" % (name, key, lib))
+    check_layers(args, groups, check)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
+
+
+def check_layers(args, groups, check):
+    """5. GL layers (docs/layers.md): the API package owns the layer folders and ships no layer;
+    each layer manifest (only in ${libdir}/glvnd/layers.d) is an explicit layer named like its
+    file, for this architecture, whose library_path (relative to the manifest's folder) is a
+    library the same package installs; with --layer-manifests, the build installs exactly these
+    manifests."""
+    _, api = groups.get("api-packages.list", (None, {}))
+    owned = {path for kind, path, _ in api.get("libglvnd0", []) if kind == "dir"}
+    check(all(d in owned for d in LAYER_DIRS), "libglvnd0 owns the layer folders %s" %
+          ", ".join(LAYER_DIRS))
+    described = {}
+    for group, (_, packages) in groups.items():
+        for package, entries in packages.items():
+            files = {p for kind, p, _ in entries if kind != "dir"}
+            for kind, path, source in entries:
+                if kind == "dir" or not any(path.startswith(d + "/") for d in LAYER_DIRS):
+                    continue
+                check(package != "libglvnd0" and path.startswith(LAYER_DIRS[0] + "/") and
+                      source is not None, "%s: a layer package's manifest, in the package "
+                      "folder, described in full (%s)" % (path, package))
+                if source is None:
+                    continue
+                with open(os.path.join(args.layout, source)) as f:
+                    layer = json.load(f).get("layer", {})
+                name = os.path.basename(path)[:-len(".json")]
+                lib = os.path.normpath(os.path.join(os.path.dirname(path),
+                                                    layer.get("library_path", "")))
+                check(layer.get("name") == name and layer.get("type") == "explicit" and
+                      layer.get("library_arch") == "64",
+                      "%s: explicit layer %s, library_arch 64" % (path, layer.get("name")))
+                check(lib in files, "%s: its library %s is installed by %s" % (
+                    path, lib, package))
+                described[os.path.basename(path)] = os.path.join(args.layout, source)
+    check(len(described) > 0, "layer manifests described: %s" % sorted(described))
+    if args.layer_manifests:
+        built = sorted(f for f in os.listdir(args.layer_manifests) if f.endswith(".json"))
+        check(built == sorted(described), "the build installs the manifests described "
+              "(%s)" % built)
+        for name in built:
+            with open(os.path.join(args.layer_manifests, name)) as a, \
+                    open(described.get(name, os.devnull)) as b:
+                check(json.load(a) == json.loads(b.read() or "null"),
+                      "%s: the build's manifest is the one described" % name)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@
  * list is loaded in that order, so the device list sees that order; each display then asks the
  * vendors in the order glmux_select_egl_display_order gives for it (the vendors of the display's
  * GPU first when that GPU is known). The environment is never written: a vendor reads its own
- * variables. GLMUX_DEBUG=vendor and GLMUX_DEBUG=select explain every step.
+ * variables. GLMUX_DEBUG=vendor and GLMUX_DEBUG=select explain every step. A fork() while
+ * another thread loads gives the child the parent's list, completed in the same order by the
+ * child's first call (the gate and its progress record below).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -19,17 +21,38 @@
 #include "state.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"
+#include "util/once.h"
 #include "vendor.h"
 #include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"
 
-static pthread_once_t vendors_once = PTHREAD_ONCE_INIT;
 static glmux_egl_vendor *vendor_list;
-static bool vendors_done;
 /* Kept for the life of the process (docs/vendors.md §7); freed when libEGL is unloaded. */
 static struct glmux_select *selector;
 static struct glmux_vendor_list discovered;
+
+/*
+ * The load runs once (util/once.h): under glmux_once_run, since it dlopens vendors and calls
+ * their __egl_Main, and resumable: a fork() while another thread loads leaves the child the
+ * vendors loaded so far, and the child's first call goes on from there, in the same order.
+ * Each step's result is written under the gate's lock (the fork step takes it), so the
+ * child's copy is whole: found (the selector and the vendor list, made under the lock:
+ * environment and manifest files only, so a fork waits for them), planned (the order,
+ * computed without the lock: it may enumerate GPUs), next (the vendors tried), loading (the
+ * record of the vendor being loaded: a child frees it and loads that vendor again; its
+ * library, already mapped, keeps one reference more), finished (before the last message, so
+ * that a child never says it again).
+ */
+static struct glmux_once vendors_gate = GLMUX_ONCE_INIT;
+static struct {
+    bool found, planned, finished;
+    size_t *order;              /* the plan: indices into discovered, count of them */
+    size_t count, next;         /* order[0..next) tried */
+    glmux_egl_vendor **tail;    /* where the next loaded vendor goes */
+    int loaded;
+    glmux_egl_vendor *loading;  /* order[next]'s record while it loads */
+} load;
 
 /* Where the vendors were looked for, for the "none loaded" warning. */
 static void describe_search(const struct glmux_vendor_list *vl, char *buf, size_t size)
@@ -50,42 +73,11 @@ static void describe_search(const struct glmux_vendor_list *vl, char *buf, size_
     }
 }
 
-/* Loads the discovered vendors that have an EGL library, in the selector's order
- * (glmux_select_egl_plan, the rule `glmux explain` shows). */
-static int load_in_order(void)
+/* The selector and the discovered vendors, with the gate's lock held (no vendor, no dlopen:
+ * the environment and manifest files). */
+static void find_vendors(void)
 {
-    size_t *order = calloc(discovered.count + 1, sizeof(*order));
-    glmux_egl_vendor **tail = &vendor_list;
-    size_t count;
-    int loaded = 0;
-
-    if (order == NULL)
-        return 0;
-    for (size_t i = 0; i < discovered.count; i++)
-        if (discovered.vendors[i].egl_library == NULL)
-            glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" has no EGL library (GLX only)",
-                      discovered.vendors[i].name);
-    count = glmux_select_egl_plan(selector, &discovered, order);
-    for (size_t k = 0; k < count; k++) {
-        const struct glmux_vendor *d = &discovered.vendors[order[k]];
-        glmux_egl_vendor *v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list);
-        if (v == NULL)
-            continue;
-        v->select_index = order[k];
-        *tail = v;
-        tail = &v->next;
-        loaded++;
-    }
-    free(order);
-    return loaded;
-}
-
-static void load_vendors(void)
-{
-    int loaded = 0;
-
-    if (!glmux_egl_usable())
-        return;
+    glmux_once_lock(&vendors_gate);
     if (glmux_env_is_secure())
         glmux_log(GLMUX_LOG_VENDOR, "secure-execution process: ignoring "
                   "__EGL_VENDOR_LIBRARY_FILENAMES, __EGL_VENDOR_LIBRARY_DIRS and "
@@ -95,18 +87,84 @@ static void load_vendors(void)
         if (discovered.override_variable != NULL)
             glmux_log(GLMUX_LOG_VENDOR, "%s is set: loading only what it names, in its order",
                       discovered.override_variable);
-        loaded = load_in_order();
+        for (size_t i = 0; i < discovered.count; i++)
+            if (discovered.vendors[i].egl_library == NULL)
+                glmux_log(GLMUX_LOG_VENDOR, "vendor \"%s\" has no EGL library (GLX only)",
+                          discovered.vendors[i].name);
+        load.order = calloc(discovered.count + 1, sizeof(*load.order));
     }
-    if (loaded == 0) {
+    load.tail = &vendor_list;
+    load.found = true;
+    glmux_once_unlock(&vendors_gate);
+}
+
+/* The order the vendors with an EGL library are loaded in: the selector's
+ * (glmux_select_egl_plan, the rule `glmux explain` shows). */
+static void plan_vendors(void)
+{
+    size_t count = load.order != NULL ? glmux_select_egl_plan(selector, &discovered, load.order)
+                                      : 0;
+
+    glmux_once_lock(&vendors_gate);
+    load.count = count;
+    load.planned = true;
+    glmux_once_unlock(&vendors_gate);
+}
+
+static void load_next(void)
+{
+    size_t k = load.next;
+    const struct glmux_vendor *d = &discovered.vendors[load.order[k]];
+    glmux_egl_vendor *v = glmux_egl_vendor_load(d->egl_library, d->manifests[0], vendor_list,
+                                                &load.loading);
+
+    glmux_once_lock(&vendors_gate);
+    if (v != NULL) {
+        v->select_index = load.order[k];
+        *load.tail = v;
+        load.tail = &v->next;
+        load.loaded++;
+    }
+    load.loading = NULL;
+    load.next = k + 1;
+    glmux_once_unlock(&vendors_gate);
+}
+
+static void load_vendors(void)
+{
+    glmux_egl_vendor *cut;
+
+    if (!glmux_egl_usable())
+        return;
+    glmux_once_lock(&vendors_gate);
+    cut = load.loading;
+    load.loading = NULL;
+    glmux_once_unlock(&vendors_gate);
+    if (cut != NULL) {
+        glmux_log(GLMUX_LOG_VENDOR, "the parent process forked while it loaded %s: loading it "
+                  "again in this child", cut->library != NULL ? cut->library : "a vendor");
+        glmux_egl_vendor_free(cut);
+    }
+    if (!load.found)
+        find_vendors();
+    if (!load.planned)
+        plan_vendors();
+    while (load.next < load.count)
+        load_next();
+    if (load.finished)
+        return;
+    glmux_once_lock(&vendors_gate);
+    load.finished = true;
+    glmux_once_unlock(&vendors_gate);
+    if (load.loaded == 0) {
         char where[512];
 
         describe_search(&discovered, where, sizeof(where));
         glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_VENDOR, "no EGL vendor library loaded; searched %s; "
                   "set GLMUX_DEBUG=warn,vendor to see why", where[0] ? where : "nothing");
     } else {
-        glmux_log(GLMUX_LOG_VENDOR, "%d EGL vendor(s) loaded", loaded);
+        glmux_log(GLMUX_LOG_VENDOR, "%d EGL vendor(s) loaded", load.loaded);
     }
-    __atomic_store_n(&vendors_done, true, __ATOMIC_RELEASE);
 }
 
 size_t glmux_egl_display_vendors(EGLenum platform, void *native, glmux_egl_vendor **out,
@@ -153,13 +211,13 @@ size_t glmux_egl_shared_vendors(EGLenum platform, struct glmux_egl_shared_vendor
 
 glmux_egl_vendor *glmux_egl_vendors(void)
 {
-    pthread_once(&vendors_once, load_vendors);
+    glmux_once_run(&vendors_gate, load_vendors);
     return vendor_list;
 }
 
 glmux_egl_vendor *glmux_egl_vendors_loaded(void)
 {
-    return __atomic_load_n(&vendors_done, __ATOMIC_ACQUIRE) ? vendor_list : NULL;
+    return glmux_once_done(&vendors_gate) ? vendor_list : NULL;
 }
 
 /*
@@ -177,31 +235,40 @@ static void vendors_teardown(void)
         glmux_egl_vendor_free(v);
         v = next;
     }
+    glmux_egl_vendor_free(load.loading);
+    free(load.order);
+    memset(&load, 0, sizeof(load));
     glmux_vendor_list_clear(&discovered);
     glmux_select_free(selector);
     selector = NULL;
 }
 
 /*
- * Around fork, after every other lock of libEGL: each loaded vendor's dyn_lock, then the
- * selector's enumeration lock. fork_locked_vendors: the vendor list whose dyn_locks
- * PREPARE took (NULL while the vendors are still being loaded: their locks are then made anew
- * in the child); written with the other modules' locks held.
+ * Around fork, after every other lock of libEGL: the load's gate (whose lock keeps the load's
+ * progress whole in the child; a load another thread was running is resumed by the child's
+ * first call, util/once.h), each loaded vendor's dyn_lock, then the selector's enumeration
+ * lock. fork_locked_vendors: the vendor list whose dyn_locks PREPARE took (NULL while the
+ * vendors are still being loaded: the locks of those loaded so far are then made anew in the
+ * child); written with the other modules' locks held.
  */
 static glmux_egl_vendor *fork_locked_vendors;
 
 static void vendors_fork(enum glmux_fork_step step)
 {
-    if (step == GLMUX_FORK_PREPARE)
+    if (step == GLMUX_FORK_PREPARE) {
+        glmux_once_fork(&vendors_gate, step);
         fork_locked_vendors = glmux_egl_vendors_loaded();
+    }
     if (step == GLMUX_FORK_CHILD_ANEW || (step == GLMUX_FORK_CHILD && !fork_locked_vendors)) {
-        for (glmux_egl_vendor *v = glmux_egl_vendors_loaded(); v != NULL; v = v->next)
+        for (glmux_egl_vendor *v = vendor_list; v != NULL; v = v->next)
             glmux_fork_mutex(&v->dyn_lock, GLMUX_FORK_CHILD_ANEW);
     } else {
         for (glmux_egl_vendor *v = fork_locked_vendors; v != NULL; v = v->next)
             glmux_fork_mutex(&v->dyn_lock, step);
     }
     glmux_select_fork(step);
+    if (step != GLMUX_FORK_PREPARE)
+        glmux_once_fork(&vendors_gate, step);
 }
 
 GLMUX_LIFECYCLE_STEP(egl_vendors, 50, .fork = vendors_fork, .teardown = vendors_teardown);

@@ -140,8 +140,17 @@ static bool call_main(void (*entry)(void), uint32_t version, void *arg)
     return ((__PFNEGLMAINPROC)entry)(version, &glmux_egl_exports, r->v, &r->v->imports);
 }
 
+/* A record that is not kept: no longer the caller's, then freed (a child forked in between
+ * keeps it, which is the smaller harm than freeing it twice). */
+static glmux_egl_vendor *drop(glmux_egl_vendor *v, glmux_egl_vendor **record)
+{
+    __atomic_store_n(record, NULL, __ATOMIC_RELEASE);
+    glmux_egl_vendor_free(v);
+    return NULL;
+}
+
 glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifest,
-                                        glmux_egl_vendor *loaded)
+                                        glmux_egl_vendor *loaded, glmux_egl_vendor **record)
 {
     struct load_request r = { .loaded = loaded, .library = library };
     struct glmux_vendor_load req = {
@@ -163,27 +172,24 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
         return NULL;
     }
     pthread_mutex_init(&v->dyn_lock, NULL);
+    __atomic_store_n(record, v, __ATOMIC_RELEASE);
     r.v = v;
     switch (glmux_vendor_load(&req, &v->handle, why, sizeof(why))) {
     case GLMUX_VENDOR_LOADED:
         break;
     case GLMUX_VENDOR_REFUSED:
         glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s", why);
-        glmux_egl_vendor_free(v);
-        return NULL;
+        return drop(v, record);
     case GLMUX_VENDOR_NOT_FOUND:
     case GLMUX_VENDOR_NO_ENTRY:
         glmux_log(unusable_library(), "EGL vendor library %s; vendor skipped (glmux check %s)",
                   why, manifest);
-        glmux_egl_vendor_free(v);
-        return NULL;
+        return drop(v, record);
     default:    /* known: is_loaded said so */
-        glmux_egl_vendor_free(v);
-        return NULL;
+        return drop(v, record);
     }
     if (!check_vendor(v, library)) {
-        glmux_egl_vendor_free(v);
-        return NULL;
+        return drop(v, record);
     }
     read_capabilities(v);
     v->patch_supported = GLMUX_WINSYS_PATCH_SETUP(&v->patch_cb, v->imports);
@@ -192,8 +198,7 @@ glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifes
     if (v->gl_table == NULL) {
         glmux_log(GLMUX_LOG_VENDOR, "rejecting EGL vendor %s: cannot create its GL dispatch "
                   "table", library);
-        glmux_egl_vendor_free(v);
-        return NULL;
+        return drop(v, record);
     }
     for (int i = 0, n = glmux_egl_winsys_count(); i < n; i++)
         v->imports.setDispatchIndex(glmux_egl_winsys_name(i), i);

@@ -45,9 +45,11 @@ struct __EGLvendorInfoRec {
 typedef struct __EGLvendorInfoRec glmux_egl_vendor;
 
 /* ---- vendor.c: one vendor ---- */
-/* dlopens library and runs __egl_Main; NULL (with a GLMUX_DEBUG=vendor reason) on failure. */
+/* dlopens library and runs __egl_Main; NULL (with a GLMUX_DEBUG=vendor reason) on failure.
+ * *record holds the new record from its allocation on, and NULL again if it is not kept: a
+ * child forked meanwhile frees what the parent's load left half made (discovery.c). */
 glmux_egl_vendor *glmux_egl_vendor_load(const char *library, const char *manifest,
-                                        glmux_egl_vendor *loaded);
+                                        glmux_egl_vendor *loaded, glmux_egl_vendor **record);
 void glmux_egl_vendor_free(glmux_egl_vendor *vendor);
 /* The vendor's implementation for a winsys index (exports.fetchDispatchEntry). */
 void (*glmux_egl_vendor_fetch(glmux_egl_vendor *vendor, int index))(void);

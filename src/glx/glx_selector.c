@@ -4,8 +4,8 @@
  * rule itself (which vendor for a screen, in which order) is glmux_select_glx_plan, the one
  * `glmux explain` shows; this file only holds libGLX's selector and vendor list.
  *
- * Once per process, on the first vendor lookup, a pthread_once builds the selector (it reads
- * the environment, nothing else) and the GLX vendor list of the vendor directory
+ * Once per process, on the first vendor lookup, a once-gate (util/once.h) builds the selector
+ * (it reads the environment, nothing else) and the GLX vendor list of the vendor directory
  * (glmux_vendor_list_discover_glx: GLMUX_VENDOR_DIRS, else the default directories; manifests
  * give each vendor its GLX library and kernel drivers). Then, for each screen, after libglvnd's
  * explicit variables (__GLX_FORCE_VENDOR_LIBRARY_<n>, __GLX_VENDOR_LIBRARY_NAME, which always
@@ -32,8 +32,12 @@
 #include "util/lifecycle.h"
 #include "util/env.h"
 #include "util/log.h"
+#include "util/once.h"
 
-static pthread_once_t selector_once = PTHREAD_ONCE_INIT;
+/* selector_init reads the environment and manifest files only, so it runs with the gate's
+ * lock held (glmux_once_run_locked): a fork() waits until it is done, and a child finds the
+ * parent's selector and list whole, or none, never one made twice. */
+static struct glmux_once selector_gate = GLMUX_ONCE_INIT;
 static struct glmux_select *selector;
 static struct glmux_vendor_list vendor_list;
 static bool have_list;
@@ -65,7 +69,7 @@ static void selector_init(void)
 
 static void ensure_init(void)
 {
-    pthread_once(&selector_once, selector_init);
+    glmux_once_run_locked(&selector_gate, selector_init);
 }
 
 static const struct glmux_vendor *find_vendor(const char *name)
@@ -107,6 +111,16 @@ static void teardown(void)
     selector = NULL;
 }
 
-/* The selector's enumeration lock is taken before fork(), after libGLX's own locks. */
-GLMUX_LIFECYCLE_STEP(glx_selector, GLMUX_GLX_ORDER_SELECTOR, .fork = glmux_select_fork,
+/* Around fork(), after libGLX's own locks: the gate's lock (a fork waits for a selector_init
+ * under way), then the selector's enumeration lock. */
+static void selector_fork(enum glmux_fork_step step)
+{
+    if (step == GLMUX_FORK_PREPARE)
+        glmux_once_fork(&selector_gate, step);
+    glmux_select_fork(step);
+    if (step != GLMUX_FORK_PREPARE)
+        glmux_once_fork(&selector_gate, step);
+}
+
+GLMUX_LIFECYCLE_STEP(glx_selector, GLMUX_GLX_ORDER_SELECTOR, .fork = selector_fork,
                      .teardown = teardown);

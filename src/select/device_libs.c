@@ -2,7 +2,10 @@
 /*
  * glmux: loading libdrm.so.2 and libudev.so.1 on first use (see device_libs.h for why they are
  * not linked). RTLD_LOCAL keeps their symbols out of the global scope, so a vendor that links
- * its own copy of libdrm sees no difference.
+ * its own copy of libdrm sees no difference. The load runs once per process behind a once-gate
+ * (util/once.h) and is resumable, one library a step: a fork() while another thread loads
+ * them gives the child the libraries loaded so far, and its first call loads the rest (the one
+ * whose dlopen was cut is opened again: the same handle, one reference more, no memory lost).
  */
 #define _GNU_SOURCE
 #include "select/device_libs.h"
@@ -12,8 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/lifecycle.h"
+#include "util/once.h"
+
 static struct glmux_device_libs libs;
-static pthread_once_t libs_once = PTHREAD_ONCE_INIT;
+static struct glmux_once libs_gate = GLMUX_ONCE_INIT;
+/* The steps done, written under the gate's lock (a child's copy is whole). */
+static bool drm_tried, udev_tried;
 
 /* Looks up each name into the matching slot; false (with the name in libs.error) if one lacks. */
 static bool resolve(void *handle, const char *const *names, void **slots[], size_t n,
@@ -30,6 +38,11 @@ static bool resolve(void *handle, const char *const *names, void **slots[], size
 }
 
 #define SLOT(field) (void **)&libs.field
+
+static void device_libs_fork(enum glmux_fork_step step)
+{
+    glmux_once_fork(&libs_gate, step);
+}
 
 static void load_drm(void)
 {
@@ -81,12 +94,26 @@ static void load_udev(void)
 
 static void load(void)
 {
-    load_drm();
-    load_udev();
+    if (!drm_tried) {
+        load_drm();
+        glmux_once_lock(&libs_gate);
+        drm_tried = true;
+        glmux_once_unlock(&libs_gate);
+    }
+    if (!udev_tried) {
+        load_udev();
+        glmux_once_lock(&libs_gate);
+        udev_tried = true;
+        glmux_once_unlock(&libs_gate);
+    }
 }
 
 const struct glmux_device_libs *glmux_device_libs_get(void)
 {
-    pthread_once(&libs_once, load);
+    glmux_once_run(&libs_gate, load);
     return &libs;
 }
+
+/* The gate's lock is held only for a store: its place in the library's lock order does not
+ * matter; last. */
+GLMUX_LIFECYCLE_STEP(select_device_libs, 95, .fork = device_libs_fork);

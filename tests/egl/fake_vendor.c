@@ -8,7 +8,9 @@
  * With FAKE_EGL_RECORD=FILE it appends to FILE, in __egl_Main, the GPU-selection variables it
  * saw ("main NAME VAR=value ...") and, when it returns the default display, "default NAME"
  * (the GPU-selection tests, test_egl_select.py). With FAKE_EGL_ANY_WAYLAND set it serves any
- * Wayland display and records "wayland NAME" (test_egl_wayland).
+ * Wayland display and records "wayland NAME" (test_egl_wayland). The slow variant's
+ * __egl_Main writes a byte to the descriptor FAKE_EGL_SLOW_FD names, then sleeps 0.8 s: a
+ * load that a fork() can cut (test_egl_fork_load).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "egl_fake.h"
 #include "fake_record.h"
@@ -36,6 +39,7 @@
 #define VARIANT_NO_MAIN 4
 #define VARIANT_MISSING_IMPORT 5
 #define VARIANT_GLES_ONLY 6
+#define VARIANT_SLOW 7
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_DEVICES 3
@@ -612,6 +616,13 @@ EXPORT EGLBoolean MAIN_NAME(uint32_t version, const __EGLapiExports *ex,
     exports = ex;
     self = vendor;
     record("main", true);
+    if (FAKE_VARIANT == VARIANT_SLOW) {
+        const char *fd = getenv("FAKE_EGL_SLOW_FD");
+
+        if (fd != NULL)
+            (void)!write(atoi(fd), "m", 1);
+        usleep(800 * 1000);
+    }
     imports->getPlatformDisplay = fake_getPlatformDisplay;
     imports->getSupportsAPI = fake_getSupportsAPI;
     imports->getVendorString = fake_getVendorString;

@@ -40,7 +40,7 @@ M=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 [ ! -s glmux-left-out ] || fail "build-deb.sh left parts out: $(cat glmux-left-out | tr '\n' ' ')"
 want="libglvnd0 libgl1 libglx0 libglx-glmux-pixels0 libopengl0 libegl1 libgles1 libgles2
       libglvnd-core-dev libglvnd-dev libgl-dev libglx-dev libopengl-dev libegl-dev libgles-dev
-      glmux-tools"
+      glmux-tools glmux-layers"
 got=$(ls *.deb | grep -v -- '-dbgsym_' | sed 's/_.*//' | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
     fail "package set is '$got', expected '$want'"
@@ -70,7 +70,8 @@ expect libglvnd0 "$M/libGLdispatch\.so\.0(\.0\.0)?"
 expect libopengl0 "$M/libOpenGL\.so\.0(\.0\.0)?"
 expect libgles1 "$M/libGLESv1_CM\.so\.1(\.2\.0)?"
 expect libgles2 "$M/libGLESv2\.so\.2(\.1\.0)?"
-expect libglvnd-core-dev "usr/include/glvnd/[A-Za-z]+\.h" "$M/pkgconfig/(libglvnd|glmux)\.pc"
+expect libglvnd-core-dev "usr/include/glvnd/[A-Za-z]+\.h" "usr/include/glmux/glmux_layer\.h" \
+    "$M/pkgconfig/(libglvnd|glmux|glmux-layer)\.pc"
 expect libglvnd-dev "$M/libGLdispatch\.so"
 gl_extra=""
 has libgl1 && gl_extra="$M/libGL\.so|$M/pkgconfig/gl\.pc"
@@ -108,6 +109,15 @@ expect glmux-tools "usr/bin/glmux" "usr/share/man/man1/glmux\.1\.gz"
 [ "$(field glmux-tools Multi-Arch)" = foreign ] || fail "glmux-tools is not Multi-Arch: foreign"
 dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$M/glvnd/vendors/" ||
     fail "libglvnd0 does not own $M/glvnd/vendors"
+# GL layers (docs/layers.md): libglvnd0, whose libGLdispatch loads them, owns their folders;
+# glmux's own layers are a package of their own, libraries in a private folder, manifests in
+# this architecture's folder.
+for d in "$M/glvnd/layers.d" etc/glmux/layers.d; do
+    dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$d/" ||
+        fail "libglvnd0 does not own $d"
+done
+expect glmux-layers "$M/glmux/layers/libglmux-layer-[a-z-]+\.so" \
+    "$M/glvnd/layers\.d/glmux_[a-z_]+\.json"
 
 # The directories the packages own are the ones the packaged libraries search, and the ones
 # glmux.pc and libglvnd.pc name.
@@ -132,7 +142,8 @@ rm -rf root
 echo "ok: the owned vendor directories are the ones libEGL searches and the .pc files name"
 
 # Each package ships the paths of Debian's package of the same name (where Debian's, not
-# glmux's, is installed here), plus only glmux's additions: glmux.pc and the vendor directory.
+# glmux's, is installed here), plus only glmux's additions: glmux.pc and the vendor directory,
+# the layer interface (glmux/glmux_layer.h, glmux-layer.pc) and the layer folders.
 paths() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\.||; s|/$||' |
           grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^$' | sort; }
 compared=""
@@ -143,7 +154,9 @@ for p in $got; do
     case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
     dpkg -L "$p:$arch" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
     paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
-        > "glmux-$p.txt"
+        -e "/$M/glvnd/layers.d" -e /etc -e /etc/glmux -e /etc/glmux/layers.d \
+        -e /usr/include/glmux -e /usr/include/glmux/glmux_layer.h \
+        -e "/$M/pkgconfig/glmux-layer.pc" > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
         { cat "diff-$p.txt" >&2; fail "$p's paths differ from Debian's $p (< Debian, > glmux)"; }
     compared="$compared $p"

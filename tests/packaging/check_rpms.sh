@@ -54,6 +54,7 @@ q() { rpm -qp "$@" 2>/dev/null; }
 L=/usr/lib64
 
 want="libglvnd libglvnd-opengl libglvnd-gles libglvnd-core-devel libglvnd-devel glmux-rpm-macros"
+want="$want glmux-layers"
 case $left in *" egl "*) ;; *) want="$want libglvnd-egl" ;; esac
 case $left in *" glx "*) ;; *) want="$want libglvnd-glx glmux-glx-pixels" ;; esac
 case $left in *" tools "*) ;; *) want="$want glmux-tools" ;; esac
@@ -79,6 +80,17 @@ need libglvnd-gles $L/libGLESv2.so.2
 need libglvnd-core-devel /usr/include/glvnd/GLdispatchABI.h
 need libglvnd-core-devel $L/pkgconfig/libglvnd.pc
 need libglvnd-core-devel $L/pkgconfig/glmux.pc
+# GL layers (docs/layers.md): libglvnd owns the folders, glmux-layers holds glmux's own layers.
+need libglvnd $L/glvnd/layers.d
+need libglvnd /etc/glmux/layers.d
+need libglvnd-core-devel /usr/include/glmux/glmux_layer.h
+need libglvnd-core-devel $L/pkgconfig/glmux-layer.pc
+for l in frame-limiter frame-time call-counter android-counter; do
+    need glmux-layers $L/glmux/layers/libglmux-layer-$l.so
+done
+for l in frame_limiter frame_time call_counter android_counter; do
+    need glmux-layers $L/glvnd/layers.d/glmux_$l.json
+done
 need glmux-rpm-macros /usr/lib/rpm/macros.d/macros.glmux
 [ "$(q --qf '%{ARCH}' "$(rpmof glmux-rpm-macros)")" = noarch ] || fail "glmux-rpm-macros is not noarch"
 q --requires "$(rpmof libglvnd-core-devel)" | grep -q '^glmux-rpm-macros = ' ||
