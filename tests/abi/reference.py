@@ -16,6 +16,7 @@ its arguments replaced by that library's path and "{SONAME:dir}" by its director
 when a reference is missing or is glmux's, prints "SKIP: <why>" and exits 77.
 """
 import os
+import shlex
 import subprocess
 import sys
 
@@ -31,8 +32,10 @@ def _is_glmux(path, mark):
 
 def find_library(cc, soname):
     """(path, None) for libglvnd's SONAME as the compiler finds it, else (None, why not)."""
+    # The compiler's path is one word though it may hold spaces; "gcc -m32" is a command line.
+    argv = [cc] if os.path.isfile(cc) else shlex.split(cc)
     try:
-        out = subprocess.run(cc.split() + [f"-print-file-name={soname}"], capture_output=True,
+        out = subprocess.run(argv + [f"-print-file-name={soname}"], capture_output=True,
                              text=True, check=False).stdout.strip()
     except OSError as e:
         return None, f"cannot run the compiler {cc}: {e}"

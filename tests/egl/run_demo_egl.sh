@@ -24,9 +24,9 @@ echo "$out" | grep -q "as drawn" || fail "pixels not as drawn"
 echo "$out" | grep -q "^EGL vendor: *Mesa" || fail "the EGL vendor is not Mesa"
 echo "$out" | grep -q "^GL renderer: *[^ ]" || fail "no GL renderer printed"
 for lib in egl/libEGL.so.1 opengl/libOpenGL.so.0 dispatch/libGLdispatch.so.0; do
-    echo "$out" | grep -q "loaded $build/src/$lib" || fail "$lib not loaded from $build"
+    echo "$out" | grep -qF "loaded $build/src/$lib" || fail "$lib not loaded from $build"
 done
-others=$(echo "$out" | grep -E "loaded .*/lib(EGL|OpenGL|GLdispatch)\.so" | grep -v "loaded $build/")
+others=$(echo "$out" | grep -E "loaded .*/lib(EGL|OpenGL|GLdispatch)\.so" | grep -vF "loaded $build/")
 [ -z "$others" ] || fail "also loaded: $others"
 echo "$out" | grep -q "loaded .*/libEGL_mesa.so.0" || fail "Mesa's EGL vendor not loaded"
 echo "ok: the EGL demonstration rendered through glmux"

@@ -31,7 +31,8 @@ def main():
     ok = True
 
     # Which libEGL/libGLdispatch did ld.so initialise?
-    inits = re.findall(r"calling init: (\S+)", err)
+    # The whole rest of the line: a build directory's path may hold spaces.
+    inits = re.findall(r"calling init: (.+)$", err, re.M)
     for soname in ("libEGL.so.1", "libGLdispatch.so.0"):
         paths = [p for p in inits if os.path.basename(p).startswith(soname)]
         ours = [p for p in paths if any(os.path.realpath(p).startswith(os.path.realpath(d))

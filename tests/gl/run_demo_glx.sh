@@ -15,7 +15,7 @@ echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: the demo exited $rc"; exit 1; }
 echo "$out" | grep -q "as drawn" || { echo "FAIL: pixels not as drawn"; exit 1; }
 for lib in gl/libGL.so.1 glx/libGLX.so.0 dispatch/libGLdispatch.so.0; do
-    echo "$out" | grep -q "loaded $build/src/$lib" ||
+    echo "$out" | grep -qF "loaded $build/src/$lib" ||
         { echo "FAIL: $lib not loaded from $build"; exit 1; }
 done
 echo "$out" | grep -q "loaded .*/libGLX_mesa.so.0" || { echo "FAIL: Mesa not loaded"; exit 1; }

@@ -118,7 +118,8 @@ pixels_lib="$build/src/pixels/libGLX_glmux-pixels.so.0"
 export GLMUX_DEBUG=vendor,info GLMUX_DEBUG_FILE="$work/glmux.log"
 export LSAN_OPTIONS=detect_leaks=0
 # In a ThreadSanitizer build: Mesa's own threads are not ours to judge (tsan_mesa.supp).
-export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$(dirname "$0")/tsan_mesa.supp"
+# (Quoted: the sanitizers split their options at spaces, and a source path may hold one.)
+export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=\"$(dirname "$0")/tsan_mesa.supp\""
 
 run_prog() {
     rm -f "$work/glmux.log"
@@ -164,7 +165,7 @@ noglx)
     run_prog render shm
     grep -q "the X server has no GLX extension" "$work/glmux.log" || fail "no reason logged"
     # It renders with the vendors our libEGL loaded (the vendor dlopened it: not linked here).
-    grep -q "EGL vendors from glmux's libEGL $build/src/egl/libEGL.so.1" "$work/glmux.log" ||
+    grep -qF "EGL vendors from glmux's libEGL $build/src/egl/libEGL.so.1" "$work/glmux.log" ||
         fail "not our libEGL's vendors"
     # The application's libEGL and the pixels vendor share one load of Mesa's EGL vendor.
     PIXELS_LIBEGL="$build/src/egl/libEGL.so.1" run_prog withegl shared
@@ -179,7 +180,7 @@ noglx)
         echo "$out"
         echo "$out" | grep -q "as drawn" || fail "demo: pixels not as drawn"
         echo "$out" | grep -q "GLX vendor:  glmux pixels" || fail "demo: not the pixels vendor"
-        echo "$out" | grep -q "loaded $build/src/glx/libGLX.so.0" || fail "demo: not our libGLX"
+        echo "$out" | grep -qF "loaded $build/src/glx/libGLX.so.0" || fail "demo: not our libGLX"
     fi
     ;;
 noglx-noshm)
@@ -244,9 +245,10 @@ libglvnd)
     rm -f "$work/glmux.log"
     LD_DEBUG=libs glxinfo -B >"$work/glxinfo" 2>"$work/ld.log" || fail "glxinfo exited $?"
     cat "$work/glxinfo"
-    grep -q "calling init: $sysglx" "$work/ld.log" || fail "not libglvnd's libGLX"
-    grep -q "calling init: $pixels_lib" "$work/ld.log" || fail "the pixels vendor was not loaded"
-    grep -q "calling init: $build/src/glx/libGLX" "$work/ld.log" && fail "our libGLX was loaded"
+    # Paths are fixed strings: a build directory may hold '+', '[' or '*'.
+    grep -qF "calling init: $sysglx" "$work/ld.log" || fail "not libglvnd's libGLX"
+    grep -qF "calling init: $pixels_lib" "$work/ld.log" || fail "the pixels vendor was not loaded"
+    grep -qF "calling init: $build/src/glx/libGLX" "$work/ld.log" && fail "our libGLX was loaded"
     grep -q "OpenGL renderer string: llvmpipe" "$work/glxinfo" || fail "glxinfo: no llvmpipe"
     grep -q "is not glmux's (no __glmux_egl_vendors_1); loading EGL vendors here" \
         "$work/glmux.log" || fail "not the public path"
@@ -267,7 +269,7 @@ localglx)
     export DISPLAY=":$num"
     rm -f "$work/glmux.log"
     LD_DEBUG=libs glxinfo -B >"$work/glxinfo" 2>"$work/ld.log" || fail "glxinfo exited $?"
-    grep -q "calling init: $build/src/glx/libGLX.so" "$work/ld.log" || fail "not our libGLX"
+    grep -qF "calling init: $build/src/glx/libGLX.so" "$work/ld.log" || fail "not our libGLX"
     grep -q "calling init: .*libGLX_mesa.so" "$work/ld.log" || fail "Mesa's GLX was not loaded"
     grep -q "libGLX_glmux-pixels" "$work/ld.log" && fail "the pixels vendor was mapped"
     grep -q 'the pixels vendor is the fallback' "$work/glmux.log" || fail "no decision logged"

@@ -14,7 +14,7 @@ tool=$1
 libdirs=$2
 ours=${3:-libGL.so.1 libGLX.so.0 libGLdispatch.so.0}
 system=$(readlink -f "${4:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)}")
-ourdirs=$(echo "$libdirs" | tr ':' '\n' | grep -v "^$system\$" | tr '\n' ':')
+ourdirs=$(echo "$libdirs" | tr ':' '\n' | grep -vxF "$system" | tr '\n' ':')
 display=$(cat "$GLMUX_TEST_XVFB_DIR/two.display" 2>/dev/null) || { echo "no fixture"; exit 1; }
 [ "$display" = none ] && { echo "skipped: Xvfb is not installed"; exit 77; }
 path=$(command -v "$tool") || { echo "skipped: $tool is not installed (mesa-utils)"; exit 77; }
@@ -24,8 +24,13 @@ export LD_LIBRARY_PATH="$libdirs"
 export DISPLAY="$display"
 
 ldd "$path" >"$work/ldd" || exit 1
+# resolved LIB: the path ldd resolved LIB to (the whole of it: a build directory may hold spaces).
+resolved() {
+    awk -v l="$1" '$1 == l { s = $0; sub(/^[^>]*=> /, "", s); sub(/ \(0x[0-9a-f]+\)$/, "", s)
+                             print s }' "$work/ldd"
+}
 for lib in $ours; do
-    found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
+    found=$(resolved "$lib")
     case ":$ourdirs:" in
     *":$(dirname "$found"):"*) echo "$lib => $found" ;;
     *) echo "FAIL: $lib resolves to '$found', not to the build tree"; exit 1 ;;
@@ -34,7 +39,7 @@ done
 
 for lib in libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
     case " $ours " in *" $lib "*) continue ;; esac
-    found=$(awk -v l="$lib" '$1 == l { print $3 }' "$work/ldd")
+    found=$(resolved "$lib")
     [ "$(dirname "$(readlink -f "$found")")" = "$system" ] ||
         { echo "FAIL: $lib should be libglvnd's (from $system): $found"; exit 1; }
     echo "$lib => $found (libglvnd)"
@@ -65,7 +70,9 @@ glxgears)
 esac
 
 for lib in $ours; do
-    grep -h "calling init: .*/$lib\$" "$work"/ld.* | head -n 1 >"$work/init"
+    # The line that ends in /LIB, matched as a fixed string (LIB's dots are no pattern).
+    cat "$work"/ld.* | awk -v l="/$lib" 'index($0, "calling init: ") &&
+        substr($0, length($0) - length(l) + 1) == l' | head -n 1 >"$work/init"
     init=$(sed 's/.*calling init: //' "$work/init")
     case ":$ourdirs:" in
     *":$(dirname "$init"):"*) echo "initialised $init" ;;

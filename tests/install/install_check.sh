@@ -54,10 +54,15 @@ while read -r name soname pc version; do
     [ -f "$pcdir/$pc.pc" ] || glmux_fail "$pc.pc missing for $soname"
     got=$(pkg-config --modversion "$pc") || glmux_fail "pkg-config cannot read $pc.pc"
     [ "$got" = "$version" ] || glmux_fail "$pc.pc Version is $got, Debian's is $version"
-    libs=$(echo $(pkg-config --libs "$pc"))
-    [ "$libs" = "-L$libdir -l$name" ] || glmux_fail "$pc --libs gives '$libs'"
-    cflags=$(echo $(pkg-config --cflags "$pc"))
-    [ "$cflags" = "-I$prefix/include" ] || glmux_fail "$pc --cflags gives '$cflags'"
+    # The words a shell makes of them, as a Makefile's command does: pkg-config escapes the
+    # characters of a prefix a shell would take apart (a space, '[', '*').
+    libs=$(pkg-config --libs "$pc")
+    eval "set -- $libs"
+    [ $# = 2 ] && [ "$1" = "-L$libdir" ] && [ "$2" = "-l$name" ] ||
+        glmux_fail "$pc --libs gives '$libs'"
+    cflags=$(pkg-config --cflags "$pc")
+    eval "set -- $cflags"
+    [ $# = 1 ] && [ "$1" = "-I$prefix/include" ] || glmux_fail "$pc --cflags gives '$cflags'"
     # Name, Version, Libs, Cflags and Requires lines as in Debian's file, where Debian's
     # libglvnd (not glmux's package) is installed on this machine.
     deb=/usr/lib/$(gcc -dumpmachine 2>/dev/null)/pkgconfig/$pc.pc
@@ -93,7 +98,7 @@ abs_ok=""
 case $conf_sysconfdir in /*) abs_ok="|sysconfdir" ;; esac
 for f in "$pcdir"/*.pc; do
     pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f"
-    grep -q "^prefix=$prefix\$" "$f" || glmux_fail "$f: prefix is not $prefix"
+    grep -qxF "prefix=$prefix" "$f" || glmux_fail "$f: prefix is not $prefix"
     abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE "^(prefix|egl_vendor_dirs|vendordir$abs_ok)=" || true)
     [ -z "$abs" ] || glmux_fail "$f has a path not below \${prefix}: $abs"
 done
@@ -173,7 +178,7 @@ DESTDIR="$work/destdir" cmake --install "$build" --prefix /usr > "$work/install-
 f=$(find "$work/destdir" -name libglvnd.pc -print -quit)
 [ -n "$f" ] || glmux_fail "DESTDIR install has no libglvnd.pc"
 grep -q '^prefix=/usr$' "$f" || glmux_fail "DESTDIR install: $f prefix is not /usr"
-! grep -q "$work" "$f" || glmux_fail "DESTDIR leaked into $f"
+! grep -qF "$work" "$f" || glmux_fail "DESTDIR leaked into $f"
 grep -q '^sysconfdir=/etc$' "$f" || glmux_fail "prefix /usr: sysconfdir must be /etc"
 echo "ok: DESTDIR + --prefix /usr gives prefix=/usr, sysconfdir=/etc"
 # An /opt prefix: GNU's /etc/opt/<x> sysconfdir, valid files, the compiled-in vendordir.
@@ -188,8 +193,8 @@ done < <(find "$work/destdir-opt" -name '*.pc')
 f=$(find "$work/destdir-opt" -name libglvnd.pc -print -quit)
 want_etc=/etc/opt/glmux
 case $conf_sysconfdir in /*) want_etc=$conf_sysconfdir ;; esac
-grep -qx "sysconfdir=$want_etc" "$f" || glmux_fail "prefix /opt/glmux: sysconfdir must be $want_etc"
-grep -q "^vendordir=$want_vd\$" "$f" || [ "$want_vd" = "$libdir/glvnd/vendors" ] ||
+grep -qxF "sysconfdir=$want_etc" "$f" || glmux_fail "prefix /opt/glmux: sysconfdir must be $want_etc"
+grep -qxF "vendordir=$want_vd" "$f" || [ "$want_vd" = "$libdir/glvnd/vendors" ] ||
     glmux_fail "prefix /opt/glmux: vendordir must stay the compiled-in $want_vd"
 echo "ok: DESTDIR + --prefix /opt/glmux gives sysconfdir=$want_etc, valid .pc files"
 echo "install test passed: $prefix"

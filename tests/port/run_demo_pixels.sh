@@ -30,13 +30,13 @@ out_egl=$(DISPLAY=$display "$egl" "$work/egl.ppm" 2>&1) || { echo "$out_egl"; fa
 echo "$out_egl"
 
 for lib in gl/libGL.so.1 glx/libGLX.so.0 dispatch/libGLdispatch.so.0; do
-    echo "$out_glx" | grep -q "loaded $build/src/$lib" || fail "GLX demo: $lib not loaded from $build"
+    echo "$out_glx" | grep -qF "loaded $build/src/$lib" || fail "GLX demo: $lib not loaded from $build"
 done
 echo "$out_glx" | grep -q "loaded .*/libGLX_mesa.so.0" || fail "GLX demo: Mesa's GLX vendor not loaded"
 for lib in egl/libEGL.so.1 opengl/libOpenGL.so.0 dispatch/libGLdispatch.so.0; do
-    echo "$out_egl" | grep -q "loaded $build/src/$lib" || fail "EGL demo: $lib not loaded from $build"
+    echo "$out_egl" | grep -qF "loaded $build/src/$lib" || fail "EGL demo: $lib not loaded from $build"
 done
-others=$(echo "$out_egl" | grep -E "loaded .*/lib(EGL|OpenGL|GLdispatch)\.so" | grep -v "loaded $build/")
+others=$(echo "$out_egl" | grep -E "loaded .*/lib(EGL|OpenGL|GLdispatch)\.so" | grep -vF "loaded $build/")
 [ -z "$others" ] || fail "EGL demo: also loaded $others"
 echo "$out_egl" | grep -q "loaded .*/libEGL_mesa.so.0" || fail "EGL demo: Mesa's EGL vendor not loaded"
 echo "$out_egl" | grep -Eq "loaded .*/lib(GL|GLX)\.so" && fail "EGL demo: the port still loads libGL or libGLX"
