@@ -8,6 +8,7 @@
  * error handler. What the replies carry is decoded by glx_reply.c, through the
  * struct glmux_glx_conn below.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,28 +109,34 @@ Bool glmux_glx_x11_query_version(Display *dpy, int opcode, int *major, int *mino
     return True;
 }
 
-/* Reads n (attribute, value) pairs and returns the value of GLX_SCREEN, or -1. */
-static int read_screen_attrib(Display *dpy, uint32_t n, uint32_t length)
+/*
+ * The one request both screen questions send: GetDrawableAttributes (a drawable) and
+ * QueryContext (a context) name one XID and are answered with (attribute, value) pairs; the
+ * value of GLX_SCREEN, or -1. The two requests, and the two replies, have one layout.
+ */
+_Static_assert(sizeof(xGLXGetDrawableAttributesReq) == sizeof(xGLXQueryContextReq) &&
+               offsetof(xGLXGetDrawableAttributesReq, drawable) ==
+                   offsetof(xGLXQueryContextReq, context) &&
+               offsetof(xGLXGetDrawableAttributesReply, numAttribs) ==
+                   offsetof(xGLXQueryContextReply, n),
+               "GetDrawableAttributes and QueryContext share one request and reply layout");
+static int attribs_screen(Display *dpy, int opcode, CARD8 glx_code, XID id)
 {
-    struct glmux_glx_conn conn = conn_of(dpy);
-
-    return glmux_glx_reply_screen(&conn, n, length);
-}
-
-static int drawable_screen_glx(Display *dpy, int opcode, XID drawable)
-{
-    xGLXGetDrawableAttributesReq *req;
-    xGLXGetDrawableAttributesReply reply;
+    xGLXQueryContextReq *req;
+    xGLXQueryContextReply reply;
     int screen = -1;
 
     LockDisplay(dpy);
-    GetReq(GLXGetDrawableAttributes, req);
+    GetReq(GLXQueryContext, req);
     req->reqType = (CARD8)opcode;
-    req->glxCode = X_GLXGetDrawableAttributes;
-    req->drawable = (CARD32)drawable;
+    req->glxCode = glx_code;
+    req->context = (CARD32)id;
     quiet_begin(dpy);
-    if (_XReply(dpy, (xReply *)&reply, 0, False))
-        screen = read_screen_attrib(dpy, reply.numAttribs, reply.length);
+    if (_XReply(dpy, (xReply *)&reply, 0, False)) {
+        struct glmux_glx_conn conn = conn_of(dpy);
+
+        screen = glmux_glx_reply_screen(&conn, reply.n, reply.length);
+    }
     quiet_end();
     UnlockDisplay(dpy);
     SyncHandle();
@@ -174,7 +181,7 @@ int glmux_glx_x11_drawable_screen(Display *dpy, int opcode, bool libglvnd_ext, X
     int screen = -1;
 
     if (libglvnd_ext)
-        screen = drawable_screen_glx(dpy, opcode, drawable);
+        screen = attribs_screen(dpy, opcode, X_GLXGetDrawableAttributes, drawable);
     if (screen < 0)
         screen = window_screen(dpy, drawable);
     return screen;
@@ -182,22 +189,7 @@ int glmux_glx_x11_drawable_screen(Display *dpy, int opcode, bool libglvnd_ext, X
 
 int glmux_glx_x11_context_screen(Display *dpy, int opcode, XID context)
 {
-    xGLXQueryContextReq *req;
-    xGLXQueryContextReply reply;
-    int screen = -1;
-
-    LockDisplay(dpy);
-    GetReq(GLXQueryContext, req);
-    req->reqType = (CARD8)opcode;
-    req->glxCode = X_GLXQueryContext;
-    req->context = (CARD32)context;
-    quiet_begin(dpy);
-    if (_XReply(dpy, (xReply *)&reply, 0, False))
-        screen = read_screen_attrib(dpy, reply.n, reply.length);
-    quiet_end();
-    UnlockDisplay(dpy);
-    SyncHandle();
-    return screen;
+    return attribs_screen(dpy, opcode, X_GLXQueryContext, context);
 }
 
 void glmux_glx_x11_send_error(Display *dpy, unsigned char code, XID resid, unsigned char major,

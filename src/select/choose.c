@@ -66,16 +66,12 @@ const char *glmux_select_vendor_of(const struct glmux_select_vendors *v,
     return NULL;
 }
 
-/* The one place that knows which variable a vendor reads: NVIDIA's driver reads
- * __NV_PRIME_RENDER_OFFLOAD (and _PROVIDER), every other vendor DRI_PRIME, as Mesa does. */
+/* The one test of which vendor is NVIDIA's, whose driver reads __NV_PRIME_RENDER_OFFLOAD (and
+ * _PROVIDER) where every other vendor reads DRI_PRIME, as Mesa does: glmux_select_vendor_told_by
+ * below reads those variables for a vendor, launch.c writes them for a new process. */
 bool glmux_select_vendor_is_nvidia(const char *vendor)
 {
     return vendor != NULL && strcmp(vendor, "nvidia") == 0;
-}
-
-const char *glmux_select_vendor_variable(const char *vendor)
-{
-    return glmux_select_vendor_is_nvidia(vendor) ? "__NV_PRIME_RENDER_OFFLOAD" : "DRI_PRIME";
 }
 
 bool glmux_gpu_served_by_nvidia(const struct glmux_gpu *gpu)

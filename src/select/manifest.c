@@ -45,15 +45,20 @@ static void say(struct ctx *c, enum glmux_manifest_severity sev, int line, const
     c->report(c->data, sev, c->path, line, msg);
 }
 
+void glmux_strings_free(char **arr, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(arr[i]);
+    free(arr);
+}
+
 void glmux_manifest_clear(struct glmux_manifest *m)
 {
     free(m->path);
     free(m->name);
     free(m->egl_library);
     free(m->glx_library);
-    for (size_t i = 0; i < m->n_drivers; i++)
-        free(m->drivers[i]);
-    free(m->drivers);
+    glmux_strings_free(m->drivers, m->n_drivers);
     memset(m, 0, sizeof(*m));
 }
 

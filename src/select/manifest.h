@@ -55,6 +55,9 @@ bool glmux_manifest_parse(const char *path, const char *text, size_t len,
 
 /* Frees what a manifest owns and zeroes it. */
 void glmux_manifest_clear(struct glmux_manifest *m);
+/* Frees n strings and the array that holds them (a manifest's drivers, a vendor list's
+ * drivers, manifests and directories, vendor_dir.c). */
+void glmux_strings_free(char **arr, size_t n);
 
 /* True when name is a valid vendor or driver name: [A-Za-z0-9_.-]+, at most 64 bytes. */
 bool glmux_manifest_valid_name(const char *name);

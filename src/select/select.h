@@ -526,9 +526,6 @@ size_t glmux_select_glx_plan(struct glmux_select *sel, void *dpy, int screen,
 bool glmux_select_vendor_is_nvidia(const char *vendor);
 /* Whether NVIDIA's vendor serves gpu (its served_by; false for NULL). */
 bool glmux_gpu_served_by_nvidia(const struct glmux_gpu *gpu);
-/* The variable vendor reads to render on a GPU other than the display's:
- * "__NV_PRIME_RENDER_OFFLOAD" for NVIDIA's, "DRI_PRIME" for every other (Mesa's rule). */
-const char *glmux_select_vendor_variable(const char *vendor);
 /* That variable when the selector's environment sets it (a non-zero __NV_PRIME_RENDER_OFFLOAD,
  * a DRI_PRIME that is not empty), else NULL. */
 const char *glmux_select_vendor_told_by(const struct glmux_select *sel, const char *vendor);

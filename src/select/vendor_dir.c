@@ -97,13 +97,6 @@ static bool copy_if(bool want, const char *s, char **out)
     return !want || *out != NULL;
 }
 
-static void free_strings(char **arr, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(arr[i]);
-    free(arr);
-}
-
 /*
  * Merges manifest m (from a directory of the given kind) into the list. Under libglvnd's
  * override variables every file is its own entry, as libglvnd loads it (by_name false): two
@@ -154,7 +147,7 @@ static bool merge(struct glmux_vendor_list *list, struct glmux_manifest *m,
         free(egl);
         free(glx);
         free(path);
-        free_strings(drivers, n_drivers);
+        glmux_strings_free(drivers, n_drivers);
         if (v == &fresh) {
             free(fresh.name);
             free(fresh.manifests);
@@ -413,17 +406,11 @@ void glmux_vendor_list_clear(struct glmux_vendor_list *list)
         free(v->name);
         free(v->egl_library);
         free(v->glx_library);
-        for (size_t j = 0; j < v->n_drivers; j++)
-            free(v->drivers[j]);
-        free(v->drivers);
-        for (size_t j = 0; j < v->n_manifests; j++)
-            free(v->manifests[j]);
-        free(v->manifests);
+        glmux_strings_free(v->drivers, v->n_drivers);
+        glmux_strings_free(v->manifests, v->n_manifests);
     }
     free(list->vendors);
-    for (size_t i = 0; i < list->n_dirs; i++)
-        free(list->dirs[i]);
-    free(list->dirs);
+    glmux_strings_free(list->dirs, list->n_dirs);
     memset(list, 0, sizeof(*list));
 }
 

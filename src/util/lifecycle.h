@@ -92,7 +92,8 @@ void glmux_lifecycle_fork_parent(void);
 void glmux_lifecycle_fork_child(void);
 
 /* How many steps the calling library holds, and the i-th in running order (NULL past the
- * end): for tests and GLMUX_DEBUG output. */
+ * end). Only the tests use them (tests/util: test_lifecycle*, lifecycle_steps.c); no library
+ * and no GLMUX_DEBUG output calls them. */
 size_t glmux_lifecycle_count(void);
 const struct glmux_lifecycle_step *glmux_lifecycle_at(size_t i);
 
