@@ -20,7 +20,9 @@
 # CI). `scripts/test.sh --deps` installs and stops. Extra arguments go to ctest. Ends with one
 # table (scripts/test-summary.py): a row per ctest run with its tests, passed, failed, skipped
 # and time, each skipped test's reason and each failed test's name (its output is printed above,
-# as it fails). `scripts/test.sh --help` lists the variables.
+# as it fails). Everything runs with a TMPDIR of the suite's own, which must be empty at the end
+# (else a failing row names what was left); it is removed, so /tmp is left as it was found.
+# `scripts/test.sh --help` lists the variables.
 #   scripts/test.sh [--deps] [CTEST_ARGS...]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,7 +70,13 @@ fi
 [ "${1:-}" != --deps ] || exit 0
 status=0
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+# Every build and test writes its temporary files into a TMPDIR of the suite's own: what is left
+# in it at the end was left by the suite (other programs writing /tmp meanwhile do not count), and
+# is said in a row of the table that fails the run. It is removed then, so /tmp is as it was.
+outer_tmp=${TMPDIR:-/tmp}
+suite_tmp=$(mktemp -d "$outer_tmp/glmux-test.XXXXXX")
+trap 'rm -f "$rows"; rm -rf "$suite_tmp"' EXIT
+export TMPDIR="$suite_tmp"
 
 # run_ctest ROW-NAME CTEST-ARGS...: one ctest run in $build, a row of the closing table.
 run_ctest() {
@@ -174,5 +182,13 @@ for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
         run_ctest "default: cross" -L cross $cross
     fi
 done
+left=$(cd "$suite_tmp" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | sort)
+if [ -n "$left" ]; then
+    n=$(echo "$left" | wc -l)
+    some=$(echo "$left" | head -n 3 | paste -sd' ' -)
+    [ "$n" -le 3 ] || some="$some and $((n - 3)) more"
+    printf '%s\t\t0\t%s\n' "TMPDIR" "$n left behind (removed now): $some" >>"$rows"
+    status=1
+fi
 python3 "$top/scripts/test-summary.py" "$rows" || status=1
 exit $status

@@ -51,4 +51,15 @@ const char *glmux_test_loaded_path(const char *soname);
 /* The number of file descriptors open in this process (from /proc/self/fd). */
 int glmux_test_open_fds(void);
 
+/*
+ * The directory a test makes its temporary files in: $TMPDIR when it is an absolute path, else
+ * /tmp. scripts/test.sh gives the suite a TMPDIR of its own and fails when anything is left in it.
+ */
+static inline const char *glmux_test_tmpdir(void)
+{
+    const char *dir = getenv("TMPDIR");
+
+    return dir && dir[0] == '/' ? dir : "/tmp";
+}
+
 #endif

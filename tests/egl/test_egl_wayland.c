@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static const struct wl_registry_listener app_listener = { registry_global, regis
 
 /* The test's XDG_RUNTIME_DIR and its compositor: stopped and removed at exit on every path (a
  * failed CHECK exits too), by this process only, never by a forked child that exits. */
-static char runtime_dir[] = "/tmp/glmux-wayland-XXXXXX";
+static char runtime_dir[PATH_MAX];
 static pid_t runtime_owner, compositor = -1;
 static int compositor_control = -1;
 
@@ -186,6 +187,7 @@ int main(int argc, char **argv)
         unsetenv(clear[i]);
     if (getenv("FAKE_EGL_ANY_WAYLAND") == NULL)
         SKIP("FAKE_EGL_ANY_WAYLAND is not set (run through ctest)");
+    snprintf(runtime_dir, sizeof(runtime_dir), "%s/glmux-wayland-XXXXXX", glmux_test_tmpdir());
     CHECK(mkdtemp(runtime_dir) != NULL);
     runtime_owner = getpid();
     CHECK(atexit(remove_runtime_dir) == 0);

@@ -23,10 +23,12 @@ def main():
     env["LD_LIBRARY_PATH"] = ":".join(libdirs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(":")
     env["LD_DEBUG"] = "libs"
     env["GLMUX_DEBUG"] = "vendor"
-    env.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="glmux-eglinfo-"))
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.run([eglinfo], env=env, capture_output=True, text=True, timeout=300)
+    # A runtime directory of its own when none is set, removed again: a suite leaves nothing.
+    with tempfile.TemporaryDirectory(prefix="glmux-eglinfo-") as runtime:
+        env.setdefault("XDG_RUNTIME_DIR", runtime)
+        proc = subprocess.run([eglinfo], env=env, capture_output=True, text=True, timeout=300)
     out, err = proc.stdout, proc.stderr
     ok = True
 

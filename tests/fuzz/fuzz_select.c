@@ -60,8 +60,12 @@ static const char *fake_getenv(const char *name)
     return found;
 }
 
+/* At exit: how many inputs listed a GPU, and the test bed removed (its directory in $TMPDIR). */
 static void report_listing(void)
 {
+    if (bed != NULL)
+        g_object_unref(bed);
+    bed = NULL;
     fprintf(stderr, "glmux-fuzz: select: %lu of %lu inputs listed a GPU\n", inputs_listing,
             inputs_run);
     if (inputs_run >= 20 && inputs_listing == 0)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <umockdev.h>
 
@@ -28,9 +29,22 @@ void bed_require(void)
     }
 }
 
+/* A test that ends through a failed CHECK or a skip still removes its bed (a directory in
+ * $TMPDIR); a forked child that exits leaves the parent's alone. */
+static pid_t bed_owner;
+
+static void bed_free_at_exit(void)
+{
+    if (getpid() == bed_owner)
+        bed_free();
+}
+
 void bed_new(void)
 {
     bed_free();
+    if (bed_owner == 0)
+        CHECK(atexit(bed_free_at_exit) == 0);
+    bed_owner = getpid();
     bed = umockdev_testbed_new();
     CHECK(bed != NULL);
 }

@@ -20,7 +20,7 @@ const char *tree_new(const char *tag)
 {
     static char path[PATH_MAX];
 
-    snprintf(path, sizeof(path), "/tmp/glmux-%s-XXXXXX", tag);
+    snprintf(path, sizeof(path), "%s/glmux-%s-XXXXXX", glmux_test_tmpdir(), tag);
     CHECK(mkdtemp(path) != NULL);
     return path;
 }

@@ -6,7 +6,8 @@
 #ifndef GLMUX_TESTS_SELECT_TREE_H
 #define GLMUX_TESTS_SELECT_TREE_H
 
-/* Creates a fresh directory /tmp/glmux-<tag>-XXXXXX and returns its path (static storage). */
+/* Creates a fresh directory $TMPDIR/glmux-<tag>-XXXXXX (or under /tmp) and returns its path
+ * (static storage). */
 const char *tree_new(const char *tag);
 /* Writes root/rel (creating parent directories) with the given text. */
 void tree_file(const char *root, const char *rel, const char *text);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,8 @@
 #include "util/escape.h"
 #include "util/log.h"
 
-static char dir[] = "/tmp/glmux-logfile-XXXXXX";
-static char err_path[256];
+static char dir[PATH_MAX];
+static char err_path[PATH_MAX + 16];
 
 /* The whole of a small file, NUL-terminated, in a static buffer ("" when missing). */
 static const char *slurp(const char *path)
@@ -99,12 +100,14 @@ static void test_escaper(void)
 
 int main(void)
 {
-    char log[128], target[128], link[128], real[128], linkdir[128], via[128], bad[256];
+    char log[PATH_MAX + 16], target[PATH_MAX + 16], link[PATH_MAX + 16], real[PATH_MAX + 16];
+    char linkdir[PATH_MAX + 16], via[PATH_MAX + 32], bad[PATH_MAX + 64];
     const char *text;
     struct stat st;
     int fd;
 
     test_escaper();
+    snprintf(dir, sizeof(dir), "%s/glmux-logfile-XXXXXX", glmux_test_tmpdir());
     CHECK(mkdtemp(dir) != NULL);
     snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
     snprintf(log, sizeof(log), "%s/debug.log", dir);
