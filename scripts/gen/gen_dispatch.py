@@ -22,6 +22,15 @@
       names in --extra-exports FILE). With --check-api, the committed symbol list must equal
       what the registry features require, or the build stops.
 
+  gen_dispatch.py below --xml ... --slots ... --extra ... --mode MODE OUT
+      writes GLdispatch_below.S (assembly modes) or GLdispatch_below.c (pure_c): one "below"
+      stub per slot (static and dynamic), the bottom of a GL layer chain (docs/layers.md): the
+      entry stub's template reading the hidden initial-exec TLS pointer glmux_tls_below (the
+      current vendor's own table) instead of _glapi_tls_Current (the layered twin). In
+      assembly modes stub i is the GLMUX_BELOW_SIZE cell at glmux_below_start + i *
+      GLMUX_BELOW_SIZE, in .text (never patched); pure_c writes typed C stubs and the table
+      glmux_c_below_table.
+
   gen_dispatch.py glx --mode MODE OUT
       writes glmux_glx_stubs.S (assembly modes) or glmux_glx_stubs.c (pure_c): libGLX's
       generated GLX entry stubs, each jumping through glmux_glx_entry_targets[i].
@@ -278,6 +287,36 @@ def check_exports(args, registry, names):
             "update the committed list deliberately")
 
 
+def gen_below_asm(args, entries):
+    """libGLdispatch's below stubs: every slot, in slot order, one GLMUX_BELOW_SIZE cell each
+    from glmux_below_start, in .text (not in the patchable wtext section, so no larger than the
+    code: the assembler stops where a stub would not fit)."""
+    flavour = glmux_arch.FLAVOURS[args.mode]
+    out = [asm_head(flavour, "gl_slots.txt",
+                    f"/* {flavour.name} below stubs, the bottom of a GL layer chain: the entry\n"
+                    " * stub's template reading the hidden initial-exec TLS variable\n"
+                    " * glmux_tls_below (the current vendor's own table) instead of\n"
+                    " * _glapi_tls_Current (its layered twin). Stub i is the GLMUX_BELOW_SIZE\n"
+                    " * cell at glmux_below_start + i * GLMUX_BELOW_SIZE; never patched. */\n"),
+           "    .text\n",
+           "    .balign GLMUX_BELOW_SIZE\n",
+           "    .globl glmux_below_start\n    .hidden glmux_below_start\n",
+           "glmux_below_start:\n"]
+    names = [n for n, _ in entries] + [f"dynamic_{i:04d}" for i in range(args.dynamic)]
+    for slot, name in enumerate(names):
+        sym = f"glmux_below_{name}"
+        out.append(f"    .balign GLMUX_BELOW_SIZE\n    .globl {sym}\n    .hidden {sym}\n"
+                   f"    .type {sym}, %function\n{sym}:\n"
+                   + flavour.gl_stub(slot, tls="glmux_tls_below")
+                   + f"    .if . - {sym} > GLMUX_BELOW_SIZE\n"
+                   "    .error \"below stub larger than GLMUX_BELOW_SIZE\"\n    .endif\n"
+                   + f"    .size {sym}, .-{sym}\n")
+    out += ["    .balign GLMUX_BELOW_SIZE\n",
+            "    .globl glmux_below_end\n    .hidden glmux_below_end\n",
+            "glmux_below_end:\n"]
+    return "".join(out)
+
+
 def gen_asm(args, entries):
     flavour = glmux_arch.FLAVOURS[args.mode]
     hidden = args.all_slots
@@ -323,36 +362,47 @@ def c_forwarder(name, table_expr, index):
             " GLMUX_C_FORWARD_ARGS));\n}\n\n")
 
 
-def gen_c(args, entries, commands):
-    out = [header("gl.xml, gl_slots.txt and the library's symbol list"),
-           "/* Pure-C stubs: read the current table from _glapi_tls_Current and call through\n"
-           " * the slot. Used where no assembly stubs exist; they cannot be patched. */\n\n",
-           "#include <stdint.h>\n\n#include \"glmux_constants.h\"\n#include \"glmux_gl_types.h\"\n\n",
-           "extern __thread const void *_glapi_tls_Current[1]"
-           " __attribute__((tls_model(\"initial-exec\")));\n\n"]
-    vis = "__attribute__((visibility(\"hidden\")))" if args.all_slots else \
+def gen_c(args, entries, commands, below=False):
+    """Pure-C stubs. below: libGLdispatch's below stubs (glmux_below_<name>, reading
+    glmux_tls_below, and the table glmux_c_below_table) instead of its entry stubs."""
+    tls = "glmux_tls_below" if below else "_glapi_tls_Current"
+    prefix = "glmux_below_" if below else ""
+    if below:
+        out = [header("gl.xml and gl_slots.txt"),
+               "/* Pure-C below stubs, the bottom of a GL layer chain: read the current vendor's\n"
+               " * own table from glmux_tls_below (not its layered twin in _glapi_tls_Current)\n"
+               " * and call through the slot. */\n\n"]
+    else:
+        out = [header("gl.xml, gl_slots.txt and the library's symbol list"),
+               "/* Pure-C stubs: read the current table from _glapi_tls_Current and call through\n"
+               " * the slot. Used where no assembly stubs exist; they cannot be patched. */\n\n"]
+    out += ["#include <stdint.h>\n\n#include \"glmux_constants.h\"\n#include \"glmux_gl_types.h\"\n\n",
+            f"extern __thread const void *{tls}[1]"
+            " __attribute__((tls_model(\"initial-exec\")));\n\n"]
+    vis = "__attribute__((visibility(\"hidden\")))" if args.all_slots or below else \
           "__attribute__((visibility(\"default\")))"
     for name, slot in entries:
         c = commands[name]
         ret = "" if c.returns_void() else "return "
+        fn = prefix + name
         out.append(
-            f"{vis} {c.ret} {name}({c.param_decl()});\n"
-            f"{c.ret} {name}({c.param_decl()})\n{{\n"
+            f"{vis} {c.ret} {fn}({c.param_decl()});\n"
+            f"{c.ret} {fn}({c.param_decl()})\n{{\n"
             f"    typedef {c.ret} (*glmux_fn_)({c.param_types()});\n"
-            f"    const void *const *glmux_table_ = (const void *const *)_glapi_tls_Current[0];\n"
+            f"    const void *const *glmux_table_ = (const void *const *){tls}[0];\n"
             f"    {ret}((glmux_fn_)(uintptr_t)glmux_table_[{slot}])({c.param_names()});\n}}\n\n")
-    if args.all_slots:
-        table = "(const void *const *)_glapi_tls_Current[0]"
+    if args.all_slots or below:
+        table = f"(const void *const *){tls}[0]"
         base = len(entries)
-        dyn = [f"glmux_dynamic_{i:04d}" for i in range(args.dynamic)]
+        dyn = [f"{prefix or 'glmux_'}dynamic_{i:04d}" for i in range(args.dynamic)]
         out.append("#if GLMUX_C_FORWARD\n/* Dynamic slots: stubs of unknown signature. */\n"
                    + FORWARD_OPTIONS)
         out += [c_forwarder(n, table, base + i) for i, n in enumerate(dyn)]
         out.append("#pragma GCC pop_options\n#endif\n\n")
         out.append("/* Stub of every slot, static then dynamic (NULL: none in this build). */\n"
                    "__attribute__((visibility(\"hidden\"))) const void *const "
-                   f"glmux_c_stub_table[{base + args.dynamic}] = {{\n")
-        out += [f"    (const void *)(uintptr_t){n},\n" for n, _ in entries]
+                   f"glmux_c_{'below' if below else 'stub'}_table[{base + args.dynamic}] = {{\n")
+        out += [f"    (const void *)(uintptr_t){prefix}{n},\n" for n, _ in entries]
         out.append("#if GLMUX_C_FORWARD\n")
         out += [f"    (const void *)(uintptr_t){n},\n" for n in dyn]
         out.append("#endif\n};\n")
@@ -391,6 +441,17 @@ def gen_glx(args):
     write_if_changed(os.path.join(args.out, "glmux_glx_stubs.S"), "".join(out))
 
 
+def gen_below(args, slots, commands):
+    """libGLdispatch's below stubs, one per slot (GLdispatch_below.S or .c)."""
+    entries = [(n, i) for i, n in enumerate(slots)]
+    if glmux_arch.FLAVOURS[args.mode].asm:
+        write_if_changed(os.path.join(args.out, "GLdispatch_below.S"),
+                         gen_below_asm(args, entries))
+    else:
+        write_if_changed(os.path.join(args.out, "GLdispatch_below.c"),
+                         gen_c(args, entries, commands, below=True))
+
+
 def gen_stubs(args, registry, slots, commands):
     entries = stub_entries(args, slots)
     if args.check_api:
@@ -421,7 +482,7 @@ def gen_stubs(args, registry, slots, commands):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=["core", "stubs", "glx"])
+    ap.add_argument("command", choices=["core", "stubs", "glx", "below"])
     ap.add_argument("out", help="output directory")
     ap.add_argument("--xml")
     ap.add_argument("--slots")
@@ -449,6 +510,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     if args.command == "core":
         gen_core(args, registry, slots, commands)
+    elif args.command == "below":
+        gen_below(args, slots, commands)
     else:
         if not args.lib or not (args.symbols or args.all_slots):
             ap.error("stubs needs --lib and --symbols or --all-slots")

@@ -4,7 +4,8 @@
 Each flavour (the --mode argument) knows its stub geometry, which the generator writes into
 glmux_constants.h (with the slot counts) for C and assembly alike, and the assembly of three kinds of code: a GL entry stub
 (find the current table through the initial-exec TLS variable _glapi_tls_Current and jump through
-one slot), a GLX entry stub (jump through one element of glmux_glx_entry_targets) and, where the
+one slot; the same template with the TLS variable glmux_tls_below makes libGLdispatch's "below"
+stubs, the bottom of a GL layer chain), a GLX entry stub (jump through one element of glmux_glx_entry_targets) and, where the
 flavour has lazy tables, the resolver trampolines. The generated assembly names every size and
 offset through the macros of glmux_constants.h; nothing is typed twice.
 
@@ -24,6 +25,7 @@ class Flavour:
     stub_type = "__GLDISPATCH_STUB_UNKNOWN"
     stub_size = 0           # bytes between GL entry stubs (the size vendors are told)
     stub_align = 0          # alignment of the page-aligned wtext section
+    below_size = 0          # bytes between libGLdispatch's below stubs (never patched: tight)
     glx_stub_size = 0       # bytes between GLX entry stubs
     ptr_size = 0            # 0: the C compiler knows (pure C)
     lazy_size = 0           # 0: no lazy trampolines, tables fill at make-current
@@ -33,7 +35,10 @@ class Flavour:
     def prologue(self):
         return ""
 
-    def gl_stub(self, slot):
+    def gl_stub(self, slot, tls="_glapi_tls_Current"):
+        """Jump through slot of the table the initial-exec TLS pointer tls points at (the
+        entry stubs read _glapi_tls_Current; libGLdispatch's "below" stubs, the bottom of a
+        GL layer chain, read glmux_tls_below, the real vendor table)."""
         raise NotImplementedError
 
     def glx_stub(self, index):
@@ -55,6 +60,7 @@ class X86_64(Flavour):
     stub_type = "__GLDISPATCH_STUB_X86_64"
     stub_size = 32
     stub_align = 4096
+    below_size = 32
     glx_stub_size = 8       # 16 with CET's endbr64 (glx_size_macro)
     ptr_size = 8
     lazy_size = 16
@@ -64,9 +70,9 @@ class X86_64(Flavour):
     def prologue(self):
         return ENDBR.format(insn="endbr64")
 
-    def gl_stub(self, slot):
+    def gl_stub(self, slot, tls="_glapi_tls_Current"):
         return ("    GLMUX_ENDBR\n"
-                "    movq _glapi_tls_Current@GOTTPOFF(%rip), %rax\n"
+                f"    movq {tls}@GOTTPOFF(%rip), %rax\n"
                 "    movq %fs:(%rax), %r11\n"
                 f"    jmp *({slot} * GLMUX_PTR_SIZE)(%r11)\n")
 
@@ -104,6 +110,7 @@ class X86(Flavour):
     stub_type = "__GLDISPATCH_STUB_X86"
     stub_size = 32
     stub_align = 4096
+    below_size = 32
     glx_stub_size = 32
     ptr_size = 4
     lazy_size = 16
@@ -113,11 +120,11 @@ class X86(Flavour):
     def prologue(self):
         return ENDBR.format(insn="endbr32")
 
-    def gl_stub(self, slot):
+    def gl_stub(self, slot, tls="_glapi_tls_Current"):
         return ("    GLMUX_ENDBR\n"
                 "    call 1f\n1:  popl %ecx\n"
                 "    addl $_GLOBAL_OFFSET_TABLE_ + (. - 1b), %ecx\n"
-                "    movl _glapi_tls_Current@GOTNTPOFF(%ecx), %ecx\n"
+                f"    movl {tls}@GOTNTPOFF(%ecx), %ecx\n"
                 "    movl %gs:(%ecx), %ecx\n"
                 f"    jmp *({slot} * GLMUX_PTR_SIZE)(%ecx)\n")
 
@@ -144,6 +151,7 @@ class AArch64(Flavour):
     stub_type = "__GLDISPATCH_STUB_AARCH64"
     stub_size = 128
     stub_align = 65536
+    below_size = 32
     glx_stub_size = 16
     ptr_size = 8
     lazy_size = 16
@@ -153,12 +161,12 @@ class AArch64(Flavour):
     def prologue(self):
         return ""
 
-    def gl_stub(self, slot):
+    def gl_stub(self, slot, tls="_glapi_tls_Current"):
         # x16/x17 are the intra-procedure-call scratch registers.
         return (BTI_C +
                 "    mrs x16, tpidr_el0\n"
-                "    adrp x17, :gottprel:_glapi_tls_Current\n"
-                "    ldr x17, [x17, #:gottprel_lo12:_glapi_tls_Current]\n"
+                f"    adrp x17, :gottprel:{tls}\n"
+                f"    ldr x17, [x17, #:gottprel_lo12:{tls}]\n"
                 "    ldr x16, [x16, x17]\n"
                 f"    mov x17, #({slot} * GLMUX_PTR_SIZE)\n"
                 "    ldr x16, [x16, x17]\n"
@@ -196,6 +204,7 @@ class ARMv7(Flavour):
     stub_type = "__GLDISPATCH_STUB_ARMV7_ARM"
     stub_size = 128
     stub_align = 4096
+    below_size = 64
     glx_stub_size = 64
     ptr_size = 4
     lazy_size = 16
@@ -205,7 +214,7 @@ class ARMv7(Flavour):
     def prologue(self):
         return "    .syntax unified\n    .arm\n"
 
-    def gl_stub(self, slot):
+    def gl_stub(self, slot, tls="_glapi_tls_Current"):
         # r0-r3 carry arguments and ip is the only free register: borrow r0 and r1.
         return ("    push {r0, r1}\n"
                 "    mrc p15, 0, r0, c13, c0, 3\n"
@@ -216,7 +225,7 @@ class ARMv7(Flavour):
                 "    ldr ip, [r0, r1]\n"
                 "    pop {r0, r1}\n"
                 "    bx ip\n"
-                "1:  .word _glapi_tls_Current(gottpoff) + (1b - 0b - 8)\n")
+                f"1:  .word {tls}(gottpoff) + (1b - 0b - 8)\n")
 
     def glx_stub(self, index):
         return ("    ldr ip, 1f\n"
@@ -276,6 +285,8 @@ def constants_header(flavour, header, glx_count, static_slots, dynamic_slots):
                   f"#define GLMUX_STUB_ALIGN {f.stub_align}\n",
                   f"#define GLMUX_STUB_TYPE {f.stub_type}\n",
                   f"#define GLMUX_PTR_SIZE {f.ptr_size}\n",
+                  "/* libGLdispatch's below stubs (GL layers): bytes between two. */\n",
+                  f"#define GLMUX_BELOW_SIZE {f.below_size}\n",
                   "/* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP\n"
                   " * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +\n"
                   " * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */\n",

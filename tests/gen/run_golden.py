@@ -5,7 +5,8 @@
   run_golden.py [--update]
 
 Runs the generator on tests/gen/fixture/ in every mode into a fresh directory and compares each
-output with tests/gen/golden/. --update rewrites the golden files (review the diff!). It also
+output (libGLdispatch's below stubs, the bottom of a GL layer chain, included) with
+tests/gen/golden/. --update rewrites the golden files (review the diff!). It also
 checks that the generator refuses a symbol list that disagrees with the registry features and
 a slot list that is not sorted, with a message that names the file.
 """
@@ -48,6 +49,10 @@ def main():
         gen(c_dir, "stubs", "--lib", "Dispatch", "--all-slots", "--mode", "pure_c")
         shutil.move(os.path.join(c_dir, "Dispatch_stubs.c"), os.path.join(tmp, "Dispatch_stubs.c"))
         shutil.move(os.path.join(c_dir, "glmux_noop.c"), os.path.join(tmp, "glmux_noop.c"))
+        # libGLdispatch's below stubs (the bottom of a GL layer chain): typed C ones here.
+        gen(c_dir, "below", "--mode", "pure_c")
+        shutil.move(os.path.join(c_dir, "GLdispatch_below.c"),
+                    os.path.join(tmp, "GLdispatch_below.c"))
         shutil.rmtree(c_dir)
         # Every other flavour: its header, trampolines, entry stubs and GLX stubs, renamed.
         for mode in ("x86_tls", "aarch64_tls", "armv7_tls", "pure_c"):
@@ -55,11 +60,14 @@ def main():
             gen(m_dir, "core", "--mode", mode)
             gen(m_dir, "stubs", "--lib", "Fixture", "--symbols", sym, "--mode", mode)
             gen(m_dir, "glx", "--mode", mode)
-            for name in ("glmux_constants.h", "glmux_lazy.S", "Fixture_stubs.S"):
+            gen(m_dir, "below", "--mode", mode)
+            for name in ("glmux_constants.h", "glmux_lazy.S", "Fixture_stubs.S",
+                         "GLdispatch_below.S"):
                 if os.path.exists(os.path.join(m_dir, name)):
                     shutil.move(os.path.join(m_dir, name), os.path.join(tmp, f"{mode}.{name}"))
             shutil.rmtree(m_dir)
         gen(tmp, "glx", "--mode", "x86_64_tls")
+        gen(tmp, "below", "--mode", "x86_64_tls")
 
         produced = sorted(os.listdir(tmp))
         if update:
@@ -68,7 +76,9 @@ def main():
                 shutil.copy(os.path.join(tmp, name), os.path.join(GOLDEN, name))
             print(f"updated {len(produced)} golden files")
             return 0
-        expected = sorted(os.listdir(GOLDEN))
+        # (sub-folders hold other generators' golden files)
+        expected = sorted(n for n in os.listdir(GOLDEN)
+                          if os.path.isfile(os.path.join(GOLDEN, n)))
         if produced != expected:
             print(f"FAIL: produced {produced}, golden has {expected}")
             failures += 1

@@ -20,6 +20,8 @@
 #define GLMUX_STUB_ALIGN 65536
 #define GLMUX_STUB_TYPE __GLDISPATCH_STUB_AARCH64
 #define GLMUX_PTR_SIZE 8
+/* libGLdispatch's below stubs (GL layers): bytes between two. */
+#define GLMUX_BELOW_SIZE 32
 /* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP
  * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +
  * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */

@@ -20,6 +20,8 @@
 #define GLMUX_STUB_ALIGN 4096
 #define GLMUX_STUB_TYPE __GLDISPATCH_STUB_ARMV7_ARM
 #define GLMUX_PTR_SIZE 4
+/* libGLdispatch's below stubs (GL layers): bytes between two. */
+#define GLMUX_BELOW_SIZE 64
 /* Lazy tables: resolver trampolines of GLMUX_LAZY_SIZE bytes, GLMUX_LAZY_GROUP
  * of them in GLMUX_LAZY_GROUP_BYTES (trampoline i is at glmux_lazy_start +
  * (i / GROUP) * GROUP_BYTES + (i % GROUP) * SIZE). */
