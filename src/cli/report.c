@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "json_writer.h"
 #include "safe_out.h"
 #include "select/select.h"
+#include "select/vendor_load.h"
 
 /* The first vendor (base order) that serves gpu, or NULL. */
 const char *glmux_cli_gpu_vendor(const struct glmux_vendor_list *vl, const struct glmux_gpu *gpu)
@@ -136,26 +136,18 @@ int glmux_cli_gpus(bool json)
     return GLMUX_EXIT_OK;
 }
 
-/* Whether lib loads and exports entry; why gets the reason (dlerror() text is copied: the
- * next dl* call frees it). */
-static bool try_load(const char *lib, const char *entry, char *why, size_t size)
+/* Whether lib loads and exports entry, through the one vendor loader (select/vendor_load.h)
+ * as a probe: the entry is not called. why gets "loads" or the loader's reason. */
+static bool try_load(const char *lib, const char *abi, const char *entry, char *why,
+                     size_t size)
 {
-    void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
-    const char *err;
-    bool ok;
+    struct glmux_vendor_load req = { .file = lib, .abi = abi, .entry = entry };
+    void *handle;
 
-    if (h == NULL) {
-        err = dlerror();
-        snprintf(why, size, "%s", err ? err : "does not load");
+    if (glmux_vendor_load(&req, &handle, why, size) != GLMUX_VENDOR_LOADED)
         return false;
-    }
-    ok = dlsym(h, entry) != NULL;
-    snprintf(why, size, "%s",
-             ok ? "loads"
-                : (entry[2] == 'e' ? "loads, but has no __egl_Main: not an EGL vendor"
-                                   : "loads, but has no __glx_Main: not a GLX vendor"));
-    dlclose(h);
-    return ok;
+    snprintf(why, size, "loads");
+    return true;
 }
 
 static const char *source_name(enum glmux_vendor_source s)
@@ -212,10 +204,11 @@ int glmux_cli_vendors(bool json, bool load)
             glx = glx_default;
         if (load) {
             if (v->egl_library != NULL) {
-                egl_ok = try_load(v->egl_library, "__egl_Main", egl_buf, sizeof(egl_buf));
+                egl_ok = try_load(v->egl_library, "EGL", "__egl_Main", egl_buf,
+                                  sizeof(egl_buf));
                 egl_why = egl_buf;
             }
-            glx_ok = try_load(glx, "__glx_Main", glx_buf, sizeof(glx_buf));
+            glx_ok = try_load(glx, "GLX", "__glx_Main", glx_buf, sizeof(glx_buf));
             glx_why = glx_buf;
         }
         if (json) {

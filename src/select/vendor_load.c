@@ -77,6 +77,10 @@ enum glmux_vendor_load_result glmux_vendor_load(const struct glmux_vendor_load *
             strcmp(req->abi, "EGL") == 0 ? "an EGL" : "a GLX");
         return GLMUX_VENDOR_NO_ENTRY;
     }
+    if (req->call == NULL) {
+        dlclose(h);     /* a probe: a vendor library, whose entry is not run */
+        return GLMUX_VENDOR_LOADED;
+    }
     if (!req->call((void (*)(void))sym, req->abi_version, req->arg)) {
         char version[32];
 

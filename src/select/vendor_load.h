@@ -48,7 +48,9 @@ struct glmux_vendor_load {
     bool (*known)(void *handle, void *arg);
     /*
      * Calls the entry point, cast to the ABI's type, with abi_version and the caller's
-     * exports, vendor record and imports; returns what the entry returned.
+     * exports, vendor record and imports; returns what the entry returned. NULL: a probe (`glmux
+     * vendors --load`): the entry is looked up, not called, the library closed again, and
+     * GLMUX_VENDOR_LOADED returned with *handle NULL.
      */
     bool (*call)(void (*entry)(void), uint32_t abi_version, void *arg);
     void *arg;
