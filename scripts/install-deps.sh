@@ -59,7 +59,7 @@ native=$(dpkg --print-architecture)
 added=""
 for arch in $arches; do
     [ "$arch" = "$native" ] && continue
-    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    if ! dpkg --print-foreign-architectures | grep -qxF "$arch"; then
         echo "adding architecture $arch (multiarch: the list names packages NAME:$arch)"
         $sudo dpkg --add-architecture "$arch"
         added="$added $arch"

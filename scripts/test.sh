@@ -125,7 +125,7 @@ for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
         want_clang=false has_clang=false
         case $opts in *COMPILER=clang*) want_clang=true ;; esac
         ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' "$cache" || has_clang=true
-        if ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$cache" ||
+        if ! grep -qxF "CMAKE_GENERATOR:INTERNAL=$generator" "$cache" ||
            [ "$want_clang" != "$has_clang" ]; then
             rm -rf "$cache" "$build/CMakeFiles"
         fi

@@ -131,7 +131,8 @@ check() {
               [ "$vendor" = libGLX_mesa ] || ok=no ;;
         glmux) case $glx in "$build"/*) ;; *) ok=no ;; esac ;;
         pixels) case $glx in "$build"/*) ;; *) ok=no ;; esac
-                echo "$libs" | tr , '\n' | grep -q "^$build/.*/libGLX_glmux-pixels\.so" || ok=no
+                echo "$libs" | tr , '\n' | grep -F "/libGLX_glmux-pixels.so" |
+                    grep -qF "$build/" || ok=no
                 [ "$vendor" = libGLX_glmux-pixels ] || ok=no ;;
     esac
     if [ $ok = no ]; then

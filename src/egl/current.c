@@ -12,6 +12,7 @@
 #include "current.h"
 #include "debug.h"
 #include "discovery.h"
+#include "glmux_egl_impl.h"
 #include "maps.h"
 #include "state.h"
 #include "vendor.h"
@@ -96,8 +97,8 @@ static EGLBoolean make_current_new(glmux_egl_vendor *v, EGLDisplay dpy, EGLSurfa
  * prologue and set again; and the current display's vendor comes from the current record, not
  * the display map (a display keeps its vendor until libEGL is unloaded).
  */
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw,
-                                                       EGLSurface read, EGLContext ctx)
+EGLBoolean EGLAPIENTRY glmux_egl_MakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read,
+                                             EGLContext ctx)
 {
     __GLdispatchThreadState *state;
     struct glmux_egl_current *cur = NULL;
@@ -151,7 +152,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurfac
     return make_current_new(new_vendor, dpy, draw, read, ctx);
 }
 
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglReleaseThread(void)
+EGLBoolean EGLAPIENTRY glmux_egl_ReleaseThread(void)
 {
     struct glmux_egl_current *cur;
     glmux_egl_vendor *current_vendor = NULL;
@@ -175,7 +176,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglReleaseThread(void)
     return EGL_TRUE;
 }
 
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api)
+EGLBoolean EGLAPIENTRY glmux_egl_BindAPI(EGLenum api)
 {
     struct glmux_egl_tls *t;
     bool supported = false;
@@ -186,7 +187,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api)
                         (unsigned)api);
         return EGL_FALSE;
     }
-    if (api == eglQueryAPI())
+    if (api == glmux_egl_QueryAPI())
         return EGL_TRUE;
     for (glmux_egl_vendor *v = glmux_egl_vendors(); v != NULL; v = v->next)
         supported |= api == EGL_OPENGL_API ? v->supports_gl : v->supports_gles;
@@ -209,7 +210,7 @@ GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api)
     return EGL_TRUE;
 }
 
-GLMUX_EGL_EXPORT EGLenum EGLAPIENTRY eglQueryAPI(void)
+EGLenum EGLAPIENTRY glmux_egl_QueryAPI(void)
 {
     struct glmux_egl_tls *t;
 
@@ -218,7 +219,7 @@ GLMUX_EGL_EXPORT EGLenum EGLAPIENTRY eglQueryAPI(void)
     return t ? t->api : EGL_OPENGL_ES_API;
 }
 
-GLMUX_EGL_EXPORT EGLContext EGLAPIENTRY eglGetCurrentContext(void)
+EGLContext EGLAPIENTRY glmux_egl_GetCurrentContext(void)
 {
     struct glmux_egl_current *cur;
 
@@ -227,7 +228,7 @@ GLMUX_EGL_EXPORT EGLContext EGLAPIENTRY eglGetCurrentContext(void)
     return cur ? cur->context : EGL_NO_CONTEXT;
 }
 
-GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void)
+EGLDisplay EGLAPIENTRY glmux_egl_GetCurrentDisplay(void)
 {
     struct glmux_egl_current *cur;
 
@@ -236,7 +237,7 @@ GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void)
     return cur ? cur->display : EGL_NO_DISPLAY;
 }
 
-GLMUX_EGL_EXPORT EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint readdraw)
+EGLSurface EGLAPIENTRY glmux_egl_GetCurrentSurface(EGLint readdraw)
 {
     struct glmux_egl_current *cur;
 
@@ -267,22 +268,22 @@ static EGLBoolean wait_current(int index, bool with_engine, EGLint engine)
     return ((PFNEGLWAITGLPROC)cur->vendor->fn[index])();
 }
 
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglWaitGL(void)
+EGLBoolean EGLAPIENTRY glmux_egl_WaitGL(void)
 {
     return wait_current(GLMUX_EGL_IDX_WaitGL, false, 0);
 }
 
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglWaitNative(EGLint engine)
+EGLBoolean EGLAPIENTRY glmux_egl_WaitNative(EGLint engine)
 {
     return wait_current(GLMUX_EGL_IDX_WaitNative, true, engine);
 }
 
-GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglWaitClient(void)
+EGLBoolean EGLAPIENTRY glmux_egl_WaitClient(void)
 {
     return wait_current(GLMUX_EGL_IDX_WaitClient, false, 0);
 }
 
-GLMUX_EGL_EXPORT EGLint EGLAPIENTRY eglGetError(void)
+EGLint EGLAPIENTRY glmux_egl_GetError(void)
 {
     struct glmux_egl_tls *t = glmux_egl_tls_peek();
     EGLint error;

@@ -11,6 +11,7 @@
 #include "debug.h"
 #include "discovery.h"
 #include "display.h"
+#include "glmux_egl_impl.h"
 #include "maps.h"
 #include "state.h"
 #include "util/lifecycle.h"
@@ -41,8 +42,9 @@ static void (*display_fn(EGLDisplay dpy, int index, const char *command))(void)
     return v->fn[index];
 }
 
-#define BY_DISPLAY(prefix, ret, name, fail, params, ...)                          \
-    ret EGLAPIENTRY prefix##name params                                           \
+/* glmux_egl_<name>, the body behind an export (glmux_egl_wrappers.c) or an extension. */
+#define INTERNAL(ret, name, fail, params, ...)                                    \
+    ret EGLAPIENTRY glmux_egl_##name params                                       \
     {                                                                             \
         typedef ret (*fn_type) params;                                            \
         void (*fn)(void) = display_fn(dpy, GLMUX_EGL_IDX_##name, "egl" #name);    \
@@ -50,81 +52,77 @@ static void (*display_fn(EGLDisplay dpy, int index, const char *command))(void)
             return fail;                                                          \
         return ((fn_type)fn)(__VA_ARGS__);                                        \
     }
-#define EXPORTED(ret, name, fail, params, ...) \
-    GLMUX_EGL_EXPORT BY_DISPLAY(egl, ret, name, fail, params, __VA_ARGS__)
-#define INTERNAL(ret, name, fail, params, ...) \
-    BY_DISPLAY(glmux_egl_, ret, name, fail, params, __VA_ARGS__)
 
-EXPORTED(EGLBoolean, BindTexImage, EGL_FALSE,
+INTERNAL(EGLBoolean, BindTexImage, EGL_FALSE,
          (EGLDisplay dpy, EGLSurface surface, EGLint buffer), dpy, surface, buffer)
-EXPORTED(EGLBoolean, ChooseConfig, EGL_FALSE,
+INTERNAL(EGLBoolean, ChooseConfig, EGL_FALSE,
          (EGLDisplay dpy, const EGLint *attribs, EGLConfig *configs, EGLint size, EGLint *num),
          dpy, attribs, configs, size, num)
-EXPORTED(EGLint, ClientWaitSync, EGL_FALSE,
+INTERNAL(EGLint, ClientWaitSync, EGL_FALSE,
          (EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime timeout), dpy, sync, flags, timeout)
-EXPORTED(EGLBoolean, CopyBuffers, EGL_FALSE,
+INTERNAL(EGLBoolean, CopyBuffers, EGL_FALSE,
          (EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType target), dpy, surface, target)
-EXPORTED(EGLContext, CreateContext, EGL_NO_CONTEXT,
+INTERNAL(EGLContext, CreateContext, EGL_NO_CONTEXT,
          (EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs),
          dpy, config, share, attribs)
-EXPORTED(EGLImage, CreateImage, EGL_NO_IMAGE,
+INTERNAL(EGLImage, CreateImage, EGL_NO_IMAGE,
          (EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
           const EGLAttrib *attribs), dpy, ctx, target, buffer, attribs)
-EXPORTED(EGLSurface, CreatePbufferFromClientBuffer, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreatePbufferFromClientBuffer, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLenum type, EGLClientBuffer buffer, EGLConfig config,
           const EGLint *attribs), dpy, type, buffer, config, attribs)
-EXPORTED(EGLSurface, CreatePbufferSurface, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreatePbufferSurface, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, const EGLint *attribs), dpy, config, attribs)
-EXPORTED(EGLSurface, CreatePixmapSurface, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreatePixmapSurface, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, EGLNativePixmapType pixmap, const EGLint *attribs),
          dpy, config, pixmap, attribs)
-EXPORTED(EGLSurface, CreatePlatformPixmapSurface, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreatePlatformPixmapSurface, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, void *pixmap, const EGLAttrib *attribs),
          dpy, config, pixmap, attribs)
 INTERNAL(EGLSurface, CreatePlatformPixmapSurfaceEXT, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, void *pixmap, const EGLint *attribs),
          dpy, config, pixmap, attribs)
-EXPORTED(EGLSurface, CreatePlatformWindowSurface, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreatePlatformWindowSurface, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, void *win, const EGLAttrib *attribs),
          dpy, config, win, attribs)
 INTERNAL(EGLSurface, CreatePlatformWindowSurfaceEXT, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, void *win, const EGLint *attribs),
          dpy, config, win, attribs)
-EXPORTED(EGLSync, CreateSync, EGL_NO_SYNC,
+INTERNAL(EGLSync, CreateSync, EGL_NO_SYNC,
          (EGLDisplay dpy, EGLenum type, const EGLAttrib *attribs), dpy, type, attribs)
-EXPORTED(EGLSurface, CreateWindowSurface, EGL_NO_SURFACE,
+INTERNAL(EGLSurface, CreateWindowSurface, EGL_NO_SURFACE,
          (EGLDisplay dpy, EGLConfig config, EGLNativeWindowType win, const EGLint *attribs),
          dpy, config, win, attribs)
-EXPORTED(EGLBoolean, DestroyContext, EGL_FALSE, (EGLDisplay dpy, EGLContext ctx), dpy, ctx)
-EXPORTED(EGLBoolean, DestroyImage, EGL_FALSE, (EGLDisplay dpy, EGLImage image), dpy, image)
-EXPORTED(EGLBoolean, DestroySurface, EGL_FALSE, (EGLDisplay dpy, EGLSurface surface),
+INTERNAL(EGLBoolean, DestroyContext, EGL_FALSE, (EGLDisplay dpy, EGLContext ctx), dpy, ctx)
+INTERNAL(EGLBoolean, DestroyImage, EGL_FALSE, (EGLDisplay dpy, EGLImage image), dpy, image)
+INTERNAL(EGLBoolean, DestroySurface, EGL_FALSE, (EGLDisplay dpy, EGLSurface surface),
          dpy, surface)
-EXPORTED(EGLBoolean, DestroySync, EGL_FALSE, (EGLDisplay dpy, EGLSync sync), dpy, sync)
-EXPORTED(EGLBoolean, GetConfigAttrib, EGL_FALSE,
+INTERNAL(EGLBoolean, DestroySync, EGL_FALSE, (EGLDisplay dpy, EGLSync sync), dpy, sync)
+INTERNAL(EGLBoolean, GetConfigAttrib, EGL_FALSE,
          (EGLDisplay dpy, EGLConfig config, EGLint attribute, EGLint *value),
          dpy, config, attribute, value)
-EXPORTED(EGLBoolean, GetConfigs, EGL_FALSE,
+INTERNAL(EGLBoolean, GetConfigs, EGL_FALSE,
          (EGLDisplay dpy, EGLConfig *configs, EGLint size, EGLint *num), dpy, configs, size, num)
-EXPORTED(EGLBoolean, GetSyncAttrib, EGL_FALSE,
+INTERNAL(EGLBoolean, GetSyncAttrib, EGL_FALSE,
          (EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib *value),
          dpy, sync, attribute, value)
-EXPORTED(EGLBoolean, Initialize, EGL_FALSE, (EGLDisplay dpy, EGLint *major, EGLint *minor),
+INTERNAL(EGLBoolean, Initialize, EGL_FALSE, (EGLDisplay dpy, EGLint *major, EGLint *minor),
          dpy, major, minor)
-EXPORTED(EGLBoolean, QueryContext, EGL_FALSE,
+INTERNAL(EGLBoolean, QueryContext, EGL_FALSE,
          (EGLDisplay dpy, EGLContext ctx, EGLint attribute, EGLint *value),
          dpy, ctx, attribute, value)
-EXPORTED(EGLBoolean, QuerySurface, EGL_FALSE,
+INTERNAL(EGLBoolean, QuerySurface, EGL_FALSE,
          (EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint *value),
          dpy, surface, attribute, value)
-EXPORTED(EGLBoolean, ReleaseTexImage, EGL_FALSE,
+INTERNAL(EGLBoolean, ReleaseTexImage, EGL_FALSE,
          (EGLDisplay dpy, EGLSurface surface, EGLint buffer), dpy, surface, buffer)
-EXPORTED(EGLBoolean, SurfaceAttrib, EGL_FALSE,
+INTERNAL(EGLBoolean, SurfaceAttrib, EGL_FALSE,
          (EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint value),
          dpy, surface, attribute, value)
-EXPORTED(EGLBoolean, SwapBuffers, EGL_FALSE, (EGLDisplay dpy, EGLSurface surface), dpy, surface)
-EXPORTED(EGLBoolean, SwapInterval, EGL_FALSE, (EGLDisplay dpy, EGLint interval), dpy, interval)
-EXPORTED(EGLBoolean, Terminate, EGL_FALSE, (EGLDisplay dpy), dpy)
-EXPORTED(EGLBoolean, WaitSync, EGL_FALSE, (EGLDisplay dpy, EGLSync sync, EGLint flags),
+INTERNAL(EGLBoolean, SwapBuffers, EGL_FALSE, (EGLDisplay dpy, EGLSurface surface), dpy, surface)
+INTERNAL(EGLBoolean, SwapInterval, EGL_FALSE, (EGLDisplay dpy, EGLint interval), dpy, interval)
+INTERNAL(EGLBoolean, Terminate, EGL_FALSE, (EGLDisplay dpy), dpy)
+INTERNAL(EGLBoolean, WaitSync, EGL_FALSE, (EGLDisplay dpy, EGLSync sync, EGLint flags),
          dpy, sync, flags)
 
 /* ---- eglQueryString and the client extension string ---- */
@@ -187,7 +185,7 @@ static void strings_teardown(void)
 
 GLMUX_LIFECYCLE_STEP(egl_strings, 20, .fork = strings_fork, .teardown = strings_teardown);
 
-GLMUX_EGL_EXPORT const char *EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name)
+const char *EGLAPIENTRY glmux_egl_QueryString(EGLDisplay dpy, EGLint name)
 {
     void (*fn)(void);
     char *built, *result;

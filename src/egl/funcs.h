@@ -4,8 +4,12 @@
  * winsys indices GLMUX_EGL_IDX_<Name> (as libglvnd numbers them); the export macro; the
  * vendor type's name. Every file of libEGL may include it; it declares no function.
  *
- * Naming: exported functions keep the Khronos names; functions that cross files are
- * glmux_egl_<verb>, declared in the header of the file that defines them.
+ * Naming: the body of each of the 54 functions is glmux_egl_<Name>; the 44 exported ones
+ * (libEGL.symbols) get their Khronos-named export from gen_winsys_wrappers.py
+ * (glmux_egl_wrappers.c and the bodies' prototypes, glmux_egl_impl.h, in the build tree), a
+ * wrapper that calls the top of the name's chain of GL layers when a layer intercepts it.
+ * Other functions that cross files are glmux_egl_<verb>, declared in the header of the file
+ * that defines them.
  */
 #ifndef GLMUX_EGL_FUNCS_H
 #define GLMUX_EGL_FUNCS_H

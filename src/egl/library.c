@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "current.h"
+#include "procaddr.h"
 #include "util/lifecycle.h"
 #include "winsys/winsys.h"
 
@@ -39,5 +40,7 @@ static void teardown(void)
     glmux_lifecycle_run(GLMUX_LIFECYCLE_TEARDOWN);
 }
 
+/* glmux_egl_own_proc: the bottom of every EGL chain of GL layers (procaddr.h). */
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_EGL, "libEGL", fork_prepare, glmux_lifecycle_fork_parent,
-                     after_fork, glmux_egl_current_destroyed, glmux_egl_current_drop, teardown);
+                     after_fork, glmux_egl_current_destroyed, glmux_egl_current_drop, teardown,
+                     glmux_egl_own_proc);

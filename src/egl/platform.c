@@ -18,6 +18,7 @@
 
 #include "debug.h"
 #include "discovery.h"
+#include "glmux_egl_impl.h"
 #include "maps.h"
 #include "platform.h"
 #include "state.h"
@@ -192,7 +193,7 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
     return EGL_NO_DISPLAY;
 }
 
-GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetDisplay(EGLNativeDisplayType display_id)
+EGLDisplay EGLAPIENTRY glmux_egl_GetDisplay(EGLNativeDisplayType display_id)
 {
     void *native = (void *)display_id;
     EGLenum platform;
@@ -212,8 +213,8 @@ GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetDisplay(EGLNativeDisplayType displ
     return glmux_egl_get_platform_display(platform, native, NULL, "eglGetDisplay");
 }
 
-GLMUX_EGL_EXPORT EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, void *native,
-                                                              const EGLAttrib *attribs)
+EGLDisplay EGLAPIENTRY glmux_egl_GetPlatformDisplay(EGLenum platform, void *native,
+                                                    const EGLAttrib *attribs)
 {
     glmux_egl_entry();
     if (platform == EGL_NONE) {

@@ -5,7 +5,10 @@
  * the stub, the name gets the next winsys index and every vendor is told that index. Any
  * "gl" name is libGLdispatch's stub (filled at make-current). Results are cached. One more name,
  * GLMUX_EGL_VENDORS_PROC, is glmux's versioned interface for the pixels GLX vendor
- * (egl_shared.h); every other name gets NULL.
+ * (egl_shared.h); every other name gets NULL. With GL layers loaded, an "egl" name's answer is
+ * the top of its chain (winsys/layer.h) when a layer intercepts it; glmux_egl_own_proc, the
+ * bottom of the chain, is the answer without layers, but an own function's body instead of
+ * its export.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -14,35 +17,23 @@
 #include "debug.h"
 #include "discovery.h"
 #include "display.h"
+#include "glmux_egl_impl.h"
 #include "maps.h"
 #include "platform.h"
+#include "procaddr.h"
 #include "state.h"
 #include "vendor.h"
+#include "glmux/glmux_layer.h"
 #include "util/log.h"
+#include "winsys/layer.h"
 
 typedef void (*proc)(void);
 
+/* The bodies of libEGL's own functions (own_proc's answers; the bottom of their chains). */
 static const proc own_functions[GLMUX_EGL_IDX_COUNT] = {
-#define OWN(name) [GLMUX_EGL_IDX_##name] = (proc)egl##name,
-#define INTERNAL(name) [GLMUX_EGL_IDX_##name] = (proc)glmux_egl_##name,
-    OWN(BindAPI) OWN(BindTexImage) OWN(ChooseConfig) OWN(ClientWaitSync) OWN(CopyBuffers)
-    OWN(CreateContext) OWN(CreateImage) OWN(CreatePbufferFromClientBuffer)
-    OWN(CreatePbufferSurface) OWN(CreatePixmapSurface) OWN(CreatePlatformPixmapSurface)
-    INTERNAL(CreatePlatformPixmapSurfaceEXT) OWN(CreatePlatformWindowSurface)
-    INTERNAL(CreatePlatformWindowSurfaceEXT) OWN(CreateSync) OWN(CreateWindowSurface)
-    INTERNAL(DebugMessageControlKHR) OWN(DestroyContext) OWN(DestroyImage)
-    OWN(DestroySurface) OWN(DestroySync) OWN(GetConfigAttrib) OWN(GetConfigs)
-    OWN(GetCurrentContext) OWN(GetCurrentDisplay) OWN(GetCurrentSurface) OWN(GetDisplay)
-    OWN(GetError) OWN(GetPlatformDisplay) INTERNAL(GetPlatformDisplayEXT)
-    OWN(GetProcAddress) OWN(GetSyncAttrib) OWN(Initialize) INTERNAL(LabelObjectKHR)
-    OWN(MakeCurrent) OWN(QueryAPI) OWN(QueryContext) INTERNAL(QueryDebugKHR)
-    INTERNAL(QueryDevicesEXT) INTERNAL(QueryDisplayAttribEXT)
-    INTERNAL(QueryDisplayAttribKHR) INTERNAL(QueryDisplayAttribNV) OWN(QueryString)
-    OWN(QuerySurface) OWN(ReleaseTexImage) OWN(ReleaseThread) OWN(SurfaceAttrib)
-    OWN(SwapBuffers) OWN(SwapInterval) OWN(Terminate) OWN(WaitClient) OWN(WaitGL)
-    OWN(WaitNative) OWN(WaitSync)
+#define OWN(name) [GLMUX_EGL_IDX_##name] = (proc)glmux_egl_##name,
+    GLMUX_EGL_FUNCS(OWN)
 #undef OWN
-#undef INTERNAL
 };
 
 /*
@@ -73,18 +64,43 @@ static proc vendor_stub(const char *name)
     return stub;
 }
 
-/* An "egl" name: one of ours, or a vendor's dispatch stub. */
-static __attribute__((noinline)) proc egl_proc(const char *name)
+/* An "egl" name without layers: one of ours (the export, if it has one), or a vendor's
+ * dispatch stub. *own gets the own function's body, the bottom of the name's chain. */
+static proc egl_proc(const char *name, proc *own)
 {
     int index = glmux_egl_winsys_find(name);
 
-    if (index >= 0 && index < GLMUX_EGL_IDX_COUNT)
-        return own_functions[index];
-    return vendor_stub(name);
+    if (index >= 0 && index < GLMUX_EGL_IDX_COUNT) {
+        *own = own_functions[index];
+        return glmux_egl_exported[index] != NULL ? glmux_egl_exported[index] : *own;
+    }
+    return *own = vendor_stub(name);
 }
 
-GLMUX_EGL_EXPORT __eglMustCastToProperFunctionPointerType EGLAPIENTRY
-eglGetProcAddress(const char *name)
+/* An "egl" name: the top of its chain of layers, else egl_proc's answer. */
+static __attribute__((noinline)) proc egl_answer(const char *name)
+{
+    proc own = NULL, fn = egl_proc(name, &own);
+
+    if (fn != NULL && glmux_winsys_layers_maybe()) {
+        proc top = (proc)glmux_winsys_layer_top(name, GLMUX_LAYER_API_EGL, (void *)own, NULL);
+
+        if (top != NULL)
+            return top;
+    }
+    return fn;
+}
+
+void *glmux_egl_own_proc(const char *name)
+{
+    proc own = NULL;
+
+    if (strncmp(name, "egl", 3) == 0)
+        egl_proc(name, &own);
+    return (void *)own;
+}
+
+__eglMustCastToProperFunctionPointerType EGLAPIENTRY glmux_egl_GetProcAddress(const char *name)
 {
     glmux_egl_entry();
     if (name == NULL)
@@ -92,7 +108,7 @@ eglGetProcAddress(const char *name)
     if (name[0] == 'g' && name[1] == 'l')       /* the common case first: a GL function */
         return (__eglMustCastToProperFunctionPointerType)__glDispatchGetProcAddress(name);
     if (strncmp(name, "egl", 3) == 0)
-        return egl_proc(name);
+        return egl_answer(name);
     if (strcmp(name, GLMUX_EGL_VENDORS_PROC) == 0)
         return (__eglMustCastToProperFunctionPointerType)glmux_egl_shared_vendors;
     return NULL;

@@ -104,7 +104,7 @@ static GLXFBConfig *add_configs(Display *dpy, glmux_glx_vendor *v, GLXFBConfig *
     return configs;
 }
 
-XVisualInfo *glXChooseVisual(Display *dpy, int screen, int *attribs)
+XVisualInfo *glmux_glx_ChooseVisual(Display *dpy, int screen, int *attribs)
 {
     glmux_glx_vendor *v;
 
@@ -113,7 +113,7 @@ XVisualInfo *glXChooseVisual(Display *dpy, int screen, int *attribs)
     return v ? v->fns.ChooseVisual(dpy, screen, attribs) : NULL;
 }
 
-void glXCopyContext(Display *dpy, GLXContext src, GLXContext dst, unsigned long mask)
+void glmux_glx_CopyContext(Display *dpy, GLXContext src, GLXContext dst, unsigned long mask)
 {
     glmux_glx_vendor *v;
 
@@ -122,7 +122,8 @@ void glXCopyContext(Display *dpy, GLXContext src, GLXContext dst, unsigned long 
         v->fns.CopyContext(dpy, src, dst, mask);
 }
 
-GLXContext glXCreateContext(Display *dpy, XVisualInfo *vis, GLXContext share, Bool direct)
+GLXContext glmux_glx_CreateContext(Display *dpy, XVisualInfo *vis, GLXContext share,
+                                   Bool direct)
 {
     glmux_glx_vendor *v;
 
@@ -133,8 +134,8 @@ GLXContext glXCreateContext(Display *dpy, XVisualInfo *vis, GLXContext share, Bo
     return v ? add_context(dpy, v, v->fns.CreateContext(dpy, vis, share, direct)) : NULL;
 }
 
-GLXContext glXCreateNewContext(Display *dpy, GLXFBConfig config, int type, GLXContext share,
-                               Bool direct)
+GLXContext glmux_glx_CreateNewContext(Display *dpy, GLXFBConfig config, int type,
+                                      GLXContext share, Bool direct)
 {
     glmux_glx_vendor *v;
 
@@ -144,8 +145,8 @@ GLXContext glXCreateNewContext(Display *dpy, GLXFBConfig config, int type, GLXCo
     return add_context(dpy, v, v->fns.CreateNewContext(dpy, config, type, share, direct));
 }
 
-GLXContext glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config, GLXContext share,
-                                      Bool direct, const int *attribs)
+GLXContext glmux_glx_CreateContextAttribsARB(Display *dpy, GLXFBConfig config,
+                                             GLXContext share, Bool direct, const int *attribs)
 {
     glmux_glx_vendor *v = NULL;
     bool by_screen = false;
@@ -170,7 +171,7 @@ GLXContext glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config, GLXConte
                        v->fns.CreateContextAttribsARB(dpy, config, share, direct, attribs));
 }
 
-GLXContext glXImportContextEXT(Display *dpy, GLXContextID id)
+GLXContext glmux_glx_ImportContextEXT(Display *dpy, GLXContextID id)
 {
     struct glmux_glx_display *d;
     glmux_glx_vendor *v;
@@ -196,7 +197,7 @@ GLXContext glXImportContextEXT(Display *dpy, GLXContextID id)
     return add_context(dpy, v, v->fns.ImportContextEXT(dpy, id));
 }
 
-void glXFreeContextEXT(Display *dpy, GLXContext ctx)
+void glmux_glx_FreeContextEXT(Display *dpy, GLXContext ctx)
 {
     glmux_glx_vendor *v;
 
@@ -208,7 +209,7 @@ void glXFreeContextEXT(Display *dpy, GLXContext ctx)
     v->fns.FreeContextEXT(dpy, ctx);
 }
 
-void glXDestroyContext(Display *dpy, GLXContext ctx)
+void glmux_glx_DestroyContext(Display *dpy, GLXContext ctx)
 {
     glmux_glx_vendor *v;
 
@@ -219,7 +220,7 @@ void glXDestroyContext(Display *dpy, GLXContext ctx)
     v->fns.DestroyContext(dpy, ctx);
 }
 
-Bool glXIsDirect(Display *dpy, GLXContext ctx)
+Bool glmux_glx_IsDirect(Display *dpy, GLXContext ctx)
 {
     glmux_glx_vendor *v;
 
@@ -228,7 +229,7 @@ Bool glXIsDirect(Display *dpy, GLXContext ctx)
     return v ? v->fns.IsDirect(dpy, ctx) : False;
 }
 
-int glXQueryContext(Display *dpy, GLXContext ctx, int attrib, int *value)
+int glmux_glx_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *value)
 {
     glmux_glx_vendor *v;
 
@@ -237,7 +238,7 @@ int glXQueryContext(Display *dpy, GLXContext ctx, int attrib, int *value)
     return v ? v->fns.QueryContext(dpy, ctx, attrib, value) : GLX_BAD_CONTEXT;
 }
 
-GLXPixmap glXCreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
+GLXPixmap glmux_glx_CreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
 {
     glmux_glx_vendor *v;
 
@@ -247,7 +248,7 @@ GLXPixmap glXCreateGLXPixmap(Display *dpy, XVisualInfo *vis, Pixmap pixmap)
     return add_drawable(dpy, v, v->fns.CreateGLXPixmap(dpy, vis, pixmap));
 }
 
-void glXDestroyGLXPixmap(Display *dpy, GLXPixmap pixmap)
+void glmux_glx_DestroyGLXPixmap(Display *dpy, GLXPixmap pixmap)
 {
     glmux_glx_vendor *v;
 
@@ -258,7 +259,7 @@ void glXDestroyGLXPixmap(Display *dpy, GLXPixmap pixmap)
     v->fns.DestroyGLXPixmap(dpy, pixmap);
 }
 
-int glXGetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value)
+int glmux_glx_GetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value)
 {
     glmux_glx_vendor *v;
 
@@ -268,7 +269,7 @@ int glXGetConfig(Display *dpy, XVisualInfo *vis, int attrib, int *value)
     return v->fns.GetConfig(dpy, vis, attrib, value);
 }
 
-void glXSwapBuffers(Display *dpy, GLXDrawable draw)
+void glmux_glx_SwapBuffers(Display *dpy, GLXDrawable draw)
 {
     glmux_glx_vendor *v;
 
@@ -277,7 +278,7 @@ void glXSwapBuffers(Display *dpy, GLXDrawable draw)
         v->fns.SwapBuffers(dpy, draw);
 }
 
-void glXUseXFont(Font font, int first, int count, int list)
+void glmux_glx_UseXFont(Font font, int first, int count, int list)
 {
     glmux_glx_vendor *v;
 
@@ -286,7 +287,7 @@ void glXUseXFont(Font font, int first, int count, int list)
         v->fns.UseXFont(font, first, count, list);
 }
 
-void glXWaitGL(void)
+void glmux_glx_WaitGL(void)
 {
     glmux_glx_vendor *v;
 
@@ -295,7 +296,7 @@ void glXWaitGL(void)
         v->fns.WaitGL();
 }
 
-void glXWaitX(void)
+void glmux_glx_WaitX(void)
 {
     glmux_glx_vendor *v;
 
@@ -304,7 +305,7 @@ void glXWaitX(void)
         v->fns.WaitX();
 }
 
-const char *glXQueryExtensionsString(Display *dpy, int screen)
+const char *glmux_glx_QueryExtensionsString(Display *dpy, int screen)
 {
     glmux_glx_vendor *v;
 
@@ -313,7 +314,7 @@ const char *glXQueryExtensionsString(Display *dpy, int screen)
     return v ? v->fns.QueryExtensionsString(dpy, screen) : NULL;
 }
 
-const char *glXQueryServerString(Display *dpy, int screen, int name)
+const char *glmux_glx_QueryServerString(Display *dpy, int screen, int name)
 {
     glmux_glx_vendor *v;
 
@@ -322,13 +323,13 @@ const char *glXQueryServerString(Display *dpy, int screen, int name)
     return v ? v->fns.QueryServerString(dpy, screen, name) : NULL;
 }
 
-const char *glXGetClientString(Display *dpy, int name)
+const char *glmux_glx_GetClientString(Display *dpy, int name)
 {
     glmux_glx_entry();
     return glmux_glx_client_string(dpy, name);
 }
 
-GLXFBConfig *glXChooseFBConfig(Display *dpy, int screen, const int *attribs, int *n)
+GLXFBConfig *glmux_glx_ChooseFBConfig(Display *dpy, int screen, const int *attribs, int *n)
 {
     glmux_glx_vendor *v;
     int count = 0;
@@ -345,7 +346,7 @@ GLXFBConfig *glXChooseFBConfig(Display *dpy, int screen, const int *attribs, int
     return configs;
 }
 
-GLXFBConfig *glXGetFBConfigs(Display *dpy, int screen, int *n)
+GLXFBConfig *glmux_glx_GetFBConfigs(Display *dpy, int screen, int *n)
 {
     glmux_glx_vendor *v;
     int count = 0;
@@ -362,7 +363,7 @@ GLXFBConfig *glXGetFBConfigs(Display *dpy, int screen, int *n)
     return configs;
 }
 
-int glXGetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *value)
+int glmux_glx_GetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *value)
 {
     glmux_glx_vendor *v;
 
@@ -372,7 +373,7 @@ int glXGetFBConfigAttrib(Display *dpy, GLXFBConfig config, int attrib, int *valu
     return v->fns.GetFBConfigAttrib(dpy, config, attrib, value);
 }
 
-XVisualInfo *glXGetVisualFromFBConfig(Display *dpy, GLXFBConfig config)
+XVisualInfo *glmux_glx_GetVisualFromFBConfig(Display *dpy, GLXFBConfig config)
 {
     glmux_glx_vendor *v;
 
@@ -381,7 +382,7 @@ XVisualInfo *glXGetVisualFromFBConfig(Display *dpy, GLXFBConfig config)
     return v ? v->fns.GetVisualFromFBConfig(dpy, config) : NULL;
 }
 
-GLXPbuffer glXCreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs)
+GLXPbuffer glmux_glx_CreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs)
 {
     glmux_glx_vendor *v;
 
@@ -391,7 +392,8 @@ GLXPbuffer glXCreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs
     return add_drawable(dpy, v, v->fns.CreatePbuffer(dpy, config, attribs));
 }
 
-GLXPixmap glXCreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap, const int *attribs)
+GLXPixmap glmux_glx_CreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap,
+                                 const int *attribs)
 {
     glmux_glx_vendor *v;
 
@@ -401,7 +403,7 @@ GLXPixmap glXCreatePixmap(Display *dpy, GLXFBConfig config, Pixmap pixmap, const
     return add_drawable(dpy, v, v->fns.CreatePixmap(dpy, config, pixmap, attribs));
 }
 
-GLXWindow glXCreateWindow(Display *dpy, GLXFBConfig config, Window win, const int *attribs)
+GLXWindow glmux_glx_CreateWindow(Display *dpy, GLXFBConfig config, Window win, const int *attribs)
 {
     glmux_glx_vendor *v;
 
@@ -411,7 +413,7 @@ GLXWindow glXCreateWindow(Display *dpy, GLXFBConfig config, Window win, const in
     return add_drawable(dpy, v, v->fns.CreateWindow(dpy, config, win, attribs));
 }
 
-void glXDestroyPbuffer(Display *dpy, GLXPbuffer pbuf)
+void glmux_glx_DestroyPbuffer(Display *dpy, GLXPbuffer pbuf)
 {
     glmux_glx_vendor *v;
 
@@ -422,7 +424,7 @@ void glXDestroyPbuffer(Display *dpy, GLXPbuffer pbuf)
     v->fns.DestroyPbuffer(dpy, pbuf);
 }
 
-void glXDestroyPixmap(Display *dpy, GLXPixmap pixmap)
+void glmux_glx_DestroyPixmap(Display *dpy, GLXPixmap pixmap)
 {
     glmux_glx_vendor *v;
 
@@ -433,7 +435,7 @@ void glXDestroyPixmap(Display *dpy, GLXPixmap pixmap)
     v->fns.DestroyPixmap(dpy, pixmap);
 }
 
-void glXDestroyWindow(Display *dpy, GLXWindow win)
+void glmux_glx_DestroyWindow(Display *dpy, GLXWindow win)
 {
     glmux_glx_vendor *v;
 
@@ -444,7 +446,7 @@ void glXDestroyWindow(Display *dpy, GLXWindow win)
     v->fns.DestroyWindow(dpy, win);
 }
 
-void glXGetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned long *mask)
+void glmux_glx_GetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned long *mask)
 {
     glmux_glx_vendor *v;
 
@@ -453,7 +455,7 @@ void glXGetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned long *mask)
         v->fns.GetSelectedEvent(dpy, draw, mask);
 }
 
-void glXSelectEvent(Display *dpy, GLXDrawable draw, unsigned long mask)
+void glmux_glx_SelectEvent(Display *dpy, GLXDrawable draw, unsigned long mask)
 {
     glmux_glx_vendor *v;
 
@@ -462,7 +464,7 @@ void glXSelectEvent(Display *dpy, GLXDrawable draw, unsigned long mask)
         v->fns.SelectEvent(dpy, draw, mask);
 }
 
-void glXQueryDrawable(Display *dpy, GLXDrawable draw, int attrib, unsigned int *value)
+void glmux_glx_QueryDrawable(Display *dpy, GLXDrawable draw, int attrib, unsigned int *value)
 {
     glmux_glx_vendor *v;
 
@@ -471,7 +473,7 @@ void glXQueryDrawable(Display *dpy, GLXDrawable draw, int attrib, unsigned int *
         v->fns.QueryDrawable(dpy, draw, attrib, value);
 }
 
-Bool glXQueryExtension(Display *dpy, int *error_base, int *event_base)
+Bool glmux_glx_QueryExtension(Display *dpy, int *error_base, int *event_base)
 {
     struct glmux_glx_display *d;
     Bool ok = False;
@@ -497,7 +499,7 @@ Bool glXQueryExtension(Display *dpy, int *error_base, int *event_base)
     return ok;
 }
 
-Bool glXQueryVersion(Display *dpy, int *major, int *minor)
+Bool glmux_glx_QueryVersion(Display *dpy, int *major, int *minor)
 {
     struct glmux_glx_display *d;
     int opcode = 0, smajor = 0, sminor = 0;

@@ -223,17 +223,18 @@ static inline __attribute__((always_inline)) Bool make_current(Display *dpy, GLX
     return make_current_switch(dpy, draw, read, ctx, mcc, old);
 }
 
-Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
+Bool glmux_glx_MakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
 {
     return make_current(dpy, drawable, drawable, ctx, false);
 }
 
-Bool glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
+Bool glmux_glx_MakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read,
+                                  GLXContext ctx)
 {
     return make_current(dpy, draw, read, ctx, true);
 }
 
-GLXContext glXGetCurrentContext(void)
+GLXContext glmux_glx_GetCurrentContext(void)
 {
     struct glmux_glx_thread *t;
 
@@ -242,7 +243,7 @@ GLXContext glXGetCurrentContext(void)
     return t ? t->ctx->handle : NULL;
 }
 
-Display *glXGetCurrentDisplay(void)
+Display *glmux_glx_GetCurrentDisplay(void)
 {
     struct glmux_glx_thread *t;
 
@@ -251,7 +252,7 @@ Display *glXGetCurrentDisplay(void)
     return t ? glmux_glx_thread_dpy(t) : NULL;
 }
 
-GLXDrawable glXGetCurrentDrawable(void)
+GLXDrawable glmux_glx_GetCurrentDrawable(void)
 {
     struct glmux_glx_thread *t;
 
@@ -260,7 +261,7 @@ GLXDrawable glXGetCurrentDrawable(void)
     return t ? t->draw : None;
 }
 
-GLXDrawable glXGetCurrentReadDrawable(void)
+GLXDrawable glmux_glx_GetCurrentReadDrawable(void)
 {
     struct glmux_glx_thread *t;
 

@@ -15,6 +15,7 @@
  * getpid() on every call for this; a fork handler costs nothing per call.
  */
 #include "glx/glx_lock.h"
+#include "glx/glx_procaddr.h"
 #include "glx/glx_thread.h"
 #include "util/lifecycle.h"
 #include "winsys/winsys.h"
@@ -36,6 +37,7 @@ static void teardown(void)
 /* Fork: util/lifecycle.h's handlers. The child's (after_fork) runs after libGLdispatch's own
  * reset and before libGLdispatch hands every record of the parent to glmux_glx_thread_destroyed
  * (which takes glmux_glx_map_lock). */
+/* glmux_glx_own_proc: the bottom of every GLX chain of GL layers (glx_procaddr.h). */
 GLMUX_WINSYS_LIBRARY(GLDISPATCH_API_GLX, "libGLX", glmux_lifecycle_fork_prepare,
                      glmux_lifecycle_fork_parent, glmux_lifecycle_fork_child,
-                     glmux_glx_thread_destroyed, drop_current, teardown);
+                     glmux_glx_thread_destroyed, drop_current, teardown, glmux_glx_own_proc);

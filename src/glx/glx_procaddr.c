@@ -14,6 +14,10 @@
  * one hashed probe under glmux_glx_lock finds it again. The vendors are asked with
  * glmux_glx_lock released. The first call also loads the vendor __GLX_VENDOR_LIBRARY_NAME
  * names, so its extension functions are known before any display is opened.
+ *
+ * With GL layers loaded, a glX name's answer is the top of its chain (winsys/layer.h) when a
+ * layer intercepts it. The bottom of the chain, glmux_glx_own_proc (glx_procaddr.h), is the
+ * answer without layers, but an own function's body instead of its export.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,23 +28,38 @@
 #include "glx/glx_explain.h"
 #include "glx/glx_index.h"
 #include "glx/glx_lock.h"
+#include "glx/glx_procaddr.h"
 #include "glx/glx_screen.h"
 #include "glx/glx_vendor.h"
+#include "glmux/glmux_layer.h"
 #include "util/env.h"
 #include "util/lifecycle.h"
 #include "util/log.h"
 #include "util/name_index.h"
+#include "winsys/layer.h"
 
-/* libGLX's own functions, in the order of their dispatch indices (glx_index.c): the 40
- * exports and the 4 reached only through GetProcAddress. */
+/* The bodies of libGLX's own functions, in the order of their dispatch indices (glx_index.c):
+ * the 40 exports and the 4 reached only through GetProcAddress. The bottom of their chains of
+ * GL layers (glmux_glx_own_proc). */
 static const __GLXextFuncPtr own[] = {
-#define GLMUX_GLX_OWN(ret, name, params, args) (__GLXextFuncPtr)glX##name,
+#define GLMUX_GLX_OWN(ret, name, params, args) (__GLXextFuncPtr)glmux_glx_##name,
     GLMUX_GLX_CORE_FUNCTIONS(GLMUX_GLX_OWN)
 #undef GLMUX_GLX_OWN
-#define GLMUX_GLX_OWN(name) (__GLXextFuncPtr)glX##name,
+#define GLMUX_GLX_OWN(name) (__GLXextFuncPtr)glmux_glx_##name,
     GLMUX_GLX_OWN_EXTRA(GLMUX_GLX_OWN)
 #undef GLMUX_GLX_OWN
 };
+
+/* What glXGetProcAddress answers without layers for the first of them, the exported ones: the
+ * exports (the core table's 39, then glXGetCurrentDisplay, GLMUX_GLX_OWN_EXTRA's first). */
+static const __GLXextFuncPtr own_exported[] = {
+#define GLMUX_GLX_OWN(ret, name, params, args) (__GLXextFuncPtr)glX##name,
+    GLMUX_GLX_CORE_FUNCTIONS(GLMUX_GLX_OWN)
+#undef GLMUX_GLX_OWN
+    (__GLXextFuncPtr)glXGetCurrentDisplay,
+};
+_Static_assert(sizeof(own_exported) / sizeof(own_exported[0]) == GLMUX_GLX_CORE_COUNT + 1,
+               "libGLX exports the core table's functions and glXGetCurrentDisplay");
 
 static bool preloaded;
 
@@ -173,22 +192,55 @@ static __attribute__((noinline)) void preload(void)
     }
 }
 
-/* A glX name: libGLX's own function without the lock, else the answer kept or found. */
-static __attribute__((noinline)) __GLXextFuncPtr glx_proc(const char *name)
+/*
+ * A glX name without layers: libGLX's own function without the lock (its export, if it has
+ * one), else the answer kept or found. *bottom gets the bottom of the name's chain of layers:
+ * an own function's body, else the same answer.
+ */
+static __GLXextFuncPtr glx_proc(const char *name, __GLXextFuncPtr *bottom)
 {
     uint32_t h = glmux_name_index_hash(name);
     int i = glmux_glx_index_own(name, h);
     __GLXextFuncPtr fn;
 
-    if (i >= 0)
-        return own[i];
+    if (i >= 0) {
+        *bottom = own[i];
+        return i < (int)(sizeof(own_exported) / sizeof(own_exported[0])) ? own_exported[i] : own[i];
+    }
     fn = lookup_glx(name, h);
     if (fn == NULL)
         glmux_log(GLMUX_LOG_DISPATCH, "glXGetProcAddress(\"%s\"): no function", name);
+    return *bottom = fn;
+}
+
+/* A glX name: the top of its chain of GL layers (winsys/layer.h), else glx_proc's answer. */
+static __attribute__((noinline)) __GLXextFuncPtr glx_answer(const char *name)
+{
+    __GLXextFuncPtr bottom = NULL, fn = glx_proc(name, &bottom);
+
+    if (fn != NULL && glmux_winsys_layers_maybe()) {
+        __GLXextFuncPtr top = (__GLXextFuncPtr)glmux_winsys_layer_top(name, GLMUX_LAYER_API_GLX,
+                                                                      (void *)bottom, NULL);
+
+        if (top != NULL)
+            return top;
+    }
     return fn;
 }
 
-__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
+void *glmux_glx_own_proc(const char *name)
+{
+    __GLXextFuncPtr bottom = NULL;
+
+    if (name[0] == 'g' && name[1] == 'l' && name[2] == 'X') {
+        if (!__atomic_load_n(&preloaded, __ATOMIC_ACQUIRE))
+            preload();
+        glx_proc(name, &bottom);
+    }
+    return (void *)bottom;
+}
+
+__GLXextFuncPtr glmux_glx_GetProcAddressARB(const GLubyte *procName)
 {
     const char *name = (const char *)procName;
     __GLXextFuncPtr fn;
@@ -204,7 +256,7 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
         preload();
     if (name[0] == 'g' && name[1] == 'l') {
         if (name[2] == 'X')
-            return glx_proc(name);
+            return glx_answer(name);
     } else if (strcmp(name, GLMUX_DISPATCH_WINSYS_NAME) == 0) {
         return NULL;    /* libGLdispatch's private extension is not a function (GLdispatch.h) */
     }
@@ -215,9 +267,9 @@ __GLXextFuncPtr glXGetProcAddressARB(const GLubyte *procName)
     return fn;
 }
 
-__GLXextFuncPtr glXGetProcAddress(const GLubyte *procName)
+__GLXextFuncPtr glmux_glx_GetProcAddress(const GLubyte *procName)
 {
-    return glXGetProcAddressARB(procName);
+    return glmux_glx_GetProcAddressARB(procName);
 }
 
 static void teardown(void)
@@ -255,7 +307,7 @@ __GLXextFuncPtr __glXGLLoadGLXFunction(const char *name, __GLXextFuncPtr *ptr,
     fn = __atomic_load_n(ptr, __ATOMIC_ACQUIRE);
     if (fn != NULL)
         return fn;
-    fn = glXGetProcAddressARB((const GLubyte *)name);
+    fn = glmux_glx_GetProcAddressARB((const GLubyte *)name);
     if (fn != NULL &&
         !__atomic_compare_exchange_n(ptr, &expected, fn, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))

@@ -324,7 +324,7 @@ const __GLXapiExports glmux_glx_exports = {
     .getDynDispatch = export_get_dyn_dispatch,
     .getCurrentDynDispatch = export_get_current_dyn_dispatch,
     .fetchDispatchEntry = glmux_glx_vendor_fetch,
-    .getCurrentContext = glXGetCurrentContext,
+    .getCurrentContext = glmux_glx_GetCurrentContext,   /* not the export: no layer sees it */
     MAP_EXPORTS(Context, context),
     MAP_EXPORTS(FBConfig, fbconfig),
     MAP_EXPORTS(Drawable, drawable),

@@ -116,6 +116,8 @@ void glmux_lookup_clear(struct glmux_lookup_cache *cache);
  *     parent to record_destroyed; before fork it runs fork_prepare (and fork_parent after it in
  *     the parent). With a libGLdispatch that is not glmux's, the library installs the same
  *     handlers itself (fork_prepare, fork_parent, and libglvnd's reset around after_fork).
+ *   own_proc: the library's terminator for one of its names, the bottom of its chains of GL
+ *     layers (GLdispatch.h, version 5; layer.h).
  *   unload: drop_current (release the calling thread's context without calling its vendor),
  *     unregister with none of the library's locks held (records still current on other threads
  *     become libGLdispatch's, freed when those threads exit or next ask for their state, never
@@ -144,12 +146,12 @@ void glmux_winsys_unload(void);
         glmux_winsys_unload();                                                                  \
     }
 #define GLMUX_WINSYS_LIBRARY(api_tag, lib_name, prepare_fn, parent_fn, after_fork_fn,           \
-                             record_destroyed_fn, drop_current_fn, teardown_fn)                 \
+                             record_destroyed_fn, drop_current_fn, teardown_fn, own_proc_fn)    \
     GLMUX_WINSYS_LOAD_HOOKS                                                                     \
     const struct glmux_winsys_library glmux_winsys_library = {                                  \
         .client = { .tag = (api_tag), .name = (lib_name), .fork_prepare = (prepare_fn),         \
                     .fork_parent = (parent_fn), .after_fork = (after_fork_fn),                  \
-                    .record_destroyed = (record_destroyed_fn) },                                \
+                    .record_destroyed = (record_destroyed_fn), .own_proc = (own_proc_fn) },     \
         .drop_current = (drop_current_fn), .teardown = (teardown_fn)                            \
     }
 /* Whether the library loaded (libGLdispatch's ABI matched) and is not being unloaded. */

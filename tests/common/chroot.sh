@@ -15,7 +15,8 @@
 chroot_apt_setup() {
     # shellcheck disable=SC2016
     apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
-        "Architecture: $(dpkg --print-architecture)" | awk -v s="$1" '$2 ~ "^" s "([-/]|$)"' |
+        "Architecture: $(dpkg --print-architecture)" | awk -v s="$1" '
+        index($2, s) == 1 && substr($2, length(s) + 1) ~ /^([-\/]|$)/' |
         sort -u | sed 's/^/deb /' >"$2/sources.list"
     apt-config dump |
         grep -E '^Acquire::(https?|ftp)::Proxy|^Acquire::Check-(Valid-Until|Date)|^Acquire::Retries' \

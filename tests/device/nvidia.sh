@@ -205,7 +205,7 @@ if render default; then
     loaded_ok=yes
     for lib in "$lib_egl" "$lib_dispatch" "$lib_opengl"; do
         real=$(readlink -f "$lib")
-        grep -q "^loaded $real\$" "$work/default.out" || grep -q "^loaded $lib\$" "$work/default.out" ||
+        grep -qxF "loaded $real" "$work/default.out" || grep -qxF "loaded $lib" "$work/default.out" ||
             loaded_ok="no ($(basename "$lib") not ours)"
     done
     pixel=$(sed -n 's/^pixel //p' "$work/default.out")

@@ -13,7 +13,7 @@ set -eu
 top=$1 work=$2 arch=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v apt-get > /dev/null || { echo "SKIP: apt-get missing" >&2; exit 77; }
-dpkg --print-foreign-architectures | grep -qx "$arch" ||
+dpkg --print-foreign-architectures | grep -qxF "$arch" ||
     { echo "SKIP: $arch is not a dpkg foreign architecture here (scripts/install-deps.sh .ci/packages .ci/packages-cross adds it, as CI=true scripts/test.sh does)" >&2; exit 77; }
 apt-cache policy "libc6:$arch" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
     { echo "SKIP: apt has no $arch package lists (apt-get update)" >&2; exit 77; }

@@ -69,7 +69,8 @@ echo "ok: built as $(grep -m1 '^uid=' "$work/build.log")"
 # Only what the buildd variant and the Build-Depends bring: none of glmux's own packages, nor
 # libglvnd-dev or the other -dev packages glmux replaces (their headers must not be inputs).
 for p in libglvnd-dev libgl-dev libegl-dev libgles-dev libglx-dev libopengl-dev libglvnd-core-dev; do
-    ! grep -q "^$p " "$work/installed.txt" || fail "the chroot had $p, which glmux builds itself"
+    ! awk -v p="$p" '$1 == p { found = 1 } END { exit !found }' "$work/installed.txt" ||
+        fail "the chroot had $p, which glmux builds itself"
 done
 echo "ok: $(wc -l < "$work/installed.txt") packages in the chroot, none of the -dev packages glmux builds"
 grep -E '^100% tests passed, 0 tests failed out of [1-9]' "$work/build.log" ||

@@ -85,7 +85,7 @@ if has libegl1; then
     field libegl1 Depends | grep -q 'libegl-mesa0 | libegl-vendor' ||
         fail "libegl1 must depend on libegl-mesa0 | libegl-vendor"
     for d in etc/glvnd/egl_vendor.d usr/share/glvnd/egl_vendor.d; do
-        dpkg-deb -c "$(deb libegl1)" | awk '{print $6}' | grep -qx "\./$d/" || fail "libegl1 does not own $d"
+        dpkg-deb -c "$(deb libegl1)" | awk '{print $6}' | grep -qxF "./$d/" || fail "libegl1 does not own $d"
     done
 fi
 if has libglx0; then
@@ -107,13 +107,13 @@ fi
 has libgl1 && expect libgl1 "$M/libGL\.so\.1(\.[0-9.]+)?"
 expect glmux-tools "usr/bin/glmux" "usr/share/man/man1/glmux\.1\.gz"
 [ "$(field glmux-tools Multi-Arch)" = foreign ] || fail "glmux-tools is not Multi-Arch: foreign"
-dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$M/glvnd/vendors/" ||
+dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qxF "./$M/glvnd/vendors/" ||
     fail "libglvnd0 does not own $M/glvnd/vendors"
 # GL layers (docs/layers.md): libglvnd0, whose libGLdispatch loads them, owns their folders;
 # glmux's own layers are a package of their own, libraries in a private folder, manifests in
 # this architecture's folder.
 for d in "$M/glvnd/layers.d" etc/glmux/layers.d; do
-    dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qx "\./$d/" ||
+    dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qxF "./$d/" ||
         fail "libglvnd0 does not own $d"
 done
 expect glmux-layers "$M/glmux/layers/libglmux-layer-[a-z-]+\.so" \
@@ -125,7 +125,7 @@ rm -rf root && mkdir root
 for p in libglvnd0 libegl1 libglvnd-core-dev; do dpkg-deb -x "$(deb $p)" root; done
 pcv() { PKG_CONFIG_LIBDIR="root/$M/pkgconfig" pkg-config --variable="$2" "$1"; }
 [ "$(pcv glmux vendordir)" = "/$M/glvnd/vendors" ] || fail "glmux.pc vendordir is $(pcv glmux vendordir)"
-grep -qx "vendordir=\${libdir}/glvnd/vendors" "root/$M/pkgconfig/glmux.pc" ||
+grep -qxF "vendordir=\${libdir}/glvnd/vendors" "root/$M/pkgconfig/glmux.pc" ||
     fail "glmux.pc vendordir is not \${libdir}/glvnd/vendors"
 [ "$(pcv libglvnd egl_vendor_dirs)" = /etc/glvnd/egl_vendor.d:/usr/share/glvnd/egl_vendor.d ] ||
     fail "libglvnd.pc egl_vendor_dirs is $(pcv libglvnd egl_vendor_dirs)"

@@ -60,7 +60,7 @@ apt-get install -y -q --no-install-recommends $replaced libegl-mesa0 libglx-mesa
 # shellcheck disable=SC2086
 dpkg-query -W -f '${Package} ${Version}\n' $replaced | sort >/tmp/versions.before
 render "Debian's libglvnd"
-grep -q "$mark" "$lib" && fail "$lib is glmux's before the install"
+grep -qF "$mark" "$lib" && fail "$lib is glmux's before the install"
 echo "ok: glxinfo renders through Debian's libglvnd ($lib)"
 
 echo "== apt install ./out/deb/*.deb"
@@ -72,7 +72,7 @@ for p in $replaced glmux-tools libglx-glmux-pixels0; do
 done
 glmux check || fail "glmux check failed"
 render "glmux's packages"
-grep -q "$mark" "$lib" || fail "the libGLX.so.0 loaded ($lib) is not glmux's"
+grep -qF "$mark" "$lib" || fail "the libGLX.so.0 loaded ($lib) is not glmux's"
 echo "ok: 16 packages at glmux's version, glmux check passes, glxinfo renders through glmux ($lib)"
 
 echo "== the way back"
@@ -96,7 +96,7 @@ files=$(find / -xdev \( -path /home/demo/glmux -o -path /proc -o -path /sys -o -
 [ -z "$files" ] || fail "glmux files left: $files"
 [ ! -e "/usr/lib/$multiarch/glvnd/vendors" ] || fail "glmux's vendor directory is left"
 render "back to Debian's libglvnd"
-grep -q "$mark" "$lib" && fail "$lib is still glmux's"
+grep -qF "$mark" "$lib" && fail "$lib is still glmux's"
 echo "ok: back at Debian's versions, dpkg --verify clean, no glmux package or file left, glxinfo renders ($lib)"
 echo "install-chroot: all steps passed"
 INSIDE

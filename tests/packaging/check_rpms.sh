@@ -69,7 +69,7 @@ q -l "$(ls ./*-debuginfo-[0-9]*.rpm | head -1)" | grep -q '^/usr/lib/debug/.*lib
     fail "the debuginfo package lacks libGL's debug file"
 echo "ok: debuginfo: $(ls ./*-debug*-[0-9]*.rpm | tr '\n' ' ')"
 files() { q -l "$(rpmof "$1")" | grep -v '^/usr/share/licenses/'; }
-need() { files "$1" | grep -qx "$2" || fail "$1 lacks $2"; }
+need() { files "$1" | grep -qxF "$2" || fail "$1 lacks $2"; }
 need libglvnd $L/libGLdispatch.so.0
 need libglvnd /etc/glvnd
 need libglvnd /usr/share/glvnd
@@ -171,7 +171,8 @@ for pv in libglvnd-gles:libGLES libglvnd-gles:mesa-libGLES libglvnd-egl:libEGL l
           libglvnd-devel:mesa-khr-devel libglvnd-devel:mesa-libGLES-devel libglvnd-devel:libGLES-devel; do
     p=${pv%%:*} name=${pv#*:}
     ver=""
-    q --obsoletes "$(rpmof "$p")" | grep -q "^$name " && ver=" = $evr"
+    q --obsoletes "$(rpmof "$p")" | awk -v n="$name" '$1 == n { f = 1 } END { exit !f }' &&
+        ver=" = $evr"
     for v in "$name" "$name(x86-64)"; do
         q --provides "$(rpmof "$p")" | grep -qxF "$v$ver" || fail "$p does not provide '$v$ver'"
     done

@@ -84,7 +84,7 @@ for p in $pkgs; do list "$p"; done | grep -v '^usr/share/doc/\|^usr/share/lintia
 [ ! -s "$work/dup.txt" ] || fail "files owned twice: $(cat "$work/dup.txt")"
 echo "ok: $(echo "$pkgs" | wc -l) packages, no file owned twice"
 for name in alpha beta; do
-    list "$work/libgl-vendor-${name}_1.0_$arch.deb" | grep -q "usr/lib/$ma/glvnd/vendors/" ||
+    list "$work/libgl-vendor-${name}_1.0_$arch.deb" | grep -qF "usr/lib/$ma/glvnd/vendors/" ||
         fail "vendor $name has no manifest in the vendor directory"
 done
 
@@ -103,7 +103,7 @@ if [ "$(id -u)" = 0 ]; then
     ours=$(for p in $pkgs; do dpkg-deb -f "$p" Package; done)
     missing=$(sed -n 's/^ *Package \([^ ]*\) is not installed\.$/\1/p' "$work/dpkg-i.log" | sort -u)
     for m in $missing; do
-        case $m in *-vendor|*-mesa0) true ;; *) grep -qx "$m" <<< "$ours" || continue ;; esac
+        case $m in *-vendor|*-mesa0) true ;; *) grep -qxF "$m" <<< "$ours" || continue ;; esac
         cat "$work/dpkg-i.log" >&2
         fail "dependency on $m unresolved among glmux's and the vendors' packages"
     done

@@ -95,7 +95,7 @@ if [ "$mode" = test ]; then
     echo "ok: build/, built by the demonstration without Present, has it now"
     [ "$(cat "$work/ci-deps.rc")" = 0 ] || { tail -n 20 "$work/ci-deps.log"; fail "CI=true scripts/test.sh --deps failed"; }
     for arch in i386 arm64 armhf; do
-        grep -qx "$arch" "$work/foreign-ci" || fail "CI=true scripts/test.sh --deps did not add $arch"
+        grep -qxF "$arch" "$work/foreign-ci" || fail "CI=true scripts/test.sh --deps did not add $arch"
     done
     echo "ok: CI=true adds the cross rows' architectures: $(tr '\n' ' ' <"$work/foreign-ci")"
 fi

@@ -35,7 +35,7 @@ FAKE
     done
     cat >>"$d/dpkg-query" <<'FAKE'
 pkg=$(eval echo "\${$#}")
-grep -qx "$pkg" "$d/installed" && { printf 'install ok installed'; exit 0; }
+grep -qxF "$pkg" "$d/installed" && { printf 'install ok installed'; exit 0; }
 exit 1
 FAKE
     cat >>"$d/dpkg" <<'FAKE'
