@@ -60,5 +60,6 @@ row "make-current, two vendors (per call)" \
     "$(count "$system" fake make_current_loop "$prog" switch "$calls")" "$calls"
 for lib in "$ours" "$system"; do
     LD_LIBRARY_PATH="$lib:$vendors" __GLX_FORCE_VENDOR_LIBRARY_0=fakea \
-        __GLX_FORCE_VENDOR_LIBRARY_1=fakeb "$prog" switch 200000 | sed "s|^|$lib: |"
+        __GLX_FORCE_VENDOR_LIBRARY_1=fakeb "$prog" switch 200000 |
+        while IFS= read -r line; do printf '%s: %s\n' "$lib" "$line"; done
 done
