@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "explain_glx.h"
+#include "cli/layers.h"
 #include "json_writer.h"
 #include "safe_out.h"
 #include "select/pixels_rule.h"
@@ -368,6 +369,7 @@ static void print_json(const struct decision *d)
         glmux_jw_string(&w, NULL, glmux_select_reason(d->sel, i));
     each_glx_reason(d, json_reason, &w);
     glmux_jw_end(&w, ']');
+    glmux_cli_explain_layers(&w); /* GL layers: the chain (layers.c) */
     glmux_jw_end(&w, '}');
     glmux_jw_finish(&w);
 }
@@ -517,6 +519,7 @@ static void print_text(const struct decision *d)
     print_gpu(d);
     print_egl(d);
     print_glx(d);
+    glmux_cli_explain_layers(NULL); /* GL layers: the chain (layers.c) */
     printf("why:\n");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
         printf("  - %s\n", E(glmux_select_reason(d->sel, i)));

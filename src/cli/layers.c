@@ -290,12 +290,13 @@ void glmux_cli_explain_layers(struct glmux_jw *w)
         glmux_jw_int(w, "not_loaded", (long)off);
         glmux_jw_end(w, '}');
     } else {
-        printf("GL layers: ");
+        printf("GL layers:   ");
         print_chain(&scan);
         if (scan.skipped)
-            printf("  every layer is off (GLMUX_LAYERS_DISABLE); no layer folder read\n");
+            printf("             every layer is off (GLMUX_LAYERS_DISABLE): no layer folder "
+                   "read\n");
         else if (scan.count > 0)
-            printf("  %zu layer(s) found, %zu not loaded; 'glmux layers' says why\n",
+            printf("             %zu layer(s) found, %zu not loaded; 'glmux layers' says why\n",
                    scan.count, off);
     }
     glmux_layers_scan_free(&scan);

@@ -127,6 +127,15 @@ def main():
         fail("~all~ did not skip the scan")
     run([glmux, "layers", "--bogus"], env, expect_rc=2)
 
+    # glmux explain shows the same chain.
+    env4 = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    out = run([glmux, "explain"], env4).stdout
+    if "GL layers:   program -> tl_good -> tl_implicit -> glmux -> vendor" not in out:
+        fail("explain's chain")
+    doc = json.loads(run([glmux, "explain", "--json"], env4).stdout)
+    if doc["layers"]["chain"] != ["program", "tl_good", "tl_implicit", "glmux", "vendor"]:
+        fail(f"explain --json's chain: {doc['layers']}")
+
     # manifest --layer writes what the loader reads.
     r = run([glmux, "manifest", "--layer", "tl_made", "--library", good, "--apis", "gl,egl",
              "--type", "implicit", "--disable-env", "TL_MADE_OFF=1", "--description", "made"],
