@@ -18,26 +18,37 @@
 
 #if defined(__x86_64__)
 #define OWN_MACHINE EM_X86_64
+#define OWN_NAME "x86-64"
 #elif defined(__i386__)
 #define OWN_MACHINE EM_386
+#define OWN_NAME "i386"
 #elif defined(__aarch64__)
 #define OWN_MACHINE EM_AARCH64
+#define OWN_NAME "aarch64"
 #elif defined(__arm__)
 #define OWN_MACHINE EM_ARM
+#define OWN_NAME "arm"
 #elif defined(__powerpc64__)
 #define OWN_MACHINE EM_PPC64
+#define OWN_NAME "ppc64"
 #elif defined(__powerpc__)
 #define OWN_MACHINE EM_PPC
+#define OWN_NAME "ppc"
 #elif defined(__s390__)
 #define OWN_MACHINE EM_S390
+#define OWN_NAME "s390"
 #elif defined(__riscv)
 #define OWN_MACHINE EM_RISCV
+#define OWN_NAME "riscv"
 #elif defined(__mips__)
 #define OWN_MACHINE EM_MIPS
+#define OWN_NAME "mips"
 #elif defined(__loongarch__)
 #define OWN_MACHINE 258 /* EM_LOONGARCH */
+#define OWN_NAME "loongarch"
 #elif defined(__sparc__) && defined(__arch64__)
 #define OWN_MACHINE EM_SPARCV9
+#define OWN_NAME "sparc64"
 #else
 #define OWN_MACHINE 0 /* unknown here: the class and byte order are still compared */
 #endif
@@ -83,14 +94,12 @@ static bool own_big_endian(void)
 
 const char *glmux_elf_own(void)
 {
-    static char own[64];
-
-    if (own[0] == '\0') {
-        char tmp[64];
-        describe(tmp, sizeof(tmp), glmux_elf_own_bits(), own_big_endian(), OWN_MACHINE);
-        memcpy(own, tmp, sizeof(own)); /* whole, so a racing reader sees one of two copies */
-    }
-    return own;
+    /* A constant, so that any thread may ask (machine_name's words for OWN_MACHINE). */
+#if OWN_MACHINE == 0
+    return __SIZEOF_POINTER__ == 8 ? "64-bit (this machine)" : "32-bit (this machine)";
+#else
+    return __SIZEOF_POINTER__ == 8 ? "64-bit " OWN_NAME : "32-bit " OWN_NAME;
+#endif
 }
 
 enum glmux_elf_result glmux_elf_check(const char *path, char *what, size_t size)
