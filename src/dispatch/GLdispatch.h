@@ -177,6 +177,12 @@ struct glmux_dispatch_winsys {
      * layer_top or make-current, and when none was found). Cheap: one load.
      */
     bool (*layers_active)(void);
+    /*
+     * Version 5: true for the first call with key in the process (util/log.h,
+     * glmux_log_claim): libEGL and libGLX say a thing about the environment once between them.
+     * Lock-free, from any thread.
+     */
+    bool (*claim_message)(const char *key);
 };
 
 #ifdef __cplusplus

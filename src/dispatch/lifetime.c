@@ -146,6 +146,8 @@ const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
     .unregister_client = unregister_client,
     .layer_top = glmux_chain_layer_top,
     .layers_active = glmux_chain_layers_active,
+    /* libGLdispatch's copy of the log claims in its own table: the process's one. */
+    .claim_message = glmux_log_claim,
 };
 
 /*

@@ -263,7 +263,8 @@ glmux_glx_vendor *glmux_glx_vendor_load(const char *name, bool override, char *f
         if (v == NULL)
             glmux_log(strcmp(name, "system") == 0 ? GLMUX_LOG_VENDOR : GLMUX_LOG_WARN,
                       "cannot use GLX vendor \"%s\": %s (reported once; "
-                      "GLMUX_DEBUG=warn,vendor shows the whole search)", name, why);
+                      "GLMUX_DEBUG=warn,vendor shows the whole search)", GLMUX_LOG_CUT(name),
+                      why);
     }
     glmux_glx_lock_release();
     return v;

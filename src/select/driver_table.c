@@ -7,9 +7,9 @@
  * Arm, Apple, Vivante, Tegra, Imagination) and the display-only drivers it serves through
  * kmsro. Names are DRM driver names; udev reports the platform driver's name, which for some is
  * the DRM name plus "-drm" (vc4-drm), matched by glmux_driver_matches. GLMUX_DRIVER_VENDORS
- * ("drv=vendor,...", ignored in secure-execution processes) adds or replaces entries; a
- * manifest that declares "drivers" is never overridden by this table (see select.h,
- * glmux_select_candidate_serves).
+ * ("drv=vendor,...", ignored in secure-execution processes) adds or replaces entries; the
+ * entries it skips are named once per process, when it is first read. A manifest that declares
+ * "drivers" is never overridden by this table (see select.h, glmux_select_candidate_serves).
  */
 #define _GNU_SOURCE
 #include "select.h"
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "util/env.h"
+#include "util/log.h"
 
 static const struct {
     const char *driver;
@@ -88,10 +89,71 @@ static bool entry_matches(const char *name, size_t len, const char *driver)
     return glmux_driver_matches(buf, driver);
 }
 
+/*
+ * What is wrong with the len bytes at entry, an entry of GLMUX_DRIVER_VENDORS (glmux_driver_
+ * default_vendor skips it), or NULL when nothing is.
+ */
+static const char *entry_problem(const char *entry, size_t len)
+{
+    const char *eq = memchr(entry, '=', len);
+
+    if (eq == NULL)
+        return "no '='";
+    if (eq == entry)
+        return "no driver name before '='";
+    if ((size_t)(eq - entry) >= 64)
+        return "a driver name longer than 63 bytes";
+    if (len - (size_t)(eq - entry) - 1 >= GLMUX_DRIVER_VENDOR_MAX)
+        return "a vendor name longer than 64 bytes";
+    return NULL;
+}
+
+/*
+ * The entries of GLMUX_DRIVER_VENDORS that are skipped, said once per process (util/log.h,
+ * glmux_log_claim) the first time the variable is read: up to four of them, each cut to 40
+ * bytes, and how many more.
+ */
+static void check_spec(const char *spec)
+{
+    char list[512];
+    size_t used = 0;
+    int bad = 0;
+
+    list[0] = '\0';
+    for (const char *p = spec; *p != '\0';) {
+        size_t len = strcspn(p, ", ");
+        const char *why = len > 0 ? entry_problem(p, len) : NULL;
+
+        if (why != NULL && bad++ < 4 && used < sizeof(list)) {
+            int n = snprintf(list + used, sizeof(list) - used, "%s\"%.*s%s\" (%s)",
+                             used ? ", " : "", (int)(len > 40 ? 40 : len), p,
+                             len > 40 ? "..." : "", why);
+            used += n > 0 ? (size_t)n : 0;
+        }
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    if (bad == 0 || !glmux_log_claim("GLMUX_DRIVER_VENDORS"))
+        return;
+    if (bad > 4)
+        snprintf(list + (used < sizeof(list) ? used : sizeof(list) - 1),
+                 sizeof(list) - (used < sizeof(list) ? used : sizeof(list) - 1),
+                 " and %d more", bad - 4);
+    glmux_log(GLMUX_LOG_WARN | GLMUX_LOG_SELECT, "GLMUX_DRIVER_VENDORS=\"%s\": %d entr%s "
+              "ignored: %s; the form is driver=vendor[,driver=vendor...] (driver= drops a "
+              "built-in entry), vendor names of at most 64 bytes", GLMUX_LOG_CUT(spec), bad,
+              bad == 1 ? "y" : "ies", list);
+}
+
 const char *glmux_driver_default_vendor(const char *driver, char found[GLMUX_DRIVER_VENDOR_MAX])
 {
+    static bool checked;
     const char *spec = glmux_env_get("GLMUX_DRIVER_VENDORS");
     size_t dlen = strlen(driver);
+
+    if (spec != NULL && !__atomic_exchange_n(&checked, true, __ATOMIC_RELAXED))
+        check_spec(spec);
     enum { KEEP, SET, REMOVED } state = KEEP;
 
     if (dlen == 0)

@@ -70,7 +70,8 @@ enum glmux_pixels_when glmux_select_pixels_rule(struct glmux_select *sel,
 
     for (size_t i = 0; i < n; i++) {
         if (plan[i].override) {
-            snprintf(why, why_size, "%s names vendor \"%s\"", plan[i].why, plan[i].name);
+            glmux_log_mark_cut(why, why_size, snprintf(why, why_size, "%s names vendor \"%s\"",
+                                                       plan[i].why, plan[i].name));
             return GLMUX_PIXELS_NEVER;
         }
     }

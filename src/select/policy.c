@@ -54,7 +54,7 @@ void glmux_select_note(struct glmux_select *sel, unsigned category, const char *
     if (!sel->keep_reasons && (sel->quiet || !glmux_log_enabled(category)))
         return;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    glmux_log_mark_cut(buf, sizeof(buf), vsnprintf(buf, sizeof(buf), fmt, ap));
     va_end(ap);
     head = __atomic_load_n(&sel->reasons, __ATOMIC_ACQUIRE);
     if (recorded(head, buf))

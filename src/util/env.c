@@ -6,6 +6,7 @@
 #include "env.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -27,36 +28,21 @@ const char *glmux_env_get_always(const char *name)
     return getenv(name);
 }
 
-/*
- * Whether name is warned about for the first time in this process. Names are the callers'
- * string literals; a few slots are enough (a handful of variables are read as numbers), and
- * when they are full nothing more is warned about. Lock-free: a warning may come from any
- * thread, at any time.
- */
+/* Whether name is warned about for the first time in this process: once between all of
+ * glmux's libraries that share glmux's libGLdispatch (util/log.h, glmux_log_claim). */
 static bool first_warning(const char *name)
 {
-    static const char *warned[16];
-
-    for (size_t i = 0; i < sizeof(warned) / sizeof(warned[0]); i++) {
-        const char *seen = __atomic_load_n(&warned[i], __ATOMIC_ACQUIRE);
-
-        if (seen == NULL) {
-            if (__atomic_compare_exchange_n(&warned[i], &seen, name, false, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
-                return true;
-        }
-        if (strcmp(seen, name) == 0)
-            return false;
-    }
-    return false;
+    return glmux_log_claim(name);
 }
 
 /*
  * Reads the variable as a decimal number: false when it is unset or empty; else *value gets
  * what strtol reads (as atoi() would, glibc's atoi() being (int)strtol(value, NULL, 10)) and
- * *whole whether that is the whole value, in range.
+ * *whole whether that is the whole value, in range; *range whether it is a whole decimal
+ * number that does not fit a long.
  */
-static bool read_number(const char *name, const char **text, long *value, bool *whole)
+static bool read_number(const char *name, const char **text, long *value, bool *whole,
+                        bool *range)
 {
     char *end;
 
@@ -66,6 +52,7 @@ static bool read_number(const char *name, const char **text, long *value, bool *
     errno = 0;
     *value = strtol(*text, &end, 10);
     *whole = errno == 0 && *end == '\0' && end != *text;
+    *range = errno == ERANGE && *end == '\0';
     return true;
 }
 
@@ -73,14 +60,17 @@ long glmux_env_get_int(const char *name, long def)
 {
     const char *text;
     long result;
-    bool whole;
+    bool whole, range;
 
-    if (!read_number(name, &text, &result, &whole))
+    if (!read_number(name, &text, &result, &whole, &range))
         return def;
     if (!whole) {
-        if (first_warning(name))
+        if (range && first_warning(name))
+            glmux_log(GLMUX_LOG_WARN, "ignoring %s=\"%s\": out of range (from %ld to %ld); "
+                      "using %ld", name, GLMUX_LOG_CUT(text), LONG_MIN, LONG_MAX, def);
+        else if (!range && first_warning(name))
             glmux_log(GLMUX_LOG_WARN, "ignoring %s=\"%s\": not a decimal number; using %ld",
-                      name, text, def);
+                      name, GLMUX_LOG_CUT(text), def);
         return def;
     }
     return result;
@@ -90,12 +80,12 @@ bool glmux_env_get_flag(const char *name)
 {
     const char *text;
     long result;
-    bool whole;
+    bool whole, range;
 
-    if (!read_number(name, &text, &result, &whole))
+    if (!read_number(name, &text, &result, &whole, &range))
         return false;
     if (!whole && first_warning(name))
-        glmux_log(GLMUX_LOG_WARN, "%s=\"%s\" is not a number; read as %d, as libglvnd reads it",
-                  name, text, (int)result);
+        glmux_log(GLMUX_LOG_WARN, "%s=\"%s\" is %s; read as %d, as libglvnd reads it", name,
+                  GLMUX_LOG_CUT(text), range ? "out of range" : "not a number", (int)result);
     return (int)result != 0;
 }

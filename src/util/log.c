@@ -61,8 +61,12 @@ unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size)
                 known = true;
             }
         }
-        if (!known && len > 0 && bad_size > 0 && bad[0] == '\0')
-            snprintf(bad, bad_size, "%.*s", (int)len, p);
+        if (!known && len > 0 && bad_size > 0 && bad[0] == '\0') {
+            if (len < bad_size || bad_size < 4)
+                snprintf(bad, bad_size, "%.*s", (int)len, p);
+            else   /* a long token: its start, cut as in any message */
+                snprintf(bad, bad_size, "%.*s...", (int)(bad_size - 4), p);
+        }
         p += len;
         if (*p != '\0')
             p++;
@@ -217,14 +221,18 @@ static void log_init(void)
     log_mask = glmux_log_parse(glmux_env_get("GLMUX_DEBUG"), bad, sizeof(bad));
     if (path != NULL && *path != '\0') {
         int fd = open_debug_file(path, link_at, sizeof(link_at));
-        if (fd < 0)
-            log_line("cannot open GLMUX_DEBUG_FILE=%s: %s%s%s%s; logging to stderr", path,
-                     strerror(errno), link_at[0] ? " (" : "", link_at,
+        int saved = errno;
+
+        if (fd < 0 && glmux_log_claim("GLMUX_DEBUG_FILE"))
+            log_line("cannot open GLMUX_DEBUG_FILE=%s: %s%s%s%s; logging to stderr",
+                     GLMUX_LOG_CUT(path), strerror(saved), link_at[0] ? " (" : "",
+                     GLMUX_LOG_CUT(link_at),
                      link_at[0] ? " is a symbolic link, which glmux never follows)" : "");
-        else
+        else if (fd >= 0)
             __atomic_store_n(&log_fd, fd, __ATOMIC_RELAXED);
     }
-    if (bad[0] != '\0')
+    /* Once per process (glmux_log_claim), whichever library reads GLMUX_DEBUG first. */
+    if (bad[0] != '\0' && glmux_log_claim("GLMUX_DEBUG"))
         log_line("unknown GLMUX_DEBUG token \"%s\"; valid tokens: "
                  "error,warn,info,vendor,select,dispatch,layer,all",
                  bad);
@@ -241,6 +249,76 @@ __attribute__((destructor)) static void log_fini(void)
 
     if (fd != STDERR_FILENO)
         close(fd);
+}
+
+/* The process's claims (libGLdispatch's), or NULL: this copy's own table. */
+static bool (*process_claim)(const char *key);
+
+/* FNV-1a: the table keeps hashes, not pointers into a library that may be unloaded. */
+static unsigned long long key_hash(const char *key)
+{
+    unsigned long long h = 0xcbf29ce484222325ull;
+
+    for (const unsigned char *p = (const unsigned char *)key; *p != '\0'; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h | 1;   /* never 0, the free slot's mark */
+}
+
+/* Lock-free, like the rest of the log: a message may come from any thread, in a fork child. */
+static bool claim_here(const char *key)
+{
+    static unsigned long long claimed[64];
+    unsigned long long h = key_hash(key);
+
+    for (size_t i = 0; i < sizeof(claimed) / sizeof(claimed[0]); i++) {
+        unsigned long long seen = __atomic_load_n(&claimed[i], __ATOMIC_ACQUIRE);
+
+        if (seen == 0 && __atomic_compare_exchange_n(&claimed[i], &seen, h, false,
+                                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return true;
+        if (seen == h)
+            return false;
+    }
+    return true;
+}
+
+bool glmux_log_claim(const char *key)
+{
+    bool (*claim)(const char *) = __atomic_load_n(&process_claim, __ATOMIC_ACQUIRE);
+
+    return claim != NULL ? claim(key) : claim_here(key);
+}
+
+void glmux_log_set_claim(bool (*claim)(const char *key))
+{
+    __atomic_store_n(&process_claim, claim, __ATOMIC_RELEASE);
+}
+
+const char *glmux_log_cut(const char *s, char *buf, size_t size)
+{
+    size_t n;
+
+    if (s == NULL || size < 4 || strlen(s) < size)
+        return s;
+    n = size - 4;
+    /* Back to the start of a UTF-8 character (the log escapes any byte that is no text). */
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(buf, s, n);
+    memcpy(buf + n, "...", 4);
+    return buf;
+}
+
+void glmux_log_mark_cut(char *buf, size_t size, int n)
+{
+    size_t end;
+
+    if (n < 0 || (size_t)n < size || size < 4)
+        return;
+    end = size - 4;
+    while (end > 0 && ((unsigned char)buf[end] & 0xc0) == 0x80)
+        end--;
+    memcpy(buf + end, "...", 4);
 }
 
 bool glmux_log_enabled(unsigned category)

@@ -36,4 +36,28 @@ void glmux_log(unsigned category, const char *fmt, ...) __attribute__((format(pr
  */
 unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size);
 
+/*
+ * Once per process for the message about key (an environment variable's name): true for the
+ * first call in the process. Each library has its own copy of this module; those that run
+ * with glmux's libGLdispatch claim in its table (glmux_log_set_claim, set by the winsys layer
+ * when the library registers), so that libEGL and libGLX say a thing about the environment
+ * once between them; a library without it (the pixels vendor, the tool) claims in its own.
+ * Up to 64 keys; past that, true (a message twice rather than never).
+ */
+bool glmux_log_claim(const char *key);
+void glmux_log_set_claim(bool (*claim)(const char *key));
+
+/*
+ * A value quoted in a message, cut as `glmux explain` cuts one: at most GLMUX_LOG_CUT_SIZE - 4
+ * bytes of it (whole UTF-8 characters), then "...". Returns s itself when it is short enough,
+ * else buf (of size bytes). GLMUX_LOG_CUT(s) gives it a buffer that lives to the end of the
+ * enclosing full expression's block: glmux_log(..., "%s", GLMUX_LOG_CUT(value)).
+ */
+#define GLMUX_LOG_CUT_SIZE 512
+const char *glmux_log_cut(const char *s, char *buf, size_t size);
+#define GLMUX_LOG_CUT(s) glmux_log_cut((s), (char[GLMUX_LOG_CUT_SIZE]){ 0 }, GLMUX_LOG_CUT_SIZE)
+/* After snprintf(buf, size, ...) returned n: a text that did not fit ends in "..." (on a
+ * character boundary) instead of stopping short without a word. */
+void glmux_log_mark_cut(char *buf, size_t size, int n);
+
 #endif /* GLMUX_UTIL_LOG_H */

@@ -92,6 +92,8 @@ static bool client_init(const struct glmux_dispatch_client *client)
         GLMUX_DISPATCH_WINSYS_NAME);
     if (w != NULL && w->magic == GLMUX_DISPATCH_WINSYS_MAGIC && w->register_client(client)) {
         dispatch_winsys = w;
+        /* Messages about the environment: once between glmux's libraries (util/log.h). */
+        glmux_log_set_claim(w->claim_message);
         return true;
     }
     warn_mixed(client);
