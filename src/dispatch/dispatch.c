@@ -2,9 +2,10 @@
 /*
  * glmux: the top floor of libGLdispatch.so.0: init and fini (which run every module's
  * lifecycle steps), vendor ids, and make-current and lose-current for every thread (a record
- * in the pthread key of floor.c, whose table pointer the entry stubs read). The floors below:
- * floor.c (lock, TLS), slots.c, lazy.c, tables.c, patch.c, lifetime.c, procaddr.c
- * (docs/architecture.md, "Floors inside a library").
+ * in the pthread key of floor.c, whose table pointer the entry stubs read; while a GL layer is
+ * loaded, the table's layered twin, and the vendor's own table for the below stubs). The floors below:
+ * floor.c (lock, TLS), slots.c, lazy.c, tables.c, patch.c, lifetime.c, procaddr.c,
+ * layer_chain.c (docs/architecture.md, "Floors inside a library").
  *
  * Naming: exported functions keep libglvnd's names (__glDispatch*, _glapi_*); everything else
  * is glmux_<module>_<verb>. One mutex, glmux_dispatch_lock, guards all shared state; the
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "floor.h"
+#include "layer_chain.h"
 #include "lifetime.h"
 #include "patch.h"
 #include "tables.h"
@@ -81,6 +83,8 @@ void __glDispatchFini(void)
 
     glmux_patch_unregister_own_stubs();
     __glDispatchLoseCurrent();
+    /* The GL layers: each one's unload, then dlclose (no lock held: layers run). */
+    glmux_chain_unload();
     pthread_mutex_lock(&glmux_dispatch_lock);
     glmux_lifecycle_run(GLMUX_LIFECYCLE_TEARDOWN);
     pthread_mutex_unlock(&glmux_dispatch_lock);
@@ -132,9 +136,13 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
                                   const __GLdispatchPatchCallbacks *patchCb)
 {
     struct __GLdispatchThreadStatePrivateRec *priv;
+    const void **twin;
 
     if (threadState == NULL || dispatch == NULL || !glmux_dispatch_thread_key_valid)
         return GL_FALSE;
+    /* The GL layers are looked for once, at the first make-current if no EGL or GLX call
+     * came first (layer_chain.c); after that one load and a branch. */
+    glmux_chain_ensure_loaded();
     if (__glDispatchGetCurrentThreadState() != NULL) {
         glmux_log(GLMUX_LOG_ERROR, "make-current while the thread already has a context; "
                   "the winsys library must release it first");
@@ -162,11 +170,18 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     glmux_table_current_add_locked(dispatch);
     glmux_dispatch_current_count++;
     glmux_records_link_locked(priv);
+    twin = glmux_table_twin_locked(dispatch);
     pthread_mutex_unlock(&glmux_dispatch_lock);
 
     threadState->priv = priv;
     glmux_dispatch_set_record(priv);
-    _glapi_tls_Current[0] = dispatch->entries;
+    if (__builtin_expect(twin != NULL, 0)) {
+        /* A GL layer is loaded: the stubs read the twin, the below stubs the vendor's own. */
+        glmux_tls_below[0] = dispatch->entries;
+        _glapi_tls_Current[0] = twin;
+    } else {
+        _glapi_tls_Current[0] = dispatch->entries;
+    }
     return GL_TRUE;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: libGLdispatch's ground floor (floor.h): the dispatch lock, the initial-exec TLS
- * pointer _glapi_tls_Current that the entry stubs read, libglvnd's _glapi_Current, the table
+ * pointer _glapi_tls_Current that the entry stubs read (and glmux_tls_below, which the below
+ * stubs of the GL layers read), libglvnd's _glapi_Current, the table
  * of threads without a context (assembly builds: filled at load by lazy.c; pure-C builds: the
  * generated glmux_noop.c), the records' pthread key (made by dispatch.c) and its TLS mirror.
  * Its lifecycle step takes and releases the lock around fork and, in the child, leaves the
@@ -9,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "floor.h"
+#include "layer_chain.h"
 #include "util/lifecycle.h"
 
 #if GLMUX_HAVE_LAZY
@@ -19,6 +21,13 @@ __thread const void *_glapi_tls_Current[1] __attribute__((tls_model("initial-exe
     glmux_noop_table
 };
 const void *_glapi_Current[1];
+__thread const void *glmux_tls_below[1] __attribute__((tls_model("initial-exec"))) = {
+    glmux_noop_table
+};
+
+/* The chain of GL layers' state and GL part (layer_chain.h), read by tables.c and patch.c. */
+int glmux_chain_state;
+struct glmux_chain_gl *glmux_chain_gl;
 
 pthread_mutex_t glmux_dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
 int glmux_dispatch_current_count;

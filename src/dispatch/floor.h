@@ -32,6 +32,13 @@ extern bool glmux_dispatch_thread_key_valid;
 extern __thread struct __GLdispatchThreadStatePrivateRec *glmux_dispatch_thread_record
     __attribute__((tls_model("initial-exec")));
 
+/*
+ * While a GL layer is loaded (layer_chain.c), _glapi_tls_Current[0] points at the current
+ * table's layered twin and this at the vendor's own entries, which the below stubs (the bottom
+ * of every GL chain) jump through; glmux_noop_table while the thread has no context.
+ */
+extern __thread const void *glmux_tls_below[1] __attribute__((tls_model("initial-exec")));
+
 /* Sets the calling thread's record in the key and in its mirror. */
 static inline void glmux_dispatch_set_record(struct __GLdispatchThreadStatePrivateRec *priv)
 {
@@ -43,6 +50,7 @@ static inline void glmux_dispatch_set_record(struct __GLdispatchThreadStatePriva
 static inline void glmux_dispatch_set_noop(void)
 {
     _glapi_tls_Current[0] = glmux_noop_table;
+    glmux_tls_below[0] = glmux_noop_table;
 }
 
 /*
@@ -51,8 +59,8 @@ static inline void glmux_dispatch_set_noop(void)
  * libGLdispatch's own lock (a client may hold its lock while it calls libGLdispatch, never the
  * other way); in the child the lock is released first, then the tables are reset and the
  * parent's records handed back to their clients.
- *   10 lifetime.c clients  20 floor.c  30 slots.c  40 patch.c  50 tables.c  60 lifetime.c
- *   records  70 dispatch.c
+ *   10 lifetime.c clients  15 layer_chain.c  20 floor.c  30 slots.c  40 patch.c  50 tables.c
+ *   60 lifetime.c records  70 dispatch.c
  */
 
 #endif /* GLMUX_DISPATCH_FLOOR_H */

@@ -87,6 +87,29 @@ static intptr_t noop_return(void)
     return 0;
 }
 
+/*
+ * Stores what a slot resolved to. entries is what _glapi_tls_Current points at: the table's own
+ * entries, or while a GL layer is loaded its layered twin (tables.c). Then the vendor's own
+ * table gets the function (the call may have come through a below stub), and the twin's slot
+ * is replaced only while it still holds the trampoline: where a layer intercepts the slot it
+ * holds the layer's function, which must stay.
+ */
+static void store_resolved(__GLdispatchTable *table, const void **entries, unsigned slot,
+                           const void *proc)
+{
+    const void *trampoline = lazy_address(slot);
+
+    if (__builtin_expect(entries == table->entries, 1)) {
+        __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_compare_exchange_n(&table->entries[slot], &trampoline, proc, false,
+                                __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    trampoline = lazy_address(slot);
+    __atomic_compare_exchange_n(&entries[slot], &trampoline, proc, false, __ATOMIC_RELEASE,
+                                __ATOMIC_RELAXED);
+}
+
 __attribute__((visibility("hidden"))) const void *glmux_lazy_resolve(unsigned slot);
 const void *glmux_lazy_resolve(unsigned slot)
 {
@@ -102,7 +125,7 @@ const void *glmux_lazy_resolve(unsigned slot)
         name = glmux_slot_name(slot);
         proc = name ? table->get_proc_address(name, table->param) : NULL;
         if (proc != NULL) {
-            __atomic_store_n(&entries[slot], proc, __ATOMIC_RELEASE);
+            store_resolved(table, entries, slot, proc);
             return proc;
         }
     }
@@ -110,7 +133,8 @@ const void *glmux_lazy_resolve(unsigned slot)
      * reported, the slot keeps its trampoline so that every such call is reported. */
     glmux_dispatch_noop(slot);
     if (entries != NULL && entries != glmux_noop_table && !glmux_dispatch_noop_reported())
-        __atomic_store_n(&entries[slot], (const void *)noop_return, __ATOMIC_RELEASE);
+        store_resolved((__GLdispatchTable *)entries[-1], entries, slot,
+                       (const void *)noop_return);
     return (const void *)noop_return;
 }
 #else

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 
 #include "floor.h"
-#include "layer_chain.h"
 #include "lifetime.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"
@@ -87,7 +86,7 @@ void glmux_client_call_destroyed(struct glmux_client_slot *slot, __GLdispatchThr
     pthread_mutex_unlock(&glmux_dispatch_lock);
 }
 
-static GLboolean register_client(const struct glmux_dispatch_client *client)
+GLboolean glmux_client_register(const struct glmux_dispatch_client *client)
 {
     struct glmux_client_slot *free_slot = NULL;
 
@@ -112,7 +111,7 @@ static GLboolean register_client(const struct glmux_dispatch_client *client)
     return free_slot != NULL ? GL_TRUE : GL_FALSE;
 }
 
-static int unregister_client(const struct glmux_dispatch_client *client)
+int glmux_client_unregister(const struct glmux_dispatch_client *client)
 {
     struct glmux_client_slot *slot = NULL;
     int n = 0;
@@ -140,15 +139,30 @@ static int unregister_client(const struct glmux_dispatch_client *client)
     return n;
 }
 
-const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
-    .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
-    .register_client = register_client,
-    .unregister_client = unregister_client,
-    .layer_top = glmux_chain_layer_top,
-    .layers_active = glmux_chain_layers_active,
-    /* libGLdispatch's copy of the log claims in its own table: the process's one. */
-    .claim_message = glmux_log_claim,
-};
+void *glmux_client_own_proc(int tag, const char *name)
+{
+    struct glmux_client_slot *slot = NULL;
+    void *proc = NULL;
+
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    for (int i = 0; i < MAX_CLIENTS && slot == NULL; i++) {
+        if (clients[i].client != NULL && clients[i].client->tag == tag &&
+            clients[i].client->own_proc != NULL)
+            slot = &clients[i];
+    }
+    if (slot != NULL)
+        slot->busy++;   /* not unregistered (and unloaded) while it answers */
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    if (slot == NULL)
+        return NULL;
+    proc = slot->client->own_proc(name);
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (--slot->busy == 0)
+        pthread_cond_broadcast(&clients_idle);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    return proc;
+}
+
 
 /*
  * The clients whose fork_prepare the forking thread ran, in the order it ran them; pinned

@@ -5,13 +5,15 @@
  * context, the vendor may rewrite the stubs and becomes their owner. The stubs stay patched
  * across lose-current; another vendor's make-current restores them when that is safe, and
  * fails when it is not (another thread still current). __glDispatchForceUnpatch restores
- * them at unload, without asking the owner. __GLVND_DISALLOW_PATCHING=1 turns all this off.
+ * them at unload, without asking the owner. __GLVND_DISALLOW_PATCHING=1 turns all this off, and
+ * so does a loaded GL layer (a patched stub would skip the layered twin table).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
 #include "entry/entry.h"
 #include "floor.h"
+#include "layer_chain.h"
 #include "patch.h"
 #include "slots.h"
 #include "util/env.h"
@@ -35,6 +37,7 @@ static int next_stub_id = 1;
 static const __GLdispatchPatchCallbacks *owner_cb;
 static int owner_vendor;
 static bool patching_disallowed;
+static bool layers_said;        /* "off while a GL layer is loaded" said (lock held) */
 
 /* At the first __glDispatchInit, after slots.c's step read the application-error variables. */
 static void patch_init(void)
@@ -129,6 +132,15 @@ bool glmux_patch_for_make_current(const __GLdispatchPatchCallbacks *cb, int vend
     if (patching_disallowed || (cb != NULL && (cb->isPatchSupported == NULL ||
                                                cb->initiatePatch == NULL)))
         cb = NULL;
+    /* A patched stub would skip the layered twin: no patching while a GL layer is loaded. */
+    if (cb != NULL && __builtin_expect(glmux_chain_gl_now() != NULL, 0)) {
+        if (!layers_said) {
+            glmux_log(GLMUX_LOG_DISPATCH, "entry-point patching is off while a GL layer is "
+                      "loaded");
+            layers_said = true;
+        }
+        cb = NULL;
+    }
     return switch_owner(cb, vendor_id, false);
 }
 

@@ -3,9 +3,10 @@
  * glmux: __glDispatchGetProcAddress, libGLdispatch's name -> entry stub lookup. A static name
  * is found without a lock and without a call (slots.h); any other name gets a dynamic slot,
  * whose trampoline is made ready (lazy.c) before the slot counts, and every current table is
- * extended at once (tables.c) so that the new stub works immediately. The stubs are
- * libGLdispatch's own, generated in slot order (entry/entry.h), or in pure-C builds the
- * generated C stubs.
+ * extended at once (tables.c) so that the new stub works immediately; while GL layers may be
+ * loaded, the layers are asked about the name before its slot is published (layer_chain.c).
+ * The stubs are libGLdispatch's own, generated in slot order (entry/entry.h), or in pure-C
+ * builds the generated C stubs.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -13,10 +14,12 @@
 
 #include "entry/entry.h"
 #include "floor.h"
+#include "layer_chain.h"
 #include "lazy.h"
 #include "lifetime.h"
 #include "slots.h"
 #include "tables.h"
+#include "util/log.h"
 
 #if GLMUX_HAVE_ASM_ENTRY
 static __GLdispatchProc slot_stub(int slot)
@@ -38,6 +41,21 @@ static __GLdispatchProc slot_stub(int slot)
 }
 #endif
 
+/*
+ * glmux's private extension of libGLdispatch (GLdispatch.h), returned for
+ * GLMUX_DISPATCH_WINSYS_NAME: the clients' registration (lifetime.c) and the chain of GL layers
+ * (layer_chain.c).
+ */
+static const struct glmux_dispatch_winsys glmux_dispatch_winsys = {
+    .magic = GLMUX_DISPATCH_WINSYS_MAGIC,
+    .register_client = glmux_client_register,
+    .unregister_client = glmux_client_unregister,
+    .layer_top = glmux_chain_layer_top,
+    .layers_active = glmux_chain_layers_active,
+    /* libGLdispatch's copy of the log claims in its own table: the process's one. */
+    .claim_message = glmux_log_claim,
+};
+
 /* A name without a static slot: its dynamic slot, handed out now if it has none. */
 static __attribute__((noinline)) __GLdispatchProc dynamic_proc(const char *procName,
                                                                size_t len, uint64_t hash)
@@ -52,6 +70,11 @@ static __attribute__((noinline)) __GLdispatchProc dynamic_proc(const char *procN
     slot = glmux_slot_static_find_short(procName, len);
     if (slot >= 0)
         return slot_stub(slot);
+    if (glmux_chain_state_now() != GLMUX_CHAIN_NONE) {
+        /* GL layers may be loaded: they are asked about a new name (layer_chain.c). */
+        slot = glmux_chain_dynamic_slot(procName, len, hash);
+        return slot >= 0 ? slot_stub(slot) : NULL;
+    }
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_allot_locked(procName, len, hash, &added);
     if (added) {

@@ -6,13 +6,15 @@
  * (lazy.c); with GLMUX_EAGER_TABLES=1, and in pure-C builds, every slot in use is asked of the
  * vendor at make-current, as libglvnd does. A table destroyed while still current somewhere
  * is freed when the last of those threads lets go of it. In a forked child the list of
- * current tables is forgotten (its lifecycle step).
+ * current tables is forgotten (its lifecycle step). While a GL layer is loaded, each table
+ * made current gets a layered twin (layer_chain.c, docs/layers.md).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "floor.h"
+#include "layer_chain.h"
 #include "slots.h"
 #include "tables.h"
 #include "util/env.h"
@@ -50,6 +52,7 @@ static void free_entries(const void **entries)
 static void free_table(__GLdispatchTable *table)
 {
     free_entries(table->entries);
+    free_entries(table->layered);
     free(table);
 }
 
@@ -95,11 +98,43 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
     return proc != NULL ? proc : glmux_noop_table[slot];
 }
 
-bool glmux_table_fixup(__GLdispatchTable *table)
+/*
+ * The layered twin of a table (a GL layer is loaded): slots a layer intercepts get the top of
+ * their chain, and the vendor's own function in entries at once (the below stubs jump through
+ * entries; a lazy trampoline there would resolve through the twin); the others get what entries
+ * holds. A twin made for an earlier chain (layers unloaded and loaded again) is made anew.
+ */
+static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl, unsigned used)
 {
-    unsigned used = glmux_slots_used();
+    if (table->layered == NULL) {
+        table->layered = alloc_entries(table);
+        if (table->layered == NULL)
+            return false;
+        table->layered_filled = 0;
+    }
+    if (table->layered_generation != gl->generation) {
+        table->layered_generation = gl->generation;
+        table->layered_filled = 0;
+    }
+    for (unsigned s = table->layered_filled; s < used; s++) {
+        const void *top = gl->top[s];
 
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+        if (top != NULL) {
+            if (table->entries[s] == glmux_noop_table[s])
+                __atomic_store_n(&table->entries[s], resolve_slot(table, s), __ATOMIC_RELEASE);
+            __atomic_store_n(&table->layered[s], top, __ATOMIC_RELEASE);
+        } else {
+            __atomic_store_n(&table->layered[s],
+                             __atomic_load_n(&table->entries[s], __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
+        }
+    }
+    table->layered_filled = used;
+    return true;
+}
+
+static bool entries_fixup(__GLdispatchTable *table, unsigned used)
+{
     if (table->entries == NULL) {
         table->entries = alloc_entries(table);
         if (table->entries == NULL)
@@ -119,6 +154,31 @@ bool glmux_table_fixup(__GLdispatchTable *table)
            sizeof(*table->entries) * (used - table->filled));
     table->filled = used;
     return true;
+}
+
+bool glmux_table_fixup(__GLdispatchTable *table)
+{
+    unsigned used = glmux_slots_used();
+    const struct glmux_chain_gl *gl;
+
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    if (!entries_fixup(table, used))
+        return false;
+    gl = glmux_chain_gl_now();
+    if (__builtin_expect(gl != NULL, 0))
+        return twin_fixup(table, gl, used);
+    return true;
+}
+
+const void **glmux_table_twin_locked(__GLdispatchTable *table)
+{
+    const struct glmux_chain_gl *gl = glmux_chain_gl_now();
+
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    if (__builtin_expect(gl == NULL, 1) || table->layered == NULL ||
+        table->layered_generation != gl->generation)
+        return NULL;
+    return table->layered;
 }
 
 void glmux_tables_fixup_current(void)

@@ -22,10 +22,25 @@ struct __GLdispatchTableRec {
     int current_threads;    /* threads on which this table is current */
     bool destroyed;         /* __glDispatchDestroyTable ran while it was still current */
     struct __GLdispatchTableRec *next_current; /* in the list of current tables */
+    /*
+     * The layered twin, while a GL layer is loaded (layer_chain.c): what _glapi_tls_Current
+     * points at instead of entries. Its slot holds the top of the slot's chain where a layer
+     * intercepts it, else what entries holds (the vendor's function or its lazy trampoline,
+     * whose resolution stores into both). layered[-1] points back to this record too.
+     */
+    const void **layered;
+    unsigned layered_filled;        /* slots [0, layered_filled) are set */
+    unsigned layered_generation;    /* the chain's generation it was made for */
 };
 
-/* Brings one table up to date with glmux_slots_used(). Lock held. False on allocation failure. */
+/*
+ * Brings one table up to date with glmux_slots_used(), and its layered twin while a GL layer
+ * is loaded. Lock held. False on allocation failure.
+ */
 bool glmux_table_fixup(__GLdispatchTable *table);
+/* What _glapi_tls_Current is to point at for table after glmux_table_fixup: its layered twin
+ * while a GL layer is loaded, else NULL (its entries). Lock held. */
+const void **glmux_table_twin_locked(__GLdispatchTable *table);
 /* Calls glmux_table_fixup for every table that is current on some thread. Lock held. */
 void glmux_tables_fixup_current(void);
 /* One more thread on which table is current (lock held). */

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux layer-chain tests: one test layer, built several times with different names and
+ * entries (CMakeLists.txt): LAYER_NAME names it in the trace, LAYER_ANDROID=1 gives it
+ * Android's two entry points instead of glmux_layer_negotiate. It intercepts glClear,
+ * glGetError (adding 0x10 to what lies below, so a test counts the layers a call went
+ * through), two dynamic names glmuxGen5MUX and glmuxGen7MUX and glmuxTestAfterMUX (adding 1),
+ * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
+ * unload are written to the test program's chain_test_trace (found in the program, weak here);
+ * chain_test_layer_next() answers get_next for the test.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "glmux/glmux_layer.h"
+
+#ifndef LAYER_ANDROID
+#define LAYER_ANDROID 0
+#endif
+#ifndef LAYER_SWAP
+#define LAYER_SWAP 0
+#endif
+
+#define EXPORT __attribute__((visibility("default")))
+
+extern void chain_test_trace(const char *layer, const char *what) __attribute__((weak));
+
+static void trace(const char *what)
+{
+    if (chain_test_trace != NULL)
+        chain_test_trace(LAYER_NAME, what);
+}
+
+static void *my_id;
+static PFNEGLGETNEXTLAYERPROCADDRESSPROC my_get_next;
+
+typedef unsigned int GLenum_;
+static void (*next_clear)(unsigned int mask);
+static GLenum_ (*next_get_error)(void);
+static int (*next_gen5)(int x);
+static int (*next_gen7)(int x);
+static int (*next_after)(int x);
+static unsigned int (*next_egl_swap)(void *dpy, void *surface);
+static void (*next_glx_swap)(void *dpy, unsigned long drawable);
+
+__attribute__((unused)) static void hook_clear(unsigned int mask)
+{
+    trace("glClear");
+    next_clear(mask);
+}
+
+__attribute__((unused)) static GLenum_ hook_get_error(void)
+{
+    trace("glGetError");
+    return next_get_error() + 0x10;
+}
+
+__attribute__((unused)) static int hook_gen5(int x)
+{
+    trace("glmuxGen5MUX");
+    return next_gen5(x) + 1;
+}
+
+__attribute__((unused)) static int hook_gen7(int x)
+{
+    trace("glmuxGen7MUX");
+    return next_gen7(x) + 1;
+}
+
+__attribute__((unused)) static int hook_after(int x)
+{
+    trace("glmuxTestAfterMUX");
+    return next_after(x) + 1;
+}
+
+__attribute__((unused)) static unsigned int hook_egl_swap(void *dpy, void *surface)
+{
+    trace("eglSwapBuffers");
+    return next_egl_swap != NULL ? next_egl_swap(dpy, surface) : 0;
+}
+
+__attribute__((unused)) static void hook_glx_swap(void *dpy, unsigned long drawable)
+{
+    trace("glXSwapBuffers");
+    if (next_glx_swap != NULL)
+        next_glx_swap(dpy, drawable);
+}
+
+#define HOOK(str, var, fn)                                                             \
+    if (strcmp(name, str) == 0) {                                                      \
+        *(void **)&var = next;                                                         \
+        return (void *)(uintptr_t)fn;                                                  \
+    }
+
+static void *answer(const char *name, void *next)
+{
+    if (next == NULL)
+        return next;
+#if LAYER_SWAP
+    HOOK("eglSwapBuffers", next_egl_swap, hook_egl_swap)
+    HOOK("glXSwapBuffers", next_glx_swap, hook_glx_swap)
+#else
+    HOOK("glClear", next_clear, hook_clear)
+    HOOK("glGetError", next_get_error, hook_get_error)
+    HOOK("glmuxGen5MUX", next_gen5, hook_gen5)
+    HOOK("glmuxGen7MUX", next_gen7, hook_gen7)
+    HOOK("glmuxTestAfterMUX", next_after, hook_after)
+#endif
+    return next;
+}
+
+/* For the test: what lies below this layer for name (its get_next). */
+EXPORT void *chain_test_layer_next(const char *name)
+{
+    return my_get_next != NULL ? my_get_next(my_id, name) : NULL;
+}
+
+#if LAYER_ANDROID
+EXPORT void *AndroidGLESLayer_Initialize(void *layer_id, PFNEGLGETNEXTLAYERPROCADDRESSPROC get_next)
+{
+    my_id = layer_id;
+    my_get_next = get_next;
+    trace("init");
+    return NULL;
+}
+
+EXPORT void *AndroidGLESLayer_GetProcAddress(const char *funcName, EGLFuncPointer next)
+{
+    return answer(funcName, (void *)(uintptr_t)next);
+}
+#else
+static void *get_proc_address(const char *name, uint32_t api, void *next)
+{
+    (void)api;
+    return answer(name, next);
+}
+
+static void layer_unload(void)
+{
+    trace("unload");
+}
+
+EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
+{
+    if (n->size < sizeof(*n))
+        return 1;
+    n->abi_version = GLMUX_LAYER_ABI_VERSION;
+    n->get_proc_address = get_proc_address;
+    n->unload = layer_unload;
+    my_id = n->layer_id;
+    my_get_next = n->get_next;
+    trace("init");
+    return 0;
+}
+#endif

@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux layer-chain tests: the chain of GL layers in libGLdispatch, with the in-process fake
+ * vendors of tests/dispatch and the test layer chain_layer.c built several times. Each run
+ * writes its layer manifests into a fresh folder of its own, names it in GLMUX_LAYER_PATH and
+ * picks the layers with GLMUX_LAYERS (implicit layers elsewhere are switched off), before the
+ * first make-current loads them. Modes:
+ *   order     two layers: a GL call through libOpenGL's exported stub reaches the top one,
+ *             then the other, then the current vendor; get_next answers what lies below each
+ *   exports   the same through libGLESv2's and libGL's exports and the glXGetProcAddress and
+ *             eglGetProcAddress answers for a GL name
+ *   threads   two threads with two vendors current reach each its own vendor below one layer
+ *   dynamic   dynamic GL names (one handed out before the layers loaded, one after) go
+ *             through the layers
+ *   android   a layer with Android's two entry points, above one with glmux's
+ *   patch     a vendor that offers entry-point patching is not asked while a layer is loaded
+ *   fork      the chain survives fork: the child's calls go through the layer
+ *   unload    the last __glDispatchFini calls the layer's unload and unmaps it
+ *   swaponly  a layer for the swap functions only: GL calls go straight to the vendor, as
+ *             with no layer (no layered twin table, patching as usual)
+ *   none      no layer switched on: no layer library mapped, no layered table, patching as
+ *             usual
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <GL/gl.h>
+
+#include "fake_vendor.h"
+#include "glmux_test.h"
+
+/* ---- the trace the layers write ---- */
+
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static char trace_buf[8192];
+static int trace_calls;
+
+/* Called by the test layers (found in this program: ENABLE_EXPORTS). */
+__attribute__((visibility("default"))) void chain_test_trace(const char *layer,
+                                                              const char *what);
+void chain_test_trace(const char *layer, const char *what)
+{
+    pthread_mutex_lock(&trace_lock);
+    trace_calls++;
+    if (strlen(trace_buf) + strlen(layer) + strlen(what) + 3 < sizeof(trace_buf)) {
+        strcat(trace_buf, layer);
+        strcat(trace_buf, ":");
+        strcat(trace_buf, what);
+        strcat(trace_buf, " ");
+    }
+    pthread_mutex_unlock(&trace_lock);
+}
+
+static void trace_clear(void)
+{
+    pthread_mutex_lock(&trace_lock);
+    trace_buf[0] = '\0';
+    trace_calls = 0;
+    pthread_mutex_unlock(&trace_lock);
+}
+
+static void expect_trace(const char *want)
+{
+    pthread_mutex_lock(&trace_lock);
+    CHECK_MSG(strcmp(trace_buf, want) == 0, "trace \"%s\", want \"%s\"", trace_buf, want);
+    pthread_mutex_unlock(&trace_lock);
+    trace_clear();
+}
+
+/* ---- manifests in a folder of the test's own ---- */
+
+static char folder[512];
+
+static void write_manifest(const char *name, const char *apis)
+{
+    char path[600];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s.json", folder, name);
+    f = fopen(path, "we");
+    CHECK(f != NULL);
+    fprintf(f, "{\n  \"file_format_version\": \"1.0.0\",\n  \"layer\": {\n"
+               "    \"name\": \"%s\",\n    \"type\": \"explicit\",\n"
+               "    \"library_path\": \"%s/libglmux_chain_%s.so\",\n"
+               "    \"apis\": [%s],\n    \"description\": \"glmux chain test layer\"\n  }\n}\n",
+            name, CHAIN_LAYER_DIR, name, apis);
+    CHECK(fclose(f) == 0);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_folder(void)
+{
+    if (folder[0] != '\0')
+        nftw(folder, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Writes every test layer's manifest and switches on `layers` (NULL: none). */
+static void setup_layers(const char *layers)
+{
+    snprintf(folder, sizeof(folder), "%s/glmux-chain-XXXXXX", glmux_test_tmpdir());
+    CHECK(mkdtemp(folder) != NULL);
+    atexit(remove_folder);
+    write_manifest("a", "\"gl\", \"gles2\"");
+    write_manifest("b", "\"gl\"");
+    write_manifest("droid", "\"gles2\"");
+    write_manifest("swap", "\"egl\", \"glx\"");
+    setenv("GLMUX_LAYER_PATH", folder, 1);
+    setenv("XDG_DATA_HOME", folder, 1);
+    /* Only these layers: implicit ones installed on this machine stay off. */
+    setenv("GLMUX_LAYERS_DISABLE", "~implicit~", 1);
+    if (layers != NULL)
+        setenv("GLMUX_LAYERS", layers, 1);
+    else
+        unsetenv("GLMUX_LAYERS");
+}
+
+/* Whether a test layer library is mapped (/proc/self/maps). */
+static bool layer_mapped(const char *name)
+{
+    char want[64], line[1024];
+    FILE *f = fopen("/proc/self/maps", "re");
+    bool found = false;
+
+    CHECK(f != NULL);
+    snprintf(want, sizeof(want), "libglmux_chain_%s.so", name);
+    while (!found && fgets(line, sizeof(line), f) != NULL)
+        found = strstr(line, want) != NULL;
+    fclose(f);
+    return found;
+}
+
+static bool any_layer_mapped(void)
+{
+    char line[1024];
+    FILE *f = fopen("/proc/self/maps", "re");
+    bool found = false;
+
+    CHECK(f != NULL);
+    while (!found && fgets(line, sizeof(line), f) != NULL)
+        found = strstr(line, "libglmux_chain_") != NULL;
+    fclose(f);
+    return found;
+}
+
+/* A test layer's get_next for name. */
+static void *layer_next(const char *layer, const char *name)
+{
+    char lib[600];
+    void *h, *(*next)(const char *);
+
+    snprintf(lib, sizeof(lib), "%s/libglmux_chain_%s.so", CHAIN_LAYER_DIR, layer);
+    h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+    CHECK_MSG(h != NULL, "layer %s is not loaded", layer);
+    *(void **)&next = dlsym(h, "chain_test_layer_next");
+    CHECK(next != NULL);
+    dlclose(h);
+    return next(name);
+}
+
+static const struct glmux_dispatch_winsys *winsys(void)
+{
+    const struct glmux_dispatch_winsys *w = (const struct glmux_dispatch_winsys *)(uintptr_t)
+        __glDispatchGetProcAddress(GLMUX_DISPATCH_WINSYS_NAME);
+
+    CHECK(w != NULL && w->magic == GLMUX_DISPATCH_WINSYS_MAGIC);
+    return w;
+}
+
+static struct fake_thread_state main_state;
+
+static void start(const char *layers, int vendor)
+{
+    setup_layers(layers);
+    glmux_test_require_ours("libGLdispatch.so.0");
+    fake_vendors_init();
+    fake_thread_state_init(&main_state, vendor);
+    CHECK(fake_make_current(&main_state, vendor, NULL));
+}
+
+/* ---- modes ---- */
+
+static int mode_order(void)
+{
+    int before;
+    void (*below_b)(GLbitfield);
+    void (*below_a)(GLbitfield);
+
+    start("a,b", 0);
+    CHECK(layer_mapped("a") && layer_mapped("b"));
+    CHECK(winsys()->layers_active());
+    expect_trace("b:init a:init ");     /* bottom first */
+
+    before = fake_vendors[0].calls_total;
+    glClear(GL_COLOR_BUFFER_BIT);
+    expect_trace("a:glClear b:glClear ");
+    CHECK(fake_vendors[0].calls_total == before + 1);
+    CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0) + 0x20);
+    expect_trace("a:glGetError b:glGetError ");
+
+    /* get_next: below a is b's function, below b glmux's bottom, which reaches the vendor. */
+    *(void **)&below_a = layer_next("a", "glClear");
+    *(void **)&below_b = layer_next("b", "glClear");
+    CHECK(below_a != NULL && below_b != NULL && below_a != below_b);
+    below_a(0);
+    expect_trace("b:glClear ");
+    CHECK(fake_vendors[0].calls_total == before + 3);
+    below_b(0);
+    expect_trace("");
+    CHECK(fake_vendors[0].calls_total == before + 4);
+    /* A name nobody intercepts: below every layer, the same bottom. */
+    CHECK(layer_next("a", "glVertex3fv") == layer_next("b", "glVertex3fv"));
+    CHECK(layer_next("a", "glVertex3fv") != NULL);
+    /* Calls nobody intercepts go straight to the vendor. */
+    glVertex3fv(NULL);
+    expect_trace("");
+    CHECK(fake_vendors[0].calls_total == before + 5);
+
+    /* Another vendor made current: the same layers, that vendor below them. */
+    __glDispatchLoseCurrent();
+    glClear(0);
+    expect_trace("");       /* no context: the no-op table, layers not reached */
+    CHECK(fake_make_current(&main_state, 1, NULL));
+    glClear(0);
+    expect_trace("a:glClear b:glClear ");
+    CHECK(fake_vendors[1].calls_total == 1);
+    CHECK(glGetError() == FAKE_GET_ERROR_RESULT(1) + 0x20);
+    trace_clear();
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static void call_clear_through(void *h, const char *lib, int vendor, int *calls)
+{
+    void (*clear)(GLbitfield);
+
+    *(void **)&clear = dlsym(h, "glClear");
+    CHECK_MSG(clear != NULL, "%s exports no glClear", lib);
+    clear(0);
+    expect_trace("a:glClear ");
+    CHECK(fake_vendors[vendor].calls_total == ++*calls);
+}
+
+static int mode_exports(void)
+{
+    int calls;
+    void *h;
+
+    start("a", 0);
+    calls = fake_vendors[0].calls_total;
+    expect_trace("a:init ");
+    glClear(0);             /* libOpenGL's export */
+    expect_trace("a:glClear ");
+    CHECK(fake_vendors[0].calls_total == ++calls);
+    {
+        void (*clear)(GLbitfield);
+
+        *(void **)&clear = (void *)(uintptr_t)__glDispatchGetProcAddress("glClear");
+        clear(0);
+        expect_trace("a:glClear ");
+        CHECK(fake_vendors[0].calls_total == ++calls);
+    }
+#ifdef GLMUX_TEST_GLESV2
+    h = dlopen(GLMUX_TEST_GLESV2, RTLD_NOW | RTLD_LOCAL);
+    CHECK_MSG(h != NULL, "%s", dlerror());
+    call_clear_through(h, "libGLESv2", 0, &calls);
+#endif
+#ifdef GLMUX_TEST_LIBGL
+    h = dlopen(GLMUX_TEST_LIBGL, RTLD_NOW | RTLD_LOCAL);
+    CHECK_MSG(h != NULL, "%s", dlerror());
+    call_clear_through(h, "libGL", 0, &calls);
+    {
+        void *(*gpa)(const GLubyte *);
+        void (*clear)(GLbitfield);
+
+        *(void **)&gpa = dlsym(h, "glXGetProcAddress");
+        CHECK(gpa != NULL);
+        *(void **)&clear = gpa((const GLubyte *)"glClear");
+        CHECK(clear != NULL);
+        clear(0);
+        expect_trace("a:glClear ");
+        CHECK(fake_vendors[0].calls_total == ++calls);
+    }
+#endif
+#ifdef GLMUX_TEST_LIBEGL
+    h = dlopen(GLMUX_TEST_LIBEGL, RTLD_NOW | RTLD_LOCAL);
+    CHECK_MSG(h != NULL, "%s", dlerror());
+    {
+        void *(*gpa)(const char *);
+        void (*clear)(GLbitfield);
+
+        *(void **)&gpa = dlsym(h, "eglGetProcAddress");
+        CHECK(gpa != NULL);
+        *(void **)&clear = gpa("glClear");
+        CHECK(clear != NULL);
+        trace_clear();      /* libEGL's own first calls may go through layers */
+        clear(0);
+        expect_trace("a:glClear ");
+        CHECK(fake_vendors[0].calls_total == ++calls);
+    }
+#endif
+    (void)h;
+    (void)call_clear_through;
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+#define THREAD_CALLS 2000
+
+struct thread_arg {
+    int vendor;
+    int errors;
+};
+
+static void *thread_main(void *p)
+{
+    struct thread_arg *arg = p;
+    struct fake_thread_state state;
+
+    fake_thread_state_init(&state, arg->vendor);
+    CHECK(fake_make_current(&state, arg->vendor, NULL));
+    for (int i = 0; i < THREAD_CALLS; i++) {
+        glClear(0);
+        if (glGetError() != (GLenum)(FAKE_GET_ERROR_RESULT(arg->vendor) + 0x10))
+            arg->errors++;
+    }
+    CHECK(fake_thread_calls[arg->vendor] == 2 * THREAD_CALLS);
+    CHECK(fake_thread_calls[1 - arg->vendor] == 0);
+    __glDispatchLoseCurrent();
+    return NULL;
+}
+
+static int mode_threads(void)
+{
+    pthread_t t[2];
+    struct thread_arg args[2] = { { 0, 0 }, { 1, 0 } };
+
+    setup_layers("a");
+    fake_vendors_init();
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, thread_main, &args[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_join(t[i], NULL) == 0);
+    CHECK(args[0].errors == 0 && args[1].errors == 0);
+    CHECK(fake_vendors[0].calls_total == 2 * THREAD_CALLS);
+    CHECK(fake_vendors[1].calls_total == 2 * THREAD_CALLS);
+    pthread_mutex_lock(&trace_lock);
+    CHECK_MSG(trace_calls == 1 + 4 * THREAD_CALLS, "%d layer calls", trace_calls);
+    pthread_mutex_unlock(&trace_lock);
+    return 0;
+}
+
+static int mode_dynamic(void)
+{
+    int (*gen5)(int), (*gen7)(int), (*after)(int);
+
+    setup_layers("a,b");
+    fake_vendors_init();
+    /* Handed out before the layers are loaded (at the first make-current). */
+    *(void **)&gen5 = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxGen5MUX");
+    CHECK(gen5 != NULL);
+    CHECK(!any_layer_mapped());
+    fake_thread_state_init(&main_state, 0);
+    CHECK(fake_make_current(&main_state, 0, NULL));
+    trace_clear();
+    /* Handed out after: the layers are asked before the slot is published. */
+    *(void **)&gen7 = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxGen7MUX");
+    *(void **)&after = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxTestAfterMUX");
+    CHECK(gen7 != NULL && after != NULL);
+    CHECK(gen5(1) == 1 + 1000 + 2);
+    expect_trace("a:glmuxGen5MUX b:glmuxGen5MUX ");
+    CHECK(gen7(2) == 2 + 1000 + 2);
+    expect_trace("a:glmuxGen7MUX b:glmuxGen7MUX ");
+    CHECK(after(3) == 3 + 1000 + 2);
+    expect_trace("a:glmuxTestAfterMUX b:glmuxTestAfterMUX ");
+    /* get_next of a dynamic name: below b, the bottom reaches the vendor. */
+    *(void **)&gen7 = layer_next("b", "glmuxGen7MUX");
+    CHECK(gen7 != NULL && gen7(4) == 4 + 1000);
+    expect_trace("");
+    /* A dynamic name no layer intercepts, and one asked first by a layer's get_next. */
+    *(void **)&gen7 = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxGen9MUX");
+    CHECK(gen7 != NULL && gen7(5) == 5 + 1000);
+    expect_trace("");
+    *(void **)&gen7 = layer_next("a", "glmuxGen11MUX");
+    CHECK(gen7 != NULL && gen7(6) == 6 + 1000);
+    expect_trace("");
+    /* Another vendor: the same chains, the new vendor below. */
+    __glDispatchLoseCurrent();
+    CHECK(fake_make_current(&main_state, 1, NULL));
+    CHECK(gen5(1) == 1 + 2000 + 2);
+    expect_trace("a:glmuxGen5MUX b:glmuxGen5MUX ");
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int mode_android(void)
+{
+    start("droid,b", 0);
+    CHECK(layer_mapped("droid"));
+    expect_trace("b:init droid:init ");
+    glClear(0);
+    expect_trace("droid:glClear b:glClear ");
+    CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0) + 0x20);
+    expect_trace("droid:glGetError b:glGetError ");
+    CHECK(layer_next("droid", "glClear") != NULL);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int patch_supported_calls;
+
+static GLboolean patch_supported(int type, int size)
+{
+    (void)type;
+    (void)size;
+    patch_supported_calls++;
+    return GL_FALSE;
+}
+
+static GLboolean patch_initiate(int type, int size, DispatchPatchLookupStubOffset lookup)
+{
+    (void)type;
+    (void)size;
+    (void)lookup;
+    return GL_FALSE;
+}
+
+static const __GLdispatchPatchCallbacks patch_cb = {
+    .isPatchSupported = patch_supported,
+    .initiatePatch = patch_initiate,
+};
+
+/* Makes vendor 0 current with patch callbacks: asked (no GL layer) or not (a GL layer). */
+static void check_patching(bool layered)
+{
+    fake_thread_state_init(&main_state, 0);
+    patch_supported_calls = 0;
+    CHECK(fake_make_current(&main_state, 0, &patch_cb));
+    trace_clear();
+    glClear(0);
+    expect_trace(layered ? "a:glClear " : "");
+#if defined(GLMUX_HAVE_ASM_STUBS)
+    if (layered)
+        CHECK_MSG(patch_supported_calls == 0, "patching asked %d times with a GL layer loaded",
+                  patch_supported_calls);
+    else
+        CHECK_MSG(patch_supported_calls > 0, "patching not asked without a GL layer");
+#endif
+    __glDispatchLoseCurrent();
+}
+
+static int mode_patch(void)
+{
+    setup_layers("a");
+    fake_vendors_init();
+    check_patching(true);
+    return 0;
+}
+
+static int mode_fork(void)
+{
+    pid_t pid;
+    int status;
+
+    start("a", 0);
+    glClear(0);
+    expect_trace("a:init a:glClear ");
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        /* The child starts without a context (as in libglvnd) and keeps the layers. */
+        glClear(0);
+        expect_trace("");
+        CHECK(layer_mapped("a"));
+        CHECK(fake_make_current(&main_state, 1, NULL));
+        glClear(0);
+        expect_trace("a:glClear ");
+        CHECK(fake_vendors[1].calls_total == 1);
+        __glDispatchLoseCurrent();
+        _exit(0);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    glClear(0);
+    expect_trace("a:glClear ");
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+static int mode_unload(void)
+{
+    start("a", 0);
+    expect_trace("a:init ");
+    CHECK(layer_mapped("a"));
+    __glDispatchLoseCurrent();
+    /* libOpenGL's constructor made the one __glDispatchInit: this is the last Fini. */
+    __glDispatchFini();
+    expect_trace("a:unload ");
+    CHECK(!layer_mapped("a"));
+    CHECK(!winsys()->layers_active());
+    __glDispatchInit();         /* for libOpenGL's own Fini at exit */
+    return 0;
+}
+
+static int mode_swaponly(void)
+{
+    const struct glmux_dispatch_winsys *w;
+    int before;
+
+    start("swap", 0);
+    CHECK(layer_mapped("swap"));
+    w = winsys();
+    CHECK(w->layers_active());
+    expect_trace("swap:init ");
+    before = fake_vendors[0].calls_total;
+    glClear(0);
+    expect_trace("");
+    CHECK(fake_vendors[0].calls_total == before + 1);
+    /* A GL layer is not loaded: the stubs read the vendor's own table. */
+    CHECK(w->layer_top("glClear", 1u /* GLMUX_LAYER_API_GL */, NULL) == NULL);
+    __glDispatchLoseCurrent();
+    check_patching(false);
+    return 0;
+}
+
+static int mode_none(void)
+{
+    const struct glmux_dispatch_winsys *w;
+    int before;
+
+    start(NULL, 0);
+    w = winsys();
+    CHECK(!w->layers_active());
+    CHECK(!any_layer_mapped());
+    before = fake_vendors[0].calls_total;
+    glClear(0);
+    CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0));
+    CHECK(fake_vendors[0].calls_total == before + 2);
+    expect_trace("");
+    CHECK(w->layer_top("eglSwapBuffers", 4u /* GLMUX_LAYER_API_EGL */, (void *)mode_none) ==
+          NULL);
+    CHECK(!any_layer_mapped());
+    __glDispatchLoseCurrent();
+    check_patching(false);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+
+    if (strcmp(mode, "order") == 0)
+        return mode_order();
+    if (strcmp(mode, "exports") == 0)
+        return mode_exports();
+    if (strcmp(mode, "threads") == 0)
+        return mode_threads();
+    if (strcmp(mode, "dynamic") == 0)
+        return mode_dynamic();
+    if (strcmp(mode, "android") == 0)
+        return mode_android();
+    if (strcmp(mode, "patch") == 0)
+        return mode_patch();
+    if (strcmp(mode, "fork") == 0)
+        return mode_fork();
+    if (strcmp(mode, "unload") == 0)
+        return mode_unload();
+    if (strcmp(mode, "swaponly") == 0)
+        return mode_swaponly();
+    if (strcmp(mode, "none") == 0)
+        return mode_none();
+    fprintf(stderr, "usage: %s order|exports|threads|dynamic|android|patch|fork|unload|"
+            "swaponly|none\n", argv[0]);
+    return 2;
+}
