@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "select.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "manifest.h"
 #include "util/env.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #ifndef GLMUX_VENDOR_DIR
@@ -175,47 +175,32 @@ static bool merge(struct glmux_vendor_list *list, struct glmux_manifest *m,
     return true;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Reads every *.json in dir, in strcmp order. One that is not a regular file (a FIFO, a device
- * node, a directory) is refused by the manifest reader, with a warning, without being opened. */
+/* Reads every *.json in dir, in strcmp order (util/file.c's listing, the one every manifest
+ * folder is read with). One that is not a regular file (a FIFO, a device node, a directory) is
+ * refused by the manifest reader, with a warning, without being opened. */
 static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
                      enum glmux_vendor_source source, bool admin, bool by_name,
                      struct report *r)
 {
-    DIR *d;
-    struct dirent *e;
     char **names = NULL;
     size_t n = 0;
     bool ok = true;
+    int code;
 
     if (r == NULL) /* glmux_vendor_list_where: the directories only */
         return true;
-    d = opendir(dir);
-    if (d == NULL) {
+    code = glmux_file_list_dir(dir, ".json", &names, &n);
+    if (code == ENOMEM)
+        return false;
+    if (code != 0) {
         /* Most directories of the search list are missing on most machines: say so plainly. */
-        if (errno == ENOENT)
+        if (code == ENOENT)
             glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: missing, skipped", dir);
         else
             glmux_log(GLMUX_LOG_VENDOR, "vendor directory %s: cannot read it (%s), skipped", dir,
-                      strerror(errno));
+                      strerror(code));
         return true;
     }
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        if (!add_string(&names, &n, e->d_name)) {
-            ok = false;
-            break;
-        }
-    }
-    closedir(d);
-    if (n > 1)
-        qsort(names, n, sizeof(char *), compare_names);
     for (size_t i = 0; ok && i < n; i++) {
         struct glmux_manifest m;
         char *path;
@@ -233,9 +218,7 @@ static bool scan_dir(struct glmux_vendor_list *list, const char *dir,
         }
         free(path);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    glmux_file_list_free(names, n);
     return ok;
 }
 

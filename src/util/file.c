@@ -203,7 +203,7 @@ int glmux_file_list_dir(const char *dir, const char *suffix, char ***names, size
         size_t len = strlen(e->d_name);
         char *copy;
 
-        if (e->d_name[0] == '.' || len <= suffix_len ||
+        if (len <= suffix_len ||
             strcmp(e->d_name + len - suffix_len, suffix) != 0)
             continue;
         if (n == cap) {

@@ -40,7 +40,7 @@ char *glmux_file_read(const char *path, size_t max_size, size_t *len_out,
 int glmux_file_read_small(const char *path, char *buf, size_t size);
 
 /*
- * The names in folder dir that end in suffix (not starting with '.'), sorted by strcmp (byte
+ * The names in folder dir that end in suffix (and are longer), sorted by strcmp (byte
  * order, as in the C locale): the one order every manifest folder is read in. *names is a
  * malloc'ed array of *count malloc'ed names (glmux_file_list_free). Returns 0, or an errno value
  * (ENOENT for a missing folder) with *names NULL and *count 0.

@@ -328,7 +328,8 @@ static void test_folders(void)
     manifest(d1, "z.json", "zed", "explicit", "libz.so", "");
     manifest(d1, "a.json", "alpha", "explicit", "liba.so", "");
     manifest(d1, "m.json", "mid", "explicit", "libm.so", "");
-    manifest(d1, ".hidden.json", "hidden", "explicit", "libh.so", "");
+    manifest(d1, "old.json.bak", "hidden", "explicit", "libh.so", "");
+    manifest(d1, ".json", "hidden", "explicit", "libh.so", ""); /* no name before .json */
     manifest(d1, "notes.txt", "txt", "explicit", "libt.so", "");
     p = path_in(d1, "fifo.json");
     CHECK(mkfifo(p, 0644) == 0);
