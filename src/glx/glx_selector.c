@@ -35,7 +35,7 @@
 #include "util/once.h"
 
 /* selector_init reads the environment and manifest files only, so it runs with the gate's
- * lock held (glmux_once_run_locked): a fork() waits until it is done, and a child finds the
+ * lock held (glmux_once_run_fork_waits): a fork() waits until it is done, and a child finds the
  * parent's selector and list whole, or none, never one made twice. */
 static struct glmux_once selector_gate = GLMUX_ONCE_INIT;
 static struct glmux_select *selector;
@@ -69,7 +69,7 @@ static void selector_init(void)
 
 static void ensure_init(void)
 {
-    glmux_once_run_locked(&selector_gate, selector_init);
+    glmux_once_run_fork_waits(&selector_gate, selector_init);
 }
 
 static const struct glmux_vendor *find_vendor(const char *name)

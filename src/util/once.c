@@ -36,7 +36,7 @@ void glmux_once_run(struct glmux_once *gate, void (*routine)(void))
     pthread_mutex_unlock(&gate->lock);
 }
 
-void glmux_once_run_locked(struct glmux_once *gate, void (*routine)(void))
+void glmux_once_run_fork_waits(struct glmux_once *gate, void (*routine)(void))
 {
     if (__atomic_load_n(&gate->state, __ATOMIC_ACQUIRE) == GLMUX_ONCE_DONE)
         return;

@@ -7,7 +7,7 @@
  * second vendor list over the first, leaked), ThreadSanitizer's pthread_once waits for it
  * forever. Here the owner's fork step says what happens, and says it where the gate is used:
  *
- * - glmux_once_run_locked(gate, routine): the routine runs with the gate's lock held. The fork
+ * - glmux_once_run_fork_waits(gate, routine): the routine runs with the gate's lock held. The fork
  *   step takes that lock before fork(), so a fork waits until the routine is done and the
  *   child finds it done or not started, never half done. Only for a routine that calls no
  *   vendor, no dlopen and no library that might register a fork handler or wait for another
@@ -53,8 +53,8 @@ struct glmux_once {
 /* Runs routine unless it is done (see above); returns when it is done, or at once when
  * called from inside it. */
 void glmux_once_run(struct glmux_once *gate, void (*routine)(void));
-/* Runs routine with the gate's lock held, unless it is done. */
-void glmux_once_run_locked(struct glmux_once *gate, void (*routine)(void));
+/* Runs routine, the gate's mutex taken for all of it, unless it is done. */
+void glmux_once_run_fork_waits(struct glmux_once *gate, void (*routine)(void));
 /* Whether the routine has finished (acquire: what it wrote is visible). */
 bool glmux_once_done(struct glmux_once *gate);
 /* Around the routine's writes of its progress. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux EGL test: fork() while another thread loads the vendors (issue 44). The vendors are
+ * glmux EGL test: fork() while another thread loads the vendors. The vendors are
  * fake0, fakeslow (its __egl_Main signals, then sleeps) and fake1, in that order. A thread
  * starts the load; while fakeslow's __egl_Main sleeps the main thread forks three children.
  * Each child must finish the list its parent was making, once: the same vendors in the same

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: fork() while another thread loads libdrm and libudev (select/device_libs.c,
- * issue 44). dlopen is interposed (the selector is linked into this program): the first
+ * glmux tests: fork() while another thread loads libdrm and libudev (select/device_libs.c).
+ * dlopen is interposed (the selector is linked into this program): the first
  * dlopen of libdrm.so.2 signals and sleeps before it goes on, and the main thread forks two
  * children meanwhile. Each child's first glmux_device_libs_get() completes its parent's load
  * (the library whose dlopen was cut is opened again, the others are not), gets what the

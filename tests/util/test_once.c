@@ -81,7 +81,7 @@ static void *run_resumable(void *arg)
 static void *run_locked(void *arg)
 {
     (void)arg;
-    glmux_once_run_locked(&locked, slow_locked);
+    glmux_once_run_fork_waits(&locked, slow_locked);
     return NULL;
 }
 
@@ -147,7 +147,7 @@ int main(void)
     CHECK(pid >= 0);
     if (pid == 0) {
         CHECK(glmux_once_done(&locked) && locked_runs == 1);
-        glmux_once_run_locked(&locked, slow_locked);
+        glmux_once_run_fork_waits(&locked, slow_locked);
         CHECK(locked_runs == 1);
         exit(0);
     }
