@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux GL layer tests for libEGL and libGLX: one test layer, built several times
+ * (CMakeLists.txt). LAYER_NAME names it in the trace the test program keeps
+ * (winsys_test_trace, found in the program, weak here).
+ *
+ * LAYER_SINK=1: every egl and glX name it is asked about gets a hook of its own that writes
+ * the name to the trace and returns 0 without calling below, so that a test can call every
+ * export with no vendor at all; GL names are declined. winsys_layer_next(name) gives the test
+ * what lies below the layer for a name it intercepted (the `next` it was given).
+ * Otherwise it passes calls through: for the few functions of pass_hooks below it writes
+ * "LAYER_NAME:function" and calls what lies below, so that a test sees the order of the layers
+ * and that the vendor of the display, screen or context still answers.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glmux/glmux_layer.h"
+
+#ifndef LAYER_SINK
+#define LAYER_SINK 0
+#endif
+
+#define EXPORT __attribute__((visibility("default")))
+
+extern void winsys_test_trace(const char *layer, const char *what) __attribute__((weak));
+
+static void trace(const char *what)
+{
+    if (winsys_test_trace != NULL)
+        winsys_test_trace(LAYER_NAME, what);
+}
+
+#if LAYER_SINK
+/* ---- one hook per name, handed out in the order the names are asked about ---- */
+
+#define SINKS 400
+static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *sink_names[SINKS];
+static void *sink_next[SINKS];
+static int sink_count;
+
+/* Called with whatever arguments the function has; it looks at none of them. */
+static long sink_hit(int i)
+{
+    trace(sink_names[i]);
+    return 0;
+}
+
+#define SINK(n) static long sink_##n(void) { return sink_hit(n - 1000); }
+#define SINK10(n) SINK(n##0) SINK(n##1) SINK(n##2) SINK(n##3) SINK(n##4) \
+                  SINK(n##5) SINK(n##6) SINK(n##7) SINK(n##8) SINK(n##9)
+#define SINK100(n) SINK10(n##0) SINK10(n##1) SINK10(n##2) SINK10(n##3) SINK10(n##4) \
+                   SINK10(n##5) SINK10(n##6) SINK10(n##7) SINK10(n##8) SINK10(n##9)
+SINK100(10) SINK100(11) SINK100(12) SINK100(13)
+#undef SINK
+#define SINK(n) sink_##n,
+static long (*const sinks[SINKS])(void) = { SINK100(10) SINK100(11) SINK100(12) SINK100(13) };
+
+static void *answer(const char *name, void *next)
+{
+    void *hook = next;
+
+    if (strncmp(name, "egl", 3) != 0 && strncmp(name, "glX", 3) != 0)
+        return next;
+    pthread_mutex_lock(&sink_lock);
+    for (int i = 0; i < sink_count; i++) {
+        if (strcmp(sink_names[i], name) == 0) {
+            hook = (void *)(uintptr_t)sinks[i];
+            goto out;
+        }
+    }
+    if (sink_count < SINKS && (sink_names[sink_count] = strdup(name)) != NULL) {
+        sink_next[sink_count] = next;
+        hook = (void *)(uintptr_t)sinks[sink_count++];
+    }
+out:
+    pthread_mutex_unlock(&sink_lock);
+    return hook;
+}
+
+/* What lies below this layer for a name it intercepted (NULL: not asked about it). */
+EXPORT void *winsys_layer_next(const char *name)
+{
+    void *next = NULL;
+
+    pthread_mutex_lock(&sink_lock);
+    for (int i = 0; i < sink_count; i++) {
+        if (strcmp(sink_names[i], name) == 0)
+            next = sink_next[i];
+    }
+    pthread_mutex_unlock(&sink_lock);
+    return next;
+}
+#else
+/* ---- pass-through hooks, typed without the API headers ---- */
+
+static const char *(*next_egl_query_string)(void *dpy, int32_t name);
+static unsigned int (*next_egl_swap)(void *dpy, void *surface);
+static const char *(*next_egl_fake_display)(void *dpy);
+static void *(*next_egl_get_current_context)(void);
+static const char *(*next_glx_query_server_string)(void *dpy, int screen, int name);
+static void (*next_glx_swap)(void *dpy, unsigned long drawable);
+static const char *(*next_glx_which_vendor)(void *dpy, int screen);
+static void *(*next_glx_get_current_display)(void);
+static int (*next_glx_make_current)(void *dpy, unsigned long drawable, void *ctx);
+
+static const char *hook_egl_query_string(void *dpy, int32_t name)
+{
+    trace("eglQueryString");
+    return next_egl_query_string(dpy, name);
+}
+
+static unsigned int hook_egl_swap(void *dpy, void *surface)
+{
+    trace("eglSwapBuffers");
+    return next_egl_swap(dpy, surface);
+}
+
+static const char *hook_egl_fake_display(void *dpy)
+{
+    trace("eglFakeDisplayFAKE");
+    return next_egl_fake_display(dpy);
+}
+
+static void *hook_egl_get_current_context(void)
+{
+    trace("eglGetCurrentContext");
+    return next_egl_get_current_context();
+}
+
+static const char *hook_glx_query_server_string(void *dpy, int screen, int name)
+{
+    trace("glXQueryServerString");
+    return next_glx_query_server_string(dpy, screen, name);
+}
+
+static void hook_glx_swap(void *dpy, unsigned long drawable)
+{
+    trace("glXSwapBuffers");
+    next_glx_swap(dpy, drawable);
+}
+
+static const char *hook_glx_which_vendor(void *dpy, int screen)
+{
+    trace("glXFakeWhichVendorGLMUX");
+    return next_glx_which_vendor(dpy, screen);
+}
+
+static void *hook_glx_get_current_display(void)
+{
+    trace("glXGetCurrentDisplay");
+    return next_glx_get_current_display();
+}
+
+static int hook_glx_make_current(void *dpy, unsigned long drawable, void *ctx)
+{
+    trace("glXMakeCurrent");
+    return next_glx_make_current(dpy, drawable, ctx);
+}
+
+#define HOOK(str, var, fn)                                                             \
+    if (strcmp(name, str) == 0) {                                                      \
+        *(void **)&var = next;                                                         \
+        return (void *)(uintptr_t)fn;                                                  \
+    }
+
+static void *answer(const char *name, void *next)
+{
+    if (next == NULL)
+        return next;
+    HOOK("eglQueryString", next_egl_query_string, hook_egl_query_string)
+    HOOK("eglSwapBuffers", next_egl_swap, hook_egl_swap)
+    HOOK("eglFakeDisplayFAKE", next_egl_fake_display, hook_egl_fake_display)
+    HOOK("eglGetCurrentContext", next_egl_get_current_context, hook_egl_get_current_context)
+    HOOK("glXQueryServerString", next_glx_query_server_string, hook_glx_query_server_string)
+    HOOK("glXSwapBuffers", next_glx_swap, hook_glx_swap)
+    HOOK("glXFakeWhichVendorGLMUX", next_glx_which_vendor, hook_glx_which_vendor)
+    HOOK("glXGetCurrentDisplay", next_glx_get_current_display, hook_glx_get_current_display)
+    HOOK("glXMakeCurrent", next_glx_make_current, hook_glx_make_current)
+    return next;
+}
+#endif
+
+static void *get_proc_address(const char *name, uint32_t api, void *next)
+{
+    (void)api;
+    return answer(name, next);
+}
+
+EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
+{
+    if (n->size < sizeof(*n))
+        return 1;
+    n->abi_version = GLMUX_LAYER_ABI_VERSION;
+    n->get_proc_address = get_proc_address;
+    trace("init");
+    return 0;
+}
