@@ -2,7 +2,7 @@
 /*
  * glmux: what every GLX entry point of libGLX has in common: the call it makes first, and the
  * GLX functions libGLX implements without exporting them (reached through glXGetProcAddress).
- * GLMUX_GLX_OWN_EXTRA lists those, and glXGetCurrentDisplay, after the 40 functions of
+ * GLMUX_GLX_OWN_EXTRA lists those, and glXGetCurrentDisplay, after the 39 functions of
  * glx_core_table.h: together, in that order, libGLX's own dispatch indices (glx_index.c) and
  * its own glXGetProcAddress answers (glx_procaddr.c).
  *

@@ -6,9 +6,10 @@
  *
  * Load takes a reference on libGLdispatch (after checking its ABI version) and registers with
  * it. Unload releases this thread's context, hands the records of other threads that still
- * have a context current to libGLdispatch and runs every teardown step (displays, procaddr
- * answers, maps, entry stubs, indices, vendors, selector: each before the modules it uses),
- * then drops the reference. Before fork() libGLdispatch calls fork_prepare (every module's
+ * have a context current to libGLdispatch and runs every teardown step in the reverse of the
+ * steps' order (glx_lock.h: procaddr answers, displays, maps, entry stubs, indices, vendors,
+ * selector; each frees only its own module's state, so this is not the floor order of
+ * docs/glx.md), then drops the reference. Before fork() libGLdispatch calls fork_prepare (every module's
  * locks, in the lock order); in the child after_fork releases them (or makes them anew where
  * fork_prepare did not run), runs the child steps, and libGLdispatch then drops every record
  * of the parent with its context reference; vendors and mappings stay. libglvnd compares

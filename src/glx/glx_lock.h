@@ -95,8 +95,10 @@ void glmux_glx_call_out_end(void);
 /*
  * The order of libGLX's lifecycle steps (util/lifecycle.h), one per module, declared in each
  * module's own file: before fork() the steps run in this order, which is the lock order (the
- * locks, then the selector's); after it, and at teardown, in reverse, so that a module is torn
- * down before the modules below it.
+ * locks, then the selector's); after it, and at teardown, in reverse. It is not the floor order
+ * (docs/glx.md has that): glx_vendor.c, which uses glx_index.c and glx_mapping.c, is torn down
+ * after them. That is safe because at unload no other thread is in libGLX and each teardown
+ * step frees only its own module's state, using no other module of libGLX but the locks here.
  */
 enum {
     GLMUX_GLX_ORDER_LOCKS = 10,     /* glx_lock.c */

@@ -39,7 +39,7 @@
 #include "winsys/layer.h"
 
 /* The bodies of libGLX's own functions, in the order of their dispatch indices (glx_index.c):
- * the 40 exports and the 4 reached only through GetProcAddress. The bottom of their chains of
+ * the 40 exports and the 3 reached only through GetProcAddress. The bottom of their chains of
  * GL layers (glmux_glx_own_proc). */
 static const __GLXextFuncPtr own[] = {
 #define GLMUX_GLX_OWN(ret, name, params, args) (__GLXextFuncPtr)glmux_glx_##name,

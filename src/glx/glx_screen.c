@@ -2,7 +2,8 @@
 /*
  * glmux: which vendor serves each screen of a display, and so each drawable. A screen's vendor
  * is decided once and cached, failure included (reported once, not retried), by following
- * glmux_select_glx_plan, the rule `glmux explain` shows: __GLX_FORCE_VENDOR_LIBRARY_<screen>,
+ * the screen's plan (glmux_select_glx_screen_plan through glx_selector.c; `glmux explain` gets
+ * this walk's own record of it, glx_explain.h): __GLX_FORCE_VENDOR_LIBRARY_<screen>,
  * __GLX_VENDOR_LIBRARY_NAME, the GPU selector's choice, the server's GLX_VENDOR_NAMES_EXT list
  * (with isScreenSupported), then "indirect" and Fedora's "system". The pixels vendor
  * (libGLX_glmux-pixels.so.0, docs/remote.md) is loaded like any vendor, by name; its rule
@@ -73,7 +74,7 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     v = glmux_glx_vendor_load(name, override, failed, sizeof(failed));
     if (v == NULL) {
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: vendor \"%s\" (%s) could not be loaded",
-                  screen, GLMUX_LOG_CUT(name), why);
+                  screen, name, why);
         note(w, GLMUX_GLX_EXPLAIN_NOT_LOADED, name, why, failed);
         return NULL;
     }
