@@ -74,7 +74,7 @@ static glmux_glx_vendor *try_vendor(Display *dpy, int screen, const char *name, 
     v = glmux_glx_vendor_load(name, override, failed, sizeof(failed));
     if (v == NULL) {
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: vendor \"%s\" (%s) could not be loaded",
-                  screen, name, why);
+                  screen, GLMUX_LOG_CUT(name), why);
         note(w, GLMUX_GLX_EXPLAIN_NOT_LOADED, name, why, failed);
         return NULL;
     }
