@@ -222,6 +222,7 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
     struct glmux_pixels_xfer *x;
     enum glmux_pixels_fit fit;
     int format = 0, tex_target = 0, rc;
+    XID xid;
 
     if (!glmux_pixels_config_valid(dpy, c))
         return None;
@@ -241,6 +242,10 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                                  target, glx_minor);
         return None;
     }
+    /* The display's records of drawables that are gone are let go before this one is listed,
+     * so that sweep can never free it (its X drawable may be gone already: another connection
+     * destroys a window while this one makes its GLX window). */
+    glmux_pixels_drawables_sweep(dpy);
     if (!glmux_pixels_drawables_watch(dpy) ||
         (d = glmux_pixels_drawable_new(dpy, new_xid(dpy), target, kind, c)) == NULL) {
         glmux_pixels_xfer_free(x);
@@ -249,11 +254,13 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
     d->xfer = x;
     d->tex_format = format;
     d->tex_target = tex_target;
+    /* Once listed, the record is any thread's to free (another thread's sweep, when its X
+     * drawable is gone): nothing of it is read after. */
+    xid = d->xid;
     glmux_pixels_lock();
     glmux_pixels_drawable_link(d);
     glmux_pixels_unlock();
-    glmux_pixels_drawables_sweep(dpy);
-    return d->xid;
+    return xid;
 }
 
 static GLXWindow pixels_CreateWindow(Display *dpy, GLXFBConfig config, Window win,
@@ -585,7 +592,9 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     glmux_pixels_xfer_free(draw_x);
     glmux_pixels_xfer_free(read_x);
     glmux_pixels_free_released();
-    /* A new record: the display's records of windows that went meanwhile are let go. */
+    /* A new record: the display's records of windows that went meanwhile are let go. The one
+     * made here is current on this thread (its reference keeps it from the sweep), or nothing
+     * of it is used any more. */
     if (made)
         glmux_pixels_drawables_sweep(dpy);
     return ok;
