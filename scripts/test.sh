@@ -53,6 +53,9 @@ Variables:
                       packaging_reproducible) and the clean mmdebstrap chroot build (label
                       chroot: packaging_chroot, root and the Debian archive needed); 2 to 30
                       minutes each (docs/packaging.md, "Tests")
+  TMPDIR=DIR          where the suite's own temporary directory is made (default /tmp);
+                      every build and test writes there, and whatever is left in it at the
+                      end fails the run (a row of the table names it) and is removed
 Opt-in tests run alone from a configured build, e.g.:
   cd build && ctest -L fulltests      cd build && ctest -L chroot
 EOH
