@@ -7,13 +7,16 @@
  * spinning, off without its variable), the frame-time log's lines, the call counter's counts,
  * arguments and return values (floats among them) and its report, and the Android-ABI layer's
  * hooks and report. Usage: test_layer_tools MODE LIBRARY (MODE: limiter, frametime, counter,
- * android); each mode is a ctest of its own.
+ * android; threads COUNTER LIMITER: both from four threads at once); each mode is a ctest of
+ * its own.
  */
 #define _GNU_SOURCE
 #include <glmux/glmux_layer.h>
 
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 #include "glmux_test.h"
 
 static int fake_swaps, fake_clears;
+static atomic_int fake_calls;
 static float fake_color[4];
 static unsigned long fake_drawable;
 
@@ -286,11 +290,97 @@ static void test_android(const char *lib)
     CHECK(strcmp(text, "glClear 2\neglSwapBuffers 1\nget_next found glGetError\n") == 0);
 }
 
+/* Several threads through one layer at once: the counter's counts are exact, and the frame
+ * limiter gives every thread's frames their own deadlines (ThreadSanitizer runs this too). */
+static void fake_thread_swap(void *dpy, unsigned long drawable)
+{
+    (void)dpy;
+    (void)drawable;
+    atomic_fetch_add(&fake_calls, 1);
+}
+
+static void fake_thread_clear(unsigned int mask)
+{
+    (void)mask;
+    atomic_fetch_add(&fake_calls, 1);
+}
+
+enum { THREADS = 4, PER_THREAD = 500, PACED = 5 };
+static void (*thread_swap)(void *, unsigned long);
+static void (*thread_clear)(unsigned int);
+
+static void *counter_thread(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < PER_THREAD; i++) {
+        thread_clear(0x4000);
+        thread_swap(NULL, 1);
+    }
+    return NULL;
+}
+
+static void *limiter_thread(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < PACED; i++)
+        thread_swap(NULL, 1);
+    return NULL;
+}
+
+static void run_threads(void *(*fn)(void *))
+{
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, fn, NULL) == 0);
+    for (int i = 0; i < THREADS; i++)
+        CHECK(pthread_join(t[i], NULL) == 0);
+}
+
+static void test_threads(const char *counter, const char *limiter)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/glmux-calls-threads-%d.txt", glmux_test_tmpdir(), getpid());
+    unlink(path);
+    setenv("GLMUX_CALL_COUNT_FILE", path, 1);
+    struct glmux_layer_negotiate n = load(counter, GLMUX_LAYER_API_GL | GLMUX_LAYER_API_GLX);
+    thread_swap = (void (*)(void *, unsigned long))
+        n.get_proc_address("glXSwapBuffers", GLMUX_LAYER_API_GLX, (void *)fake_thread_swap);
+    thread_clear = (void (*)(unsigned int))
+        n.get_proc_address("glClear", GLMUX_LAYER_API_GL, (void *)fake_thread_clear);
+    run_threads(counter_thread);
+    CHECK(atomic_load(&fake_calls) == 2 * THREADS * PER_THREAD);
+    n.unload();
+    char *text = slurp(path);
+    unlink(path);
+    char want[64];
+    snprintf(want, sizeof want, "\n%d glClear\n", THREADS * PER_THREAD);
+    CHECK_MSG(strstr(text, want), "%s", text);
+    snprintf(want, sizeof want, "\n%d glXSwapBuffers\n", THREADS * PER_THREAD);
+    CHECK_MSG(strstr(text, want), "%s", text);
+
+    /* 20 frames from 4 threads at 500 a second: at least 19 periods of 2 ms in all. */
+    setenv("GLMUX_FRAME_LIMIT", "500", 1);
+    n = load(limiter, GLMUX_LAYER_API_GLX);
+    atomic_store(&fake_calls, 0);
+    thread_swap = (void (*)(void *, unsigned long))
+        n.get_proc_address("glXSwapBuffers", GLMUX_LAYER_API_GLX, (void *)fake_thread_swap);
+    double t0 = now_s(CLOCK_MONOTONIC);
+    run_threads(limiter_thread);
+    double wall = now_s(CLOCK_MONOTONIC) - t0;
+    printf("limiter: %d frames from %d threads in %.1f ms\n", THREADS * PACED, THREADS,
+           wall * 1e3);
+    CHECK(atomic_load(&fake_calls) == THREADS * PACED);
+    CHECK_MSG(wall >= (THREADS * PACED - 1) * 0.002 - 0.0005, "%.4f s", wall);
+}
+
 int main(int argc, char **argv)
 {
-    CHECK(argc == 3);
+    CHECK(argc == 3 || argc == 4);
     const char *mode = argv[1], *lib = argv[2];
-    if (strcmp(mode, "limiter") == 0) {
+    if (strcmp(mode, "threads") == 0) {
+        CHECK(argc == 4);
+        test_threads(lib, argv[3]);
+    } else if (strcmp(mode, "limiter") == 0) {
         test_limiter(lib);
     } else if (strcmp(mode, "limiter-off") == 0) {
         test_limiter_off(lib, NULL);
