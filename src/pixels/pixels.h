@@ -255,6 +255,8 @@ enum glmux_pixels_request {
     GLMUX_PIXELS_REQ_SHM_PUT,    /* ShmPutImage */
     GLMUX_PIXELS_REQ_SHM_ATTACH, /* ShmAttach */
     GLMUX_PIXELS_REQ_DRAWABLE,   /* CreateGC, Present's SelectInput and NotifyMSC */
+    GLMUX_PIXELS_REQ_SHM_DETACH, /* ShmDetach */
+    GLMUX_PIXELS_REQ_KINDS
 };
 
 /* One of Present's events as libxcb hands it (xcb_poll_for_special_event: 32 bytes, the 4-byte
@@ -265,7 +267,11 @@ bool glmux_pixels_heard_event(struct glmux_pixels_heard *h, const void *ev);
 /* A GetGeometry reply (NULL: an error or a connection that died, so the drawable is gone). */
 void glmux_pixels_heard_geometry(struct glmux_pixels_heard *h, const xcb_get_geometry_reply_t *r);
 /* The error of a checked request of kind req; true when it changed what the transport does
- * (the drawable is gone, or MIT-SHM is given up). */
+ * (the drawable is gone, or MIT-SHM is given up). MIT-SHM is given up only for an error that
+ * says the server cannot use this process's segments: a failed ShmAttach (each segment stays
+ * mapped here until the server has answered it, so no race of ours makes one fail) or a failed
+ * ShmPutImage of a drawable that exists; a failed ShmDetach (a segment whose attach failed),
+ * and any error once the drawable is gone, change nothing. */
 bool glmux_pixels_heard_error(struct glmux_pixels_heard *h, enum glmux_pixels_request req,
                               const xcb_generic_error_t *e);
 
@@ -320,12 +326,14 @@ bool glmux_pixels_surface_update(struct glmux_pixels_drawable *d,
 /*
  * The transport of an X window or pixmap (target) for frames of config: asks the server once
  * (GetGeometry) whether it fits (glmux_pixels_fit) and selects Present's events of a window.
- * NULL with *fit saying why (GLMUX_PIXELS_GONE also when out of memory).
+ * NULL with *fit saying why (GLMUX_PIXELS_GONE also when out of memory) and why[why_size]
+ * saying it in words (what the server answered, or the depths and screens that differ).
  */
 struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
                                                 const struct glmux_pixels_config *config,
                                                 XID target, bool window,
-                                                enum glmux_pixels_fit *fit);
+                                                enum glmux_pixels_fit *fit, char *why,
+                                                size_t why_size);
 /* Frees a transport: its buffers, GC, Present selection and the replies still awaited. */
 void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x);
 /* Links x (NULL: nothing) in front of *list, to be freed by glmux_pixels_xfer_free_chain once
@@ -411,6 +419,7 @@ struct glmux_pixels_buffer {
     char *data;             /* the frame's pixels (l.size bytes); NULL: none */
     int shmid;
     xcb_shm_seg_t seg;      /* 0: plain memory */
+    unsigned int attach;    /* the sequence number of its ShmAttach (checked) */
     unsigned int fence;     /* the GetGeometry sent after its last put (0: none pending) */
 };
 
@@ -422,9 +431,18 @@ bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
 XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h);
 /* Reports an X error to the application's error handler, as the server would for a GLX request:
  * the GLX error glx_code (>= 0) when the server has the GLX extension, else the core error code;
- * major code: the server's GLX extension (0 without one), minor code glx_minor. */
+ * major code the server's GLX extension, minor code glx_minor (on any server, so a handler can
+ * tell the GLX call). On a server without GLX no request of the vendor's failed: the major code
+ * is core_request, the core request whose answer told the vendor (X_GetGeometry: whether the
+ * drawable exists, its root, depth and size), or X_NoOperation when none did (a GLX drawable
+ * the vendor does not know, a bad value), so that Xlib's default handler names a request that
+ * exists. What happened (fmt...) is logged: at level info for a drawable that does not exist
+ * (BadWindow, BadPixmap, BadDrawable), else at level warn (the first 16 of a process). */
 void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
-                          int glx_minor);
+                          int glx_minor, int core_request, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* The name of a core X error code ("BadWindow"), or "an extension's error". */
+const char *glmux_pixels_error_name(int code);
 /* The transport's part of dpy's record (made on first use: X requests, no lock held); NULL
  * without libX11-xcb, or when out of memory. */
 struct present_display *glmux_pixels_present_of(Display *dpy);
@@ -432,8 +450,10 @@ struct present_display *glmux_pixels_present_of(Display *dpy);
  * entering xcb's queue of waiting readers (pixels_server.c); NULL when there is none. */
 void *glmux_pixels_reply_wait(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
                               unsigned int seq, xcb_generic_error_t **err);
-/* GetGeometry of target, answered now; NULL when it is gone (the error is ours). */
-xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target);
+/* GetGeometry of target, answered now; NULL when it is gone (the error is ours), with the X
+ * error code in *error (when error is not NULL; 0: no answer, the connection died). */
+xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target,
+                                                    int *error);
 /* A private MIT-SHM segment of size bytes attached here, into *b, and ShmAttach sent (checked:
  * its sequence in *attach, for the caller to hear); false (nothing kept) when it cannot be
  * made. It is marked for removal before the server has it where the system allows (Linux), so
@@ -442,8 +462,9 @@ bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connectio
                               size_t size, struct glmux_pixels_buffer *b, unsigned int *attach);
 /* Whether the server can attach our shared memory (tested once per display). */
 bool glmux_pixels_shm_works(struct present_display *pd);
-/* An MIT-SHM request of the display failed: transports made from now on use PutImage. */
-void glmux_pixels_shm_failed(struct present_display *pd);
+/* An MIT-SHM request of the display failed in a way that says MIT-SHM cannot work here:
+ * transports made from now on use PutImage. Whether the display had not given it up before. */
+bool glmux_pixels_shm_failed(struct present_display *pd);
 
 /* ---- the vendor (pixels_vendor.c) ---- */
 

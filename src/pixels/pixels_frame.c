@@ -12,7 +12,8 @@
  * maximum request size; a size beyond what real screens need is refused, not allocated.
  * What a transport hears (struct glmux_pixels_heard) is here too: Present's events, each read
  * only as far as libxcb's buffer of it goes, a CompleteNotify counted only as the answer to the
- * PresentNotifyMSC awaited, GetGeometry replies, and what each checked request's error means.
+ * PresentNotifyMSC awaited, GetGeometry replies, and what each checked request's error means:
+ * a drawable gone, MIT-SHM that cannot work here, or nothing new.
  */
 #include <stdint.h>
 #include <string.h>
@@ -168,9 +169,17 @@ bool glmux_pixels_heard_error(struct glmux_pixels_heard *h, enum glmux_pixels_re
     bool drawable = e->error_code == BadDrawable || e->error_code == BadWindow ||
                     e->error_code == BadPixmap;
 
+    /* Once the drawable is gone, every error of its requests follows from that. */
+    if (h->gone)
+        return false;
     switch (req) {
     case GLMUX_PIXELS_REQ_SHM_ATTACH:
+        /* The server cannot attach this process's segment (BadAccess: another machine or IPC
+         * namespace, MIT-SHM refused...): the segment was mapped here until this answer. */
         break;
+    case GLMUX_PIXELS_REQ_SHM_DETACH:
+        /* A segment whose attach failed (heard before it): nothing new. */
+        return false;
     case GLMUX_PIXELS_REQ_SHM_PUT:
         if (drawable)
             return newly(&h->gone);
@@ -179,6 +188,8 @@ bool glmux_pixels_heard_error(struct glmux_pixels_heard *h, enum glmux_pixels_re
     case GLMUX_PIXELS_REQ_DRAWABLE:
         if (drawable || e->error_code == BadMatch)
             return newly(&h->gone);
+        return false;
+    case GLMUX_PIXELS_REQ_KINDS:
         return false;
     }
     /* MIT-SHM failed (BadShmSeg, BadAccess, BadValue...): PutImage from now on. */

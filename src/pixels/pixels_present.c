@@ -22,18 +22,24 @@
  *   before the put (pacing: the one wait of such a frame, bounded).
  * Every request goes through the display's xcb connection, checked, and each checked request's
  * cookie is kept until it is answered (its error, or a later reply, comes in: every fence is
- * such a reply): an error is heard however late it comes, logged (rate-limited), and either
- * marks the drawable gone or, for MIT-SHM, turns the transport (and the display) to PutImage;
- * nothing reaches the application's X error handler, with no hook on the display. Present's
- * events are read only as far as libxcb's buffer of them goes, and a CompleteNotify counts
- * only as the answer to the PresentNotifyMSC awaited. A connection that died goes to Xlib's
- * I/O error handler at the next frame (an XFlush), as at any Xlib call.
+ * such a reply): an error is heard however late it comes, logged (a drawable gone, and what
+ * follows from it, at level info; the rest rate-limited at level warn), and either marks the
+ * drawable gone or, for an MIT-SHM error that says it cannot work here, turns the transport
+ * (and the display) to PutImage; nothing reaches the application's X error handler, with no
+ * hook on the display. A segment the transport lets go (a resize) stays mapped until the
+ * server has answered its ShmAttach: it is marked for removal from the start, so without our
+ * mapping an attach still queued (a server grabbed by another client) would find it gone, and
+ * the frames put from it would be lost. Present's events are read only as far as libxcb's
+ * buffer of them goes, and a CompleteNotify counts only as the answer to the PresentNotifyMSC
+ * awaited. A connection that died goes to Xlib's I/O error handler at the next frame (an
+ * XFlush), as at any Xlib call.
  * The display's side (what it has, the MIT-SHM test, waiting for a reply without xcb's queue of
  * readers) is pixels_server.c's. A transport is used by one thread at a time, the one that
  * claimed its drawable (glmux_pixels_drawable_claim, pixels_vendor.c); it takes no lock.
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/shm.h>
@@ -53,11 +59,23 @@
 #define PACE_MS_PER_INTERVAL 1000
 /* X errors logged at level warn in a process (the rest are counted, not logged). */
 #define ERRORS_LOGGED 16
+/* Segments let go and still waiting for their attach's answer (a window resized again and again
+ * while the server runs none of our requests, XGrabServer): past this many, the transport waits
+ * for the server (one round trip) before it makes more. */
+#define RETIRED_MAX 8
 
 /* A checked request whose answer (its error, or none) has not come in yet. */
 struct checked {
     unsigned int seq;
     enum glmux_pixels_request req;
+};
+
+/* An MIT-SHM segment the transport no longer uses, still mapped here until the server has
+ * answered its ShmAttach: it is marked for removal, so it would be gone with our mapping, and
+ * an attach the server runs after that fails (BadAccess) and loses the frames put from it. */
+struct retired {
+    char *data;
+    unsigned int attach;
 };
 
 struct glmux_pixels_xfer {
@@ -77,6 +95,8 @@ struct glmux_pixels_xfer {
     int npending;
     struct checked *checked; /* checked requests not answered yet, oldest first */
     int nchecked, checked_cap;
+    struct retired *retired; /* segments let go whose ShmAttach is not answered yet */
+    int nretired, retired_cap;
     struct glmux_pixels_heard h; /* what the server said: size, gone, MIT-SHM, retraces */
     int good_width, good_height; /* the last size within glmux_pixels_size_allowed */
     bool too_big;           /* the size heard last is not: reported once */
@@ -95,38 +115,105 @@ static const char *request_name(enum glmux_pixels_request req)
     switch (req) {
     case GLMUX_PIXELS_REQ_PUT: return "PutImage";
     case GLMUX_PIXELS_REQ_SHM_PUT: return "ShmPutImage";
-    case GLMUX_PIXELS_REQ_SHM_ATTACH: return "an MIT-SHM attach or detach";
-    case GLMUX_PIXELS_REQ_DRAWABLE: return "a request";
+    case GLMUX_PIXELS_REQ_SHM_ATTACH: return "ShmAttach";
+    case GLMUX_PIXELS_REQ_SHM_DETACH: return "ShmDetach";
+    case GLMUX_PIXELS_REQ_DRAWABLE: return "CreateGC or a Present request";
+    case GLMUX_PIXELS_REQ_KINDS: break;
     }
     return "a request";
 }
 
-/* The error of one of the transport's checked requests: what it changes, logged (a drawable
- * gone at level info, once; the rest at level warn, ERRORS_LOGGED in a process). */
+/* An X error's name, for messages: a core error's, or MIT-SHM's one error. */
+static const char *error_name(struct glmux_pixels_xfer *x, const xcb_generic_error_t *e)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    const xcb_query_extension_reply_t *shm;
+
+    if (e->error_code > BadImplementation && xl->shm &&
+        (shm = xl->get_extension_data(x->c, xl->shm_id)) != NULL && shm->present &&
+        e->error_code == shm->first_error)
+        return "BadShmSeg";
+    return glmux_pixels_error_name(e->error_code);
+}
+
+/* The error of one of the transport's checked requests: what it changes, logged. A drawable
+ * gone, and every error after it (they follow from it), at level info; MIT-SHM given up at
+ * level warn, and the errors that follow from that (the other segments' attaches and puts,
+ * the detaches) at level info; any other at level warn. Warnings: ERRORS_LOGGED a process. */
 static void error_heard(struct glmux_pixels_xfer *x, enum glmux_pixels_request req,
                         const xcb_generic_error_t *e)
 {
+    bool was_gone = x->h.gone, was_failed = x->h.shm_failed;
     bool changed = glmux_pixels_heard_error(&x->h, req, e);
+    bool shm = req == GLMUX_PIXELS_REQ_SHM_ATTACH || req == GLMUX_PIXELS_REQ_SHM_DETACH ||
+               req == GLMUX_PIXELS_REQ_SHM_PUT;
     unsigned int n;
 
     if (changed && x->h.gone) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d to "
-                  "%s, request %u); rendering goes on off screen", (unsigned long)x->target,
-                  e->error_code, request_name(req), e->full_sequence);
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d, "
+                  "%s, to %s, request %u); rendering goes on off screen",
+                  (unsigned long)x->target, e->error_code, error_name(x, e), request_name(req),
+                  e->full_sequence);
         return;
     }
-    if (changed && x->h.shm_failed)
-        glmux_pixels_shm_failed(x->pd);
+    if (was_gone || (!changed && shm && (was_failed || req == GLMUX_PIXELS_REQ_SHM_DETACH))) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
+                  "request %u), as the %s heard before it made it", request_name(req),
+                  (unsigned long)x->target, e->error_code, error_name(x, e), e->full_sequence,
+                  was_gone ? "drawable's end" : "MIT-SHM failure");
+        return;
+    }
+    /* The display's first: once a display has given MIT-SHM up, its other transports' turn
+     * follows from that. */
+    if (changed && x->h.shm_failed && !glmux_pixels_shm_failed(x->pd)) {
+        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
+                  "request %u): frames go out with xcb PutImage requests, as display %s's "
+                  "other frames already do", request_name(req), (unsigned long)x->target,
+                  e->error_code, error_name(x, e), e->full_sequence, DisplayString(x->dpy));
+        return;
+    }
     n = __atomic_fetch_add(&errors_logged, 1, __ATOMIC_RELAXED);
     if (n >= ERRORS_LOGGED)
         return;
-    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, request %u, "
-              "major %d, minor %d); %s%s", request_name(req), (unsigned long)x->target,
-              e->error_code, e->full_sequence, e->major_code, e->minor_code,
-              x->h.shm_failed ? "frames go out with xcb PutImage requests from now on"
-                              : "that frame may not show",
-              n + 1 == ERRORS_LOGGED ? " (further X errors of the pixels vendor are not "
-                                       "logged)" : "");
+    if (changed && x->h.shm_failed)
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
+                  "request %u, major %d, minor %d): the X server cannot use this process's "
+                  "shared memory (MIT-SHM); frames of display %s go out with xcb PutImage "
+                  "requests from now on%s", request_name(req), (unsigned long)x->target,
+                  e->error_code, error_name(x, e), e->full_sequence, e->major_code, e->minor_code,
+                  DisplayString(x->dpy), n + 1 == ERRORS_LOGGED ? " (further X errors of the "
+                  "pixels vendor are not logged)" : "");
+    else
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
+                  "request %u, major %d, minor %d); that frame may not show%s",
+                  request_name(req), (unsigned long)x->target, e->error_code, error_name(x, e),
+                  e->full_sequence, e->major_code, e->minor_code,
+                  n + 1 == ERRORS_LOGGED ? " (further X errors of the pixels vendor are not "
+                                           "logged)" : "");
+}
+
+/* Whether the server has answered the checked request seq (it is no longer awaited). */
+static bool answered(const struct glmux_pixels_xfer *x, unsigned int seq)
+{
+    for (int i = 0; i < x->nchecked; i++) {
+        if (x->checked[i].seq == seq)
+            return false;
+    }
+    return true;
+}
+
+/* Unmaps the segments let go whose attach the server has answered. */
+static void retired_release(struct glmux_pixels_xfer *x)
+{
+    int kept = 0;
+
+    for (int i = 0; i < x->nretired; i++) {
+        if (answered(x, x->retired[i].attach))
+            shmdt(x->retired[i].data);
+        else
+            x->retired[kept++] = x->retired[i];
+    }
+    x->nretired = kept;
 }
 
 /* Takes in the answers of the checked requests answered so far, in the order sent (one not
@@ -151,6 +238,7 @@ static void checked_heard(struct glmux_pixels_xfer *x)
     if (n > 0) {
         x->nchecked -= n;
         memmove(x->checked, x->checked + n, sizeof(x->checked[0]) * (size_t)x->nchecked);
+        retired_release(x);
     }
 }
 
@@ -236,14 +324,18 @@ static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pix
 struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
                                                 const struct glmux_pixels_config *config,
                                                 XID target, bool window,
-                                                enum glmux_pixels_fit *fit)
+                                                enum glmux_pixels_fit *fit, char *why,
+                                                size_t why_size)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     struct present_display *pd = glmux_pixels_present_of(dpy);
+    Window config_root;
     struct glmux_pixels_xfer *x;
     xcb_get_geometry_reply_t *g;
+    int error = 0;
 
     *fit = GLMUX_PIXELS_GONE;
+    snprintf(why, why_size, "out of memory, or no libX11-xcb");
     if (pd == NULL || (x = calloc(1, sizeof(*x))) == NULL)
         return NULL;
     x->dpy = dpy;
@@ -256,15 +348,32 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
     /* Present's events first, so that no size change between the two is missed. */
     if (window && pd->present)
         present_listen(xl, x);
-    if ((g = glmux_pixels_geometry_now(pd, target)) == NULL) {
+    if ((g = glmux_pixels_geometry_now(pd, target, &error)) == NULL) {
+        if (error != 0)
+            snprintf(why, why_size, "the X server has no %s 0x%lx (GetGeometry: X error %d, "
+                     "%s)", window ? "window" : "pixmap", (unsigned long)target, error,
+                     glmux_pixels_error_name(error));
+        else
+            snprintf(why, why_size, "GetGeometry of %s 0x%lx got no answer (the X connection "
+                     "is lost)", window ? "window" : "pixmap", (unsigned long)target);
         glmux_pixels_xfer_free(x);
         return NULL;
     }
-    *fit = glmux_pixels_fit(dpy, config, RootWindow(dpy, config->screen), g->root, g->depth);
+    config_root = RootWindow(dpy, config->screen);
+    *fit = glmux_pixels_fit(dpy, config, config_root, g->root, g->depth);
     if (*fit != GLMUX_PIXELS_FITS) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: drawable 0x%lx (depth %u) cannot show "
-                  "FBConfig 0x%x (screen %d, visual depth %d, 32-bit pixels): BadMatch",
-                  (unsigned long)target, g->depth, config->id, config->screen, config->depth);
+        if (g->root != config_root)
+            snprintf(why, why_size, "%s 0x%lx is on another screen than FBConfig 0x%x (screen "
+                     "%d)", window ? "window" : "pixmap", (unsigned long)target, config->id,
+                     config->screen);
+        else if (g->depth != config->depth)
+            snprintf(why, why_size, "%s 0x%lx has depth %u, FBConfig 0x%x's visual depth %d",
+                     window ? "window" : "pixmap", (unsigned long)target, g->depth, config->id,
+                     config->depth);
+        else
+            snprintf(why, why_size, "the X server stores depth %u (%s 0x%lx) in other than 32 "
+                     "bits a pixel, which FBConfig 0x%x's frames are", g->depth,
+                     window ? "window" : "pixmap", (unsigned long)target, config->id);
         free(g);
         glmux_pixels_xfer_free(x);
         return NULL;
@@ -276,7 +385,45 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
     return x;
 }
 
-/* Frees the buffers; the detaches' errors are heard (checked) while the transport lives on. */
+/* Lets a segment go: unmapped now if the server has answered its attach, else kept mapped (in
+ * x->retired) until it has (retired_release). False when there is no room to keep it: the
+ * caller waits for the server first. */
+static bool segment_retire(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b)
+{
+    if (answered(x, b->attach)) {
+        shmdt(b->data);
+        return true;
+    }
+    if (x->nretired == x->retired_cap) {
+        int cap = x->retired_cap > 0 ? x->retired_cap * 2 : 4;
+        struct retired *more = realloc(x->retired, sizeof(*more) * (size_t)cap);
+
+        if (more == NULL)
+            return false;
+        x->retired = more;
+        x->retired_cap = cap;
+    }
+    x->retired[x->nretired++] = (struct retired){ b->data, b->attach };
+    return true;
+}
+
+static void hear(struct glmux_pixels_xfer *x);
+
+/* Waits until the server has answered every request of the transport sent so far (one round
+ * trip; none on a connection that died), and takes the answers in. */
+static void server_caught_up(struct glmux_pixels_xfer *x)
+{
+    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    xcb_generic_error_t *err = NULL;
+
+    /* Any reply will do: it comes after the answers of everything sent before it. */
+    free(glmux_pixels_reply_wait(xl, x->c, xl->get_geometry(x->c, x->target).sequence, &err));
+    free(err);
+    hear(x);
+}
+
+/* Frees the buffers; the detaches' errors are heard (checked) while the transport lives on
+ * (keep_checking), and a segment is unmapped only once the server has answered its attach. */
 static void buffers_free(struct glmux_pixels_xfer *x, bool keep_checking)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
@@ -285,14 +432,17 @@ static void buffers_free(struct glmux_pixels_xfer *x, bool keep_checking)
         struct glmux_pixels_buffer *b = &x->buf[i];
 
         if (b->seg != 0) {
-            /* The server detaches after the puts before this; our mapping can go now. */
+            /* The server detaches after the puts before this. */
             unsigned int seq = xl->shm_detach_checked(x->c, b->seg).sequence;
 
             if (keep_checking)
-                checked_add(x, seq, GLMUX_PIXELS_REQ_SHM_ATTACH);
+                checked_add(x, seq, GLMUX_PIXELS_REQ_SHM_DETACH);
             else
                 xl->discard_reply(x->c, seq);
-            shmdt(b->data);
+            if (!segment_retire(x, b)) {
+                server_caught_up(x);
+                shmdt(b->data);
+            }
         } else {
             free(b->data);
         }
@@ -306,6 +456,9 @@ static bool shm_buffer(struct glmux_pixels_xfer *x, size_t size, struct glmux_pi
 {
     unsigned int attach;
 
+    /* Segments let go pile up while the server runs none of our requests (a grab): wait. */
+    if (x->nretired >= RETIRED_MAX)
+        server_caught_up(x);
     if (!glmux_pixels_shm_segment(glmux_pixels_xlibs(), x->c, size, b, &attach))
         return false;
     checked_add(x, attach, GLMUX_PIXELS_REQ_SHM_ATTACH);
@@ -441,7 +594,9 @@ static bool pace(struct glmux_pixels_xfer *x, int interval)
     return !x->h.awaiting;
 }
 
-/* The size heard, if allowed; one that is not is reported once (BadAlloc) and logged. */
+/* The size heard, if allowed; one that is not is reported once and logged: a side of 0, which
+ * no X window or pixmap has (a server that says so is broken; nothing the application did, so
+ * no X error), or one too large to make frames of (BadAlloc). */
 static void size_check(struct glmux_pixels_xfer *x)
 {
     if (glmux_pixels_size_allowed(x->h.width, x->h.height)) {
@@ -453,11 +608,19 @@ static void size_check(struct glmux_pixels_xfer *x)
     if (x->too_big)
         return;
     x->too_big = true;
-    glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: the X server says drawable 0x%lx is %dx%d; "
-              "frames of more than %d pixels a side or %u pixels in all are not made (BadAlloc): "
-              "it keeps frames of %dx%d", (unsigned long)x->target, x->h.width, x->h.height,
-              GLMUX_PIXELS_MAX_SIDE, GLMUX_PIXELS_MAX_PIXELS, x->good_width, x->good_height);
-    glmux_pixels_x_error(x->dpy, BadAlloc, -1, x->target, X_GLXSwapBuffers);
+    if (x->h.width < 1 || x->h.height < 1) {
+        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: the X server says drawable 0x%lx is "
+                  "%dx%d, a size no X window or pixmap can have; it keeps frames of %dx%d",
+                  (unsigned long)x->target, x->h.width, x->h.height, x->good_width,
+                  x->good_height);
+        return;
+    }
+    glmux_pixels_x_error(x->dpy, BadAlloc, -1, x->target, X_GLXSwapBuffers, X_GetGeometry,
+                         "the X server says drawable 0x%lx is %dx%d; frames of more than %d "
+                         "pixels a side or %u pixels in all are not made, so it keeps frames "
+                         "of %dx%d", (unsigned long)x->target, x->h.width, x->h.height,
+                         GLMUX_PIXELS_MAX_SIDE, GLMUX_PIXELS_MAX_PIXELS, x->good_width,
+                         x->good_height);
 }
 
 void glmux_pixels_xfer_size(struct glmux_pixels_xfer *x, int *width, int *height)
@@ -610,12 +773,23 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
 void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
+    bool waiting;
 
     if (x == NULL)
         return;
-    /* What has been answered is heard; the rest is the server's business now. */
+    /* What has been answered is heard; the rest is the server's business now, once it has
+     * answered the attaches of the segments still mapped for it (a window destroyed right
+     * after a resize: one round trip). */
     checked_heard(x);
+    waiting = x->nretired > 0;
+    for (int i = 0; i < 2; i++)
+        waiting = waiting || (x->buf[i].seg != 0 && !answered(x, x->buf[i].attach));
+    if (waiting)
+        server_caught_up(x);
     buffers_free(x, false);
+    for (int i = 0; i < x->nretired; i++) /* none: every attach is answered by now */
+        shmdt(x->retired[i].data);
+    free(x->retired);
     for (int i = 0; i < x->npending; i++)
         xl->discard_reply(x->c, x->pending[i]);
     for (int i = 0; i < x->nchecked; i++)

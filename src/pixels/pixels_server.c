@@ -18,6 +18,8 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -105,9 +107,6 @@ static void *present_display_new(Display *dpy)
     if (!XQueryExtension(dpy, "GLX", &d->glx_opcode, &ev, &d->glx_error))
         d->glx_opcode = 0;
     d->present = glmux_env_get_int("GLMUX_GLX_REMOTE_PRESENT", 1) != 0 && has_present(xl, d->xcb);
-    /* Read now too, with its sibling, so that a bad value is said when the display is set up,
-     * not at the first frame (glmux_pixels_shm_works reads it again; it is said once). */
-    (void)glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1);
     d->order = ImageByteOrder(dpy);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: %s", DisplayString(dpy),
               d->present ? "Present: window sizes from its events, frames paced by it"
@@ -138,16 +137,20 @@ GLMUX_LIFECYCLE_STEP(pixels_server, GLMUX_PIXELS_ORDER_SERVER, .fork = server_fo
 
 /* GetGeometry of target, answered now; NULL when it is gone (the error is ours). Why there is
  * no answer (the server's error, none, a connection that died) is logged at level info. */
-xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target)
+xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, XID target,
+                                                    int *error)
 {
     const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
     xcb_generic_error_t *err = NULL;
     unsigned int seq = xl->get_geometry(pd->xcb, (xcb_drawable_t)target).sequence;
     xcb_get_geometry_reply_t *r = glmux_pixels_reply_wait(xl, pd->xcb, seq, &err);
 
+    if (error != NULL)
+        *error = err != NULL ? err->error_code : 0;
     if (r == NULL && err != NULL)
         glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: GetGeometry of 0x%lx (request %u): X "
-                  "error %d", (unsigned long)target, seq, err->error_code);
+                  "error %d (%s)", (unsigned long)target, seq, err->error_code,
+                  glmux_pixels_error_name(err->error_code));
     else if (r == NULL)
         glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: GetGeometry of 0x%lx (request %u): no "
                   "reply and no error (xcb connection error %d)", (unsigned long)target, seq,
@@ -159,7 +162,8 @@ xcb_get_geometry_reply_t *glmux_pixels_geometry_now(struct present_display *pd, 
 bool glmux_pixels_geometry(Display *dpy, XID target, int *w, int *h, int *depth)
 {
     struct present_display *pd = glmux_pixels_present_of(dpy);
-    xcb_get_geometry_reply_t *r = pd != NULL ? glmux_pixels_geometry_now(pd, target) : NULL;
+    xcb_get_geometry_reply_t *r = pd != NULL ? glmux_pixels_geometry_now(pd, target, NULL)
+                                              : NULL;
 
     if (r == NULL)
         return false;
@@ -218,20 +222,57 @@ XImage *glmux_pixels_pixmap_bgra(Display *dpy, Pixmap pixmap, int w, int h)
     return img;
 }
 
-void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
-                          int glx_minor)
+const char *glmux_pixels_error_name(int code)
 {
+    static const char *const names[] = {
+        [BadRequest] = "BadRequest", [BadValue] = "BadValue", [BadWindow] = "BadWindow",
+        [BadPixmap] = "BadPixmap", [BadAtom] = "BadAtom", [BadCursor] = "BadCursor",
+        [BadFont] = "BadFont", [BadMatch] = "BadMatch", [BadDrawable] = "BadDrawable",
+        [BadAccess] = "BadAccess", [BadAlloc] = "BadAlloc", [BadColor] = "BadColor",
+        [BadGC] = "BadGC", [BadIDChoice] = "BadIDChoice", [BadName] = "BadName",
+        [BadLength] = "BadLength", [BadImplementation] = "BadImplementation",
+    };
+
+    if (code > 0 && code < (int)(sizeof(names) / sizeof(names[0])))
+        return names[code];
+    return "an extension's error";
+}
+
+/* The vendor's own X errors logged at level warn in a process (a drawable that does not exist
+ * is logged at level info, always). */
+#define RAISED_LOGGED 16
+
+void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID resource,
+                          int glx_minor, int core_request, const char *fmt, ...)
+{
+    static unsigned int raised_logged;
     struct present_display *pd = glmux_pixels_present_of(dpy);
+    bool glx = glx_code >= 0 && pd != NULL && pd->glx_opcode != 0;
+    bool gone = code == BadWindow || code == BadPixmap || code == BadDrawable;
+    char why[512];
+    unsigned int n = 0;
+    va_list ap;
     xError err;
 
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    if (!gone)
+        n = __atomic_fetch_add(&raised_logged, 1, __ATOMIC_RELAXED);
+    if (gone || n < RAISED_LOGGED)
+        glmux_log(gone ? GLMUX_LOG_INFO : GLMUX_LOG_WARN, "pixels GLX vendor: %s; the "
+                  "application gets %s%s (X error %d)%s", why, glx ? "GLX error " : "",
+                  glx ? "" : glmux_pixels_error_name(code),
+                  glx ? pd->glx_error + glx_code : code,
+                  n + 1 == RAISED_LOGGED ? " (further such errors are not logged)" : "");
     memset(&err, 0, sizeof(err));
     err.type = X_Error;
     err.errorCode = code;
-    if (glx_code >= 0 && pd != NULL && pd->glx_opcode != 0)
+    if (glx)
         err.errorCode = (CARD8)(pd->glx_error + glx_code);
     err.resourceID = (CARD32)resource;
-    err.majorCode = pd != NULL ? (CARD8)pd->glx_opcode : 0;
-    err.minorCode = (CARD16)glx_minor;
+    err.majorCode = (CARD8)(pd != NULL && pd->glx_opcode != 0 ? pd->glx_opcode : core_request);
+    err.minorCode = (CARD16)glx_minor; /* the GLX request, whatever the major code */
     LockDisplay(dpy);
     err.sequenceNumber = (CARD16)dpy->request;
     _XError(dpy, &err);
@@ -244,8 +285,10 @@ void glmux_pixels_x_error(Display *dpy, unsigned char code, int glx_code, XID re
  * have it: on Linux at once, before the attach is sent (a marked segment can still be attached
  * there, by id, while this process has it mapped), so that a process killed before the
  * server's answer leaves nothing behind; elsewhere once the attach is sent, as the system
- * needs it to exist by then. Either way it goes when the last attachment does. The attach's
- * error is the caller's to hear (*attach: checked).
+ * needs it to exist by then. Either way it goes when the last attachment does, so the caller
+ * keeps it mapped until the server has answered the attach (a marked segment that nobody has
+ * mapped is gone, and the server's attach of it fails). The attach's error is the caller's to
+ * hear (*attach and b->attach: checked).
  */
 bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connection_t *c,
                               size_t size, struct glmux_pixels_buffer *b, unsigned int *attach)
@@ -263,7 +306,8 @@ bool glmux_pixels_shm_segment(const struct glmux_pixels_xlibs *xl, xcb_connectio
         return false;
     }
     b->seg = xl->generate_id(c);
-    *attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1).sequence;
+    b->attach = xl->shm_attach_checked(c, b->seg, (uint32_t)b->shmid, 1).sequence;
+    *attach = b->attach;
 #ifndef __linux__
     shmctl(b->shmid, IPC_RMID, NULL);
 #endif
@@ -357,9 +401,13 @@ bool glmux_pixels_shm_works(struct present_display *pd)
     return state > 0;
 }
 
-void glmux_pixels_shm_failed(struct present_display *pd)
+bool glmux_pixels_shm_failed(struct present_display *pd)
 {
+    bool newly;
+
     pthread_mutex_lock(&shm_lock);
+    newly = pd->shm_state != -1;
     pd->shm_state = -1;
     pthread_mutex_unlock(&shm_lock);
+    return newly;
 }

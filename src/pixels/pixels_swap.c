@@ -260,7 +260,9 @@ static void pixels_SwapBuffers(Display *dpy, GLXDrawable draw)
     }
     glmux_pixels_unlock();
     if (d == NULL) {
-        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, draw, X_GLXSwapBuffers);
+        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, draw, X_GLXSwapBuffers,
+                             X_NoOperation, "glXSwapBuffers: 0x%lx is no GLX drawable of "
+                             "display %s", (unsigned long)draw, DisplayString(dpy));
         return;
     }
     if (mine) {
@@ -354,7 +356,9 @@ static void pixels_SwapIntervalEXT(Display *dpy, GLXDrawable draw, int interval)
     struct glmux_pixels_drawable *d;
 
     if (interval < 0) {
-        glmux_pixels_x_error(dpy, BadValue, -1, (XID)interval, X_GLXVendorPrivate);
+        glmux_pixels_x_error(dpy, BadValue, -1, (XID)interval, X_GLXVendorPrivate,
+                             X_NoOperation, "glXSwapIntervalEXT: the interval %d is negative",
+                             interval);
         return;
     }
     glmux_pixels_lock();
@@ -362,7 +366,9 @@ static void pixels_SwapIntervalEXT(Display *dpy, GLXDrawable draw, int interval)
         __atomic_store_n(&d->swap_interval, interval, __ATOMIC_RELAXED);
     glmux_pixels_unlock();
     if (d == NULL)
-        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, draw, X_GLXVendorPrivate);
+        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, draw, X_GLXVendorPrivate,
+                             X_NoOperation, "glXSwapIntervalEXT: 0x%lx is no GLX drawable of "
+                             "display %s", (unsigned long)draw, DisplayString(dpy));
 }
 
 /* The current draw drawable's interval: GLX_BAD_CONTEXT without a current context. */

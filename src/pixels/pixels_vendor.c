@@ -211,6 +211,16 @@ static int pixels_QueryContext(Display *dpy, GLXContext ctx, int attrib, int *va
 
 /* ---- drawables ---- */
 
+/* What glXCreateWindow, glXCreatePixmap and glXCreateGLXPixmap are called in messages. */
+static const char *create_name(int glx_minor)
+{
+    switch (glx_minor) {
+    case X_GLXCreateWindow: return "glXCreateWindow";
+    case X_GLXCreatePixmap: return "glXCreatePixmap";
+    default: return "glXCreateGLXPixmap";
+    }
+}
+
 /* A GLX window or pixmap of one of our configs on the X drawable target: its new XID, or None
  * with the X error GLX raises (BadMatch for a drawable that cannot show the config's pixels).
  * A pixmap's attributes are the texture ones of GLX_EXT_texture_from_pixmap. */
@@ -222,6 +232,7 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
     struct glmux_pixels_xfer *x;
     enum glmux_pixels_fit fit;
     int format = 0, tex_target = 0, rc;
+    char why[256];
     XID xid;
 
     if (!glmux_pixels_config_valid(dpy, c))
@@ -233,13 +244,16 @@ static XID create_drawable(Display *dpy, GLXFBConfig config, XID target,
                   "(X error %d); no pixmap made", rc);
         return None;
     }
-    x = glmux_pixels_xfer_new(dpy, c, target, kind == GLMUX_PIXELS_WINDOW, &fit);
+    x = glmux_pixels_xfer_new(dpy, c, target, kind == GLMUX_PIXELS_WINDOW, &fit, why,
+                              sizeof(why));
     if (x == NULL) {
         if (fit == GLMUX_PIXELS_BAD_MATCH)
-            glmux_pixels_x_error(dpy, BadMatch, -1, target, glx_minor);
+            glmux_pixels_x_error(dpy, BadMatch, -1, target, glx_minor, X_GetGeometry,
+                                 "%s: %s", create_name(glx_minor), why);
         else
             glmux_pixels_x_error(dpy, kind == GLMUX_PIXELS_PIXMAP ? BadPixmap : BadWindow, -1,
-                                 target, glx_minor);
+                                 target, glx_minor, X_GetGeometry, "%s: %s",
+                                 create_name(glx_minor), why);
         return None;
     }
     /* The display's records of drawables that are gone are let go before this one is listed,
@@ -469,6 +483,8 @@ static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config **con
                          struct glmux_pixels_xfer **x)
 {
     enum glmux_pixels_fit fit = GLMUX_PIXELS_BAD_MATCH;
+    const char *name = minor == X_GLXMakeCurrent ? "glXMakeCurrent" : "glXMakeContextCurrent";
+    char why[256] = "its visual stands for no FBConfig of the pixels vendor";
     bool known;
 
     *x = NULL;
@@ -481,12 +497,15 @@ static bool probe_window(Display *dpy, XID xid, struct glmux_pixels_config **con
         return true;
     if (*config == NULL)
         *config = window_config(dpy, xid);
-    if (*config != NULL && (*x = glmux_pixels_xfer_new(dpy, *config, xid, true, &fit)) != NULL)
+    if (*config != NULL && (*x = glmux_pixels_xfer_new(dpy, *config, xid, true, &fit, why,
+                                                      sizeof(why))) != NULL)
         return true;
     if (fit == GLMUX_PIXELS_BAD_MATCH)
-        glmux_pixels_x_error(dpy, BadMatch, -1, xid, minor);
+        glmux_pixels_x_error(dpy, BadMatch, -1, xid, minor, X_GetGeometry,
+                             "%s: X window 0x%lx: %s", name, (unsigned long)xid, why);
     else
-        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, xid, minor);
+        glmux_pixels_x_error(dpy, BadDrawable, GLXBadDrawable, xid, minor, X_GetGeometry,
+                             "%s: %s", name, why);
     return false;
 }
 

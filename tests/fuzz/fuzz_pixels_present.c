@@ -151,8 +151,8 @@ static void feed_error(struct glmux_pixels_heard *h, const uint8_t *data, size_t
 
     memset(&e, 0, sizeof(e));
     memcpy(&e, data, n < 32 ? n : 32);
-    changed = glmux_pixels_heard_error(h, (enum glmux_pixels_request)(n > 32 ? data[32] % 4 : 0),
-                                       &e);
+    changed = glmux_pixels_heard_error(
+        h, (enum glmux_pixels_request)(n > 32 ? data[32] % GLMUX_PIXELS_REQ_KINDS : 0), &e);
     /* An error only ever ends the drawable or MIT-SHM, and says when it did. */
     GLMUX_FUZZ_CHECK(h->width == before.width && h->height == before.height &&
                      h->msc == before.msc && (!before.gone || h->gone) &&
