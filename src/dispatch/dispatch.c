@@ -170,7 +170,8 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     glmux_table_current_add_locked(dispatch);
     glmux_dispatch_current_count++;
     glmux_records_link_locked(priv);
-    twin = glmux_table_twin_locked(dispatch);
+    twin = __builtin_expect(glmux_chain_gl_now() != NULL, 0) ? glmux_table_twin_locked(dispatch)
+                                                              : NULL;
     pthread_mutex_unlock(&glmux_dispatch_lock);
 
     threadState->priv = priv;

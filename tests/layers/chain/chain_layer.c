@@ -4,7 +4,7 @@
  * entries (CMakeLists.txt): LAYER_NAME names it in the trace, LAYER_ANDROID=1 gives it
  * Android's two entry points instead of glmux_layer_negotiate. It intercepts glClear,
  * glGetError (adding 0x10 to what lies below, so a test counts the layers a call went
- * through), two dynamic names glmuxGen5MUX and glmuxGen7MUX and glmuxTestAfterMUX (adding 1),
+ * through), glGetString, two dynamic names glmuxGen5MUX and glmuxGen7MUX and glmuxTestAfterMUX (adding 1),
  * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
  * unload are written to the test program's chain_test_trace (found in the program, weak here);
  * chain_test_layer_next() answers get_next for the test.
@@ -42,6 +42,7 @@ static int (*next_gen7)(int x);
 static int (*next_after)(int x);
 static unsigned int (*next_egl_swap)(void *dpy, void *surface);
 static void (*next_glx_swap)(void *dpy, unsigned long drawable);
+static const unsigned char *(*next_get_string)(unsigned int name);
 
 __attribute__((unused)) static void hook_clear(unsigned int mask)
 {
@@ -53,6 +54,12 @@ __attribute__((unused)) static GLenum_ hook_get_error(void)
 {
     trace("glGetError");
     return next_get_error() + 0x10;
+}
+
+__attribute__((unused)) static const unsigned char *hook_get_string(unsigned int name)
+{
+    trace("glGetString");
+    return next_get_string(name);
 }
 
 __attribute__((unused)) static int hook_gen5(int x)
@@ -102,6 +109,7 @@ static void *answer(const char *name, void *next)
 #else
     HOOK("glClear", next_clear, hook_clear)
     HOOK("glGetError", next_get_error, hook_get_error)
+    HOOK("glGetString", next_get_string, hook_get_string)
     HOOK("glmuxGen5MUX", next_gen5, hook_gen5)
     HOOK("glmuxGen7MUX", next_gen7, hook_gen7)
     HOOK("glmuxTestAfterMUX", next_after, hook_after)
