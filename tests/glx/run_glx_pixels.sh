@@ -61,6 +61,13 @@
 #                display's MIT-SHM test leaves no segment
 #   threads      (test_glx_pixels_threads) 4 threads x 4 windows, 130 windows, displays closed
 #                while others show frames
+#   races        (test_glx_pixels_races) a second connection on the same windows: glXCreateWindow
+#                on a window it destroys (400 tries), frames while it resizes the window (with
+#                and without Present) or holds a server grab across two resizes (every frame
+#                sent with ShmPutImage, the last right), each also with GLMUX_DEBUG unset and
+#                nothing on stderr; a process killed during the grab leaves no segment
+#   quiet        server without GLX, GLMUX_DEBUG unset: glxinfo -B, glxgears and glmark2 print
+#                nothing on stderr through the pixels vendor
 # Our libraries: the test program is linked to the build tree (it checks the loaded paths); for
 # glxinfo and glxgears, the glmux log their run writes, or LD_DEBUG, proves which served them.
 set -u
@@ -124,6 +131,26 @@ export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=\"$(dirname "$0")/tsan_mesa.
 run_prog() {
     rm -f "$work/glmux.log"
     "$prog" "$@" || fail "$prog $* exited $?"
+}
+
+# quiet WHAT [-t SECONDS] COMMAND...: COMMAND at the default log level (GLMUX_DEBUG unset:
+# warnings and errors on stderr) prints nothing on stderr; its stdout is kept in $work/out.
+# With -t it is stopped after SECONDS (it must not end by itself before).
+quiet() {
+    quiet_what=$1
+    shift
+    quiet_want=0
+    if [ "$1" = -t ]; then
+        quiet_secs=$2
+        shift 2
+        set -- timeout "$quiet_secs" "$@"
+        quiet_want=124
+    fi
+    env -u GLMUX_DEBUG -u GLMUX_DEBUG_FILE "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    [ $rc -eq $quiet_want ] || { cat "$work/out" "$work/err"; fail "$quiet_what exited $rc"; }
+    [ -s "$work/err" ] && { cat "$work/err"; fail "$quiet_what printed the above on stderr"; }
+    echo "ok: $quiet_what: nothing on stderr"
 }
 
 tools() {
@@ -406,6 +433,37 @@ resize)
         ) || exit 1
     else
         echo "libglvnd runs skipped: no libglvnd libGLX.so.0 (Debian's libglx0)"
+    fi
+    ;;
+races)
+    start_xvfb -nolisten tcp -extension GLX
+    export PIXELS_DISPLAY=":$num"
+    for what in create resize grab; do
+        run_prog "$what"
+        quiet "$what" "$prog" "$what"
+    done
+    GLMUX_GLX_REMOTE_PRESENT=0 run_prog resize
+    run_prog grabkill
+    ;;
+quiet)
+    [ -z "${PIXELS_SANITIZED:-}" ] ||
+        { echo "skipped: Mesa's programs cannot load this sanitized build's libraries"; exit 77; }
+    start_xvfb -nolisten tcp -extension GLX
+    export DISPLAY=":$num"
+    # The server has no GLX: only the pixels vendor renders here.
+    quiet "glxinfo -B" glxinfo -B
+    grep -q "OpenGL renderer string: llvmpipe" "$work/out" ||
+        { cat "$work/out"; fail "glxinfo -B: no llvmpipe"; }
+    if command -v glxgears >/dev/null 2>&1; then
+        # It draws until it is stopped; its first report comes after 5 s.
+        quiet glxgears -t 6 glxgears
+        grep -q "frames in 5" "$work/out" || { cat "$work/out"; fail "glxgears drew nothing"; }
+    fi
+    if command -v glmark2 >/dev/null 2>&1; then
+        quiet glmark2 timeout 300 glmark2 -s 160x120 -b build:duration=0.5 \
+            -b texture:duration=0.5
+        grep -q "glmark2 Score: [1-9]" "$work/out" ||
+            { cat "$work/out"; fail "glmark2: no score"; }
     fi
     ;;
 shmerrors)
