@@ -412,13 +412,17 @@ static void gl_setup(void)
         return;
     }
     full->pub.generation = generation;
+    /* From here a new dynamic slot asks the layers itself (glmux_chain_dynamic_slot). */
     __atomic_store_n(&gl_full, full, __ATOMIC_RELEASE);
-    /* Dynamic slots published meanwhile wait for this lock, and are then asked themselves. */
+    for (unsigned s = 0; s < GLMUX_STATIC_SLOTS; s++)
+        gl_set_slot(full, s, glmux_slot_static_name(s));
+    /* The dynamic slots published before: under the dynamic-slot lock, so that none is being
+     * published meanwhile; then the chain is published for the tables. */
     dynamic_lock_take();
-    for (unsigned s = 0, used = glmux_slots_used(); s < used; s++) {
+    for (unsigned s = GLMUX_STATIC_SLOTS, used = glmux_slots_used(); s < used; s++) {
         const char *name = glmux_slot_name(s);
 
-        if (name != NULL)
+        if (name != NULL && !__atomic_load_n(&full->done[s], __ATOMIC_ACQUIRE))
             gl_set_slot(full, s, name);
     }
     __atomic_store_n(&glmux_chain_gl, &full->pub, __ATOMIC_RELEASE);

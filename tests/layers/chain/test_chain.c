@@ -173,6 +173,40 @@ static void *layer_next(const char *layer, const char *name)
     return next(name);
 }
 
+/*
+ * The file of the function in glClear's slot of the table the stubs read now
+ * (_glapi_tls_Current): the vendor's (this program) with no GL layer, the top layer's with one.
+ */
+static const char *clear_slot_file(void)
+{
+    const void *const *table = (const void *const *)_glapi_get_current();
+    int slot = -1, line = 0;
+    char name[256];
+    Dl_info info;
+    FILE *f = fopen(GLMUX_SLOTS_FILE, "re");    /* the frozen slot list, one name a line */
+
+    CHECK(f != NULL);
+    while (slot < 0 && fgets(name, sizeof(name), f) != NULL) {
+        if (name[0] == '#' || name[0] == '\n')
+            continue;
+        if (strcmp(name, "glClear\n") == 0)
+            slot = line;
+        line++;
+    }
+    fclose(f);
+
+    CHECK(slot >= 0 && table != NULL);
+    glClear(0);     /* resolves a lazy slot */
+    trace_clear();
+    CHECK(dladdr(table[slot], &info) != 0 && info.dli_fname != NULL);
+    return info.dli_fname;
+}
+
+static bool clear_slot_in(const char *what)
+{
+    return strstr(clear_slot_file(), what) != NULL;
+}
+
 static const struct glmux_dispatch_winsys *winsys(void)
 {
     const struct glmux_dispatch_winsys *w = (const struct glmux_dispatch_winsys *)(uintptr_t)
@@ -205,6 +239,7 @@ static int mode_order(void)
     CHECK(layer_mapped("a") && layer_mapped("b"));
     CHECK(winsys()->layers_active());
     expect_trace("b:init a:init ");     /* bottom first */
+    CHECK_MSG(clear_slot_in("libglmux_chain_a.so"), "glClear's slot: %s", clear_slot_file());
 
     before = fake_vendors[0].calls_total;
     glClear(GL_COLOR_BUFFER_BIT);
@@ -533,6 +568,8 @@ static int mode_swaponly(void)
     CHECK(fake_vendors[0].calls_total == before + 1);
     /* A GL layer is not loaded: the stubs read the vendor's own table. */
     CHECK(w->layer_top("glClear", 1u /* GLMUX_LAYER_API_GL */, NULL) == NULL);
+    CHECK_MSG(!clear_slot_in("libglmux_chain_") && !clear_slot_in("libGLdispatch"),
+              "glClear's slot: %s", clear_slot_file());
     __glDispatchLoseCurrent();
     check_patching(false);
     return 0;
@@ -552,6 +589,9 @@ static int mode_none(void)
     CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0));
     CHECK(fake_vendors[0].calls_total == before + 2);
     expect_trace("");
+    /* The stubs read the vendor's own table: glClear's slot is the vendor's function. */
+    CHECK_MSG(!clear_slot_in("libglmux_chain_") && !clear_slot_in("libGLdispatch"),
+              "glClear's slot: %s", clear_slot_file());
     CHECK(w->layer_top("eglSwapBuffers", 4u /* GLMUX_LAYER_API_EGL */, (void *)mode_none) ==
           NULL);
     CHECK(!any_layer_mapped());
