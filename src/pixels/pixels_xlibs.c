@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: the X libraries the pixels GLX vendor's frame transport uses beyond libX11, loaded
- * with dlopen the first time a display needs them (pthread_once), so that nothing links them.
+ * the first time a display needs them (pthread_once), so that nothing links them.
  * Every request of the transport goes through the display's own xcb connection
  * (XGetXCBConnection), checked: its error comes back to the vendor (in the reply, or through
  * xcb_poll_for_reply on its cookie) and is never delivered to the application's X error
@@ -13,77 +13,76 @@
  * - libxcb-present: Present (window sizes from its events, swap intervals); without it (or in a
  *   build without <xcb/present.h>, pixels.h) a window's size is asked after each frame and
  *   frames are not paced.
- * A group is usable only when every function of it was found. The libraries stay loaded for the
- * life of the process: a display may use them until it is closed.
+ * A group is usable only when every function of it was found. The libraries are opened by the
+ * one loader of the X libraries (src/select/x11_libs.h: their sonames, the dlopen mode, and
+ * that they stay loaded for the life of the process, as a display may use them until it is
+ * closed); this file picks the functions and says what is missing.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 
 #include "pixels/pixels.h"
+#include "select/x11_libs.h"
 #include "util/log.h"
 
 static struct glmux_pixels_xlibs xl;
 static pthread_once_t xl_once = PTHREAD_ONCE_INIT;
 
-static void *open_lib(const char *soname, const char *what, enum glmux_log_category level)
+/* One wanted function: its place in xl and its name. */
+#define XL_WANT(field, symbol) { (void **)&xl.field, symbol }
+
+/* Looks up the functions of lib; false, said at level, when the library or one of them is
+ * missing. */
+static bool want(enum glmux_x11_lib lib, const struct glmux_x11_want *w, size_t n,
+                 enum glmux_log_category level, const char *what)
 {
-    void *lib = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
-
-    if (lib == NULL)
-        glmux_log(level, "pixels GLX vendor: %s cannot be loaded: %s", soname, what);
-    return lib;
+    if (glmux_x11_syms(lib, w, n))
+        return true;
+    glmux_log(level, "pixels GLX vendor: %s %s: %s", glmux_x11_lib_name(lib),
+              glmux_x11_lib(lib, false) == NULL ? "cannot be loaded" : "lacks a function",
+              what);
+    return false;
 }
-
-#define XL_LOAD(lib, field, symbol, ok)                                  \
-    do {                                                                 \
-        xl.field = (__typeof__(xl.field))dlsym((lib), (symbol));         \
-        if (xl.field == NULL)                                            \
-            (ok) = false;                                                \
-    } while (0)
 
 static void load_xcb(void)
 {
-    const char *what = "the pixels GLX vendor cannot send frames (install libx11-xcb1)";
-    void *x11xcb = open_lib("libX11-xcb.so.1", what, GLMUX_LOG_WARN), *xcb;
-    bool ok = x11xcb != NULL;
+    static const char what[] = "the pixels GLX vendor cannot send frames (install libx11-xcb1)";
+    const struct glmux_x11_want x11xcb[] = { XL_WANT(GetXCBConnection, "XGetXCBConnection") };
+    const struct glmux_x11_want xcb[] = {
+        XL_WANT(generate_id, "xcb_generate_id"),
+        XL_WANT(flush, "xcb_flush"),
+        XL_WANT(connection_has_error, "xcb_connection_has_error"),
+        XL_WANT(get_file_descriptor, "xcb_get_file_descriptor"),
+        XL_WANT(get_maximum_request_length, "xcb_get_maximum_request_length"),
+        XL_WANT(poll_for_reply, "xcb_poll_for_reply"),
+        XL_WANT(discard_reply, "xcb_discard_reply"),
+        XL_WANT(get_extension_data, "xcb_get_extension_data"),
+        XL_WANT(register_for_special_xge, "xcb_register_for_special_xge"),
+        XL_WANT(unregister_for_special_event, "xcb_unregister_for_special_event"),
+        XL_WANT(poll_for_special_event, "xcb_poll_for_special_event"),
+        XL_WANT(get_geometry, "xcb_get_geometry"),
+        XL_WANT(get_image, "xcb_get_image"),
+        XL_WANT(create_gc_checked, "xcb_create_gc_checked"),
+        XL_WANT(free_gc_checked, "xcb_free_gc_checked"),
+        XL_WANT(put_image_checked, "xcb_put_image_checked"),
+    };
 
-    if (!ok || (xcb = open_lib("libxcb.so.1", what, GLMUX_LOG_WARN)) == NULL)
-        return;
-    XL_LOAD(x11xcb, GetXCBConnection, "XGetXCBConnection", ok);
-    XL_LOAD(xcb, generate_id, "xcb_generate_id", ok);
-    XL_LOAD(xcb, flush, "xcb_flush", ok);
-    XL_LOAD(xcb, connection_has_error, "xcb_connection_has_error", ok);
-    XL_LOAD(xcb, get_file_descriptor, "xcb_get_file_descriptor", ok);
-    XL_LOAD(xcb, get_maximum_request_length, "xcb_get_maximum_request_length", ok);
-    XL_LOAD(xcb, poll_for_reply, "xcb_poll_for_reply", ok);
-    XL_LOAD(xcb, discard_reply, "xcb_discard_reply", ok);
-    XL_LOAD(xcb, get_extension_data, "xcb_get_extension_data", ok);
-    XL_LOAD(xcb, register_for_special_xge, "xcb_register_for_special_xge", ok);
-    XL_LOAD(xcb, unregister_for_special_event, "xcb_unregister_for_special_event", ok);
-    XL_LOAD(xcb, poll_for_special_event, "xcb_poll_for_special_event", ok);
-    XL_LOAD(xcb, get_geometry, "xcb_get_geometry", ok);
-    XL_LOAD(xcb, get_image, "xcb_get_image", ok);
-    XL_LOAD(xcb, create_gc_checked, "xcb_create_gc_checked", ok);
-    XL_LOAD(xcb, free_gc_checked, "xcb_free_gc_checked", ok);
-    XL_LOAD(xcb, put_image_checked, "xcb_put_image_checked", ok);
-    xl.xcb = ok;
+    xl.xcb = want(GLMUX_X11_LIB_X11_XCB, x11xcb, 1, GLMUX_LOG_WARN, what) &&
+             want(GLMUX_X11_LIB_XCB, xcb, sizeof(xcb) / sizeof(xcb[0]), GLMUX_LOG_WARN, what);
 }
 
 static void load_shm(void)
 {
-    void *lib;
-    bool ok = xl.xcb;
+    const struct glmux_x11_want shm[] = {
+        XL_WANT(shm_id, "xcb_shm_id"),
+        XL_WANT(shm_query_version, "xcb_shm_query_version"),
+        XL_WANT(shm_attach_checked, "xcb_shm_attach_checked"),
+        XL_WANT(shm_detach_checked, "xcb_shm_detach_checked"),
+        XL_WANT(shm_put_image_checked, "xcb_shm_put_image_checked"),
+    };
 
-    if (!ok ||
-        (lib = open_lib("libxcb-shm.so.0", "frames go out with PutImage", GLMUX_LOG_INFO)) == NULL)
-        return;
-    XL_LOAD(lib, shm_id, "xcb_shm_id", ok);
-    XL_LOAD(lib, shm_query_version, "xcb_shm_query_version", ok);
-    XL_LOAD(lib, shm_attach_checked, "xcb_shm_attach_checked", ok);
-    XL_LOAD(lib, shm_detach_checked, "xcb_shm_detach_checked", ok);
-    XL_LOAD(lib, shm_put_image_checked, "xcb_shm_put_image_checked", ok);
-    xl.shm = ok;
+    xl.shm = xl.xcb && want(GLMUX_X11_LIB_XCB_SHM, shm, sizeof(shm) / sizeof(shm[0]),
+                            GLMUX_LOG_INFO, "frames go out with PutImage");
 }
 
 static void load_present(void)
@@ -93,22 +92,21 @@ static void load_present(void)
               "frames are not paced (swap interval) and a window's size is asked after each "
               "frame");
 #else
-    void *lib;
-    bool ok = xl.xcb;
+    const struct glmux_x11_want present[] = {
+        XL_WANT(present_id, "xcb_present_id"),
+        XL_WANT(present_query_version, "xcb_present_query_version"),
+        XL_WANT(present_select_input_checked, "xcb_present_select_input_checked"),
+        XL_WANT(present_notify_msc_checked, "xcb_present_notify_msc_checked"),
+    };
 
-    if (!ok || (lib = open_lib("libxcb-present.so.0", "frames are not paced (swap interval) "
-                               "and a window's size is asked after each frame",
-                               GLMUX_LOG_INFO)) == NULL)
-        return;
-    XL_LOAD(lib, present_id, "xcb_present_id", ok);
-    XL_LOAD(lib, present_query_version, "xcb_present_query_version", ok);
-    XL_LOAD(lib, present_select_input_checked, "xcb_present_select_input_checked", ok);
-    XL_LOAD(lib, present_notify_msc_checked, "xcb_present_notify_msc_checked", ok);
-    xl.present = ok;
+    xl.present = xl.xcb && want(GLMUX_X11_LIB_XCB_PRESENT, present,
+                                sizeof(present) / sizeof(present[0]), GLMUX_LOG_INFO,
+                                "frames are not paced (swap interval) and a window's size is "
+                                "asked after each frame");
 #endif
 }
 
-#undef XL_LOAD
+#undef XL_WANT
 
 static void load(void)
 {
