@@ -68,6 +68,13 @@ else()
   set(GLMUX_PC_EGL_VENDOR_DIRS "\${sysconfdir}/glvnd/egl_vendor.d:\${datadir}/glvnd/egl_vendor.d")
 endif()
 
+# pkg-config splits Libs and Cflags into words at spaces: a path holding one is written with
+# "\ ", as Meson writes libglvnd's files, and pkg-config gives it back as one word.
+foreach(v GLMUX_PC_PREFIX GLMUX_PC_LIBDIR GLMUX_PC_INCLUDEDIR GLMUX_PC_DATAROOTDIR
+          GLMUX_PC_DATADIR GLMUX_PC_SYSCONFDIR GLMUX_PC_VENDORDIR GLMUX_PC_EGL_VENDOR_DIRS)
+  string(REPLACE " " "\\ " ${v} "${${v}}")
+endforeach()
+
 # One staging folder per destination, so that concurrent installs (ctest -j) do not collide.
 string(MD5 dest_hash "$ENV{DESTDIR}${prefix}")
 set(pc_out "${GLMUX_BUILD_DIR}/pkgconfig/install-${dest_hash}")

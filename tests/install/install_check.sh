@@ -93,12 +93,19 @@ fi
 
 # Every .pc validates and names no other prefix (an absolute sysconfdir only when configured so,
 # as debhelper does with -DCMAKE_INSTALL_SYSCONFDIR=/etc).
+# A .pc file writes a space in a path as "\ " (pkg-config splits words at spaces otherwise):
+# pcesc PATH is that form; pcvar NAME PACKAGE a variable's value as the path it names.
+pcesc() { printf '%s\n' "$1" | sed 's/ /\\ /g'; }
+pcvar() { pkg-config --variable="$1" "$2" | sed 's/\\ / /g'; }
+# pcvalidate FILE: pkg-config --validate, given FILE from its own directory (pkg-config takes a
+# path with a space for a list of packages).
+pcvalidate() { (cd "$(dirname "$1")" && pkg-config --validate "./${1##*/}"); }
 conf_sysconfdir=$(sed -n 's/^set(GLMUX_SYSCONFDIR "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")
 abs_ok=""
 case $conf_sysconfdir in /*) abs_ok="|sysconfdir" ;; esac
 for f in "$pcdir"/*.pc; do
-    pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f"
-    grep -qxF "prefix=$prefix" "$f" || glmux_fail "$f: prefix is not $prefix"
+    pcvalidate "$f" || glmux_fail "pkg-config --validate $f"
+    grep -qxF "prefix=$(pcesc "$prefix")" "$f" || glmux_fail "$f: prefix is not $prefix"
     abs=$(grep -E '^[a-z_]+=/' "$f" | grep -vE "^(prefix|egl_vendor_dirs|vendordir$abs_ok)=" || true)
     [ -z "$abs" ] || glmux_fail "$f has a path not below \${prefix}: $abs"
 done
@@ -113,9 +120,9 @@ echo "pkg-config --cflags --libs $want: $(pkg-config --cflags --libs $want)"
 
 # libglvnd.pc: a version Mesa accepts and the variables vendor builds read.
 pkg-config --atleast-version=1.3.2 libglvnd || glmux_fail "libglvnd.pc Version < 1.3.2"
-[ "$(pkg-config --variable=datadir libglvnd)" = "$prefix/share" ] ||
-    glmux_fail "libglvnd datadir is $(pkg-config --variable=datadir libglvnd)"
-sysconfdir=$(pkg-config --variable=sysconfdir libglvnd)
+[ "$(pcvar datadir libglvnd)" = "$prefix/share" ] ||
+    glmux_fail "libglvnd datadir is $(pcvar datadir libglvnd)"
+sysconfdir=$(pcvar sysconfdir libglvnd)
 case $conf_sysconfdir in
 /*) [ "$sysconfdir" = "$conf_sysconfdir" ] || glmux_fail "libglvnd sysconfdir is $sysconfdir" ;;
 *) [ "$sysconfdir" = "$prefix/$conf_sysconfdir" ] || glmux_fail "libglvnd sysconfdir is $sysconfdir" ;;
@@ -123,8 +130,8 @@ esac
 # A libEGL that compiles in its search path publishes it (GLMUX_EGL_VENDOR_DIRS) verbatim.
 want_dirs=$(sed -n 's/^set(GLMUX_EGL_VENDOR_DIRS "\(.*\)")$/\1/p' "$build/glmux_install_paths.cmake")
 [ -n "$want_dirs" ] || want_dirs="$sysconfdir/glvnd/egl_vendor.d:$prefix/share/glvnd/egl_vendor.d"
-[ "$(pkg-config --variable=egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
-    glmux_fail "libglvnd egl_vendor_dirs is $(pkg-config --variable=egl_vendor_dirs libglvnd)"
+[ "$(pcvar egl_vendor_dirs libglvnd)" = "$want_dirs" ] ||
+    glmux_fail "libglvnd egl_vendor_dirs is $(pcvar egl_vendor_dirs libglvnd)"
 # vendordir: the GLMUX_VENDOR_DIR compiled into the libraries, which is the install's
 # ${libdir}/glvnd/vendors only when the install prefix is the configured one.
 conf() { sed -n "s/^set($1 \"\\(.*\\)\")\$/\\1/p" "$build/glmux_install_paths.cmake"; }
@@ -135,14 +142,14 @@ case " $built " in *" egl "*)
         glmux_fail "libEGL.so.1 does not search the vendordir the .pc files name ($want_vd)" ;;
 esac
 for m in libglvnd glmux; do
-    vd=$(pkg-config --variable=vendordir $m)
+    vd=$(pcvar vendordir $m)
     [ "$vd" = "$want_vd" ] || glmux_fail "$m vendordir is '$vd', expected '$want_vd'"
 done
 [ "$want_vd" != "$libdir/glvnd/vendors" ] || [ -d "$want_vd" ] ||
     glmux_fail "vendor directory $want_vd not created"
 pkg-config --exists glmux || glmux_fail "glmux.pc unreadable"
 echo "ok: libglvnd $(pkg-config --modversion libglvnd), glmux $(pkg-config --modversion glmux)," \
-     "vendordir $(pkg-config --variable=vendordir glmux)"
+     "vendordir $(pcvar vendordir glmux)"
 case " $built " in
 *" egl "*)
     [ -d "$sysconfdir/glvnd/egl_vendor.d" ] || [ "${sysconfdir#"$prefix"/}" = "$sysconfdir" ] ||
@@ -185,7 +192,7 @@ echo "ok: DESTDIR + --prefix /usr gives prefix=/usr, sysconfdir=/etc"
 DESTDIR="$work/destdir-opt" cmake --install "$build" --prefix /opt/glmux > "$work/install-opt.log" 2>&1 ||
     glmux_fail "DESTDIR install with --prefix /opt/glmux failed"
 while read -r f; do
-    pkg-config --validate "$f" || glmux_fail "pkg-config --validate $f (prefix /opt/glmux)"
+    pcvalidate "$f" || glmux_fail "pkg-config --validate $f (prefix /opt/glmux)"
     grep -q '^prefix=/opt/glmux$' "$f" || glmux_fail "$f: prefix is not /opt/glmux"
 done < <(find "$work/destdir-opt" -name '*.pc')
 [ "$(find "$work/destdir-opt" -name '*.pc' | wc -l)" = "$(find "$pcdir" -name '*.pc' | wc -l)" ] ||
@@ -194,7 +201,7 @@ f=$(find "$work/destdir-opt" -name libglvnd.pc -print -quit)
 want_etc=/etc/opt/glmux
 case $conf_sysconfdir in /*) want_etc=$conf_sysconfdir ;; esac
 grep -qxF "sysconfdir=$want_etc" "$f" || glmux_fail "prefix /opt/glmux: sysconfdir must be $want_etc"
-grep -qxF "vendordir=$want_vd" "$f" || [ "$want_vd" = "$libdir/glvnd/vendors" ] ||
+grep -qxF "vendordir=$(pcesc "$want_vd")" "$f" || [ "$want_vd" = "$libdir/glvnd/vendors" ] ||
     glmux_fail "prefix /opt/glmux: vendordir must stay the compiled-in $want_vd"
 echo "ok: DESTDIR + --prefix /opt/glmux gives sysconfdir=$want_etc, valid .pc files"
 echo "install test passed: $prefix"
