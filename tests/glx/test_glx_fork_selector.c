@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glmux tests: fork() while another thread builds libGLX's GPU selector and vendor list (its
+ * once-gate, glx_selector.c). opendir is interposed: the first look into GLMUX_VENDOR_DIRS
+ * signals and sleeps. A thread makes the display's first GLX call; while it reads the vendor
+ * directory the main thread forks two children. The fork waits for the selector (it reads only
+ * the environment and manifests, with the gate's lock held), so each child finds it whole:
+ * it renders on its own connection with the vendor the parent gets (the server's "mesa", a
+ * fake), writes nothing to stderr and exits through exit() (LeakSanitizer checks it).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "glmux_test.h"
+#include "glx_test_x.h"
+
+#define CHILDREN 2
+
+static int signal_fd = -1;
+static atomic_int dir_opens;
+static Display *thread_dpy;   /* a global: LeakSanitizer in a child scans it, not the stack */
+static char parent_vendor[64];
+
+__attribute__((visibility("default"))) DIR *opendir(const char *name)
+{
+    DIR *(*real)(const char *) = (DIR * (*)(const char *)) dlsym(RTLD_NEXT, "opendir");
+    const char *dirs = getenv("GLMUX_VENDOR_DIRS");
+
+    if (dirs != NULL && strcmp(name, dirs) == 0 &&
+        atomic_fetch_add(&dir_opens, 1) == 0 && signal_fd >= 0) {
+        (void)!write(signal_fd, "o", 1);
+        usleep(500 * 1000);
+    }
+    return real(name);
+}
+
+static void *first_call(void *arg)
+{
+    (void)arg;
+    thread_dpy = glx_test_open("one");
+    CHECK(glx_test_screen_vendor(thread_dpy, 0, parent_vendor, sizeof(parent_vendor)));
+    return NULL;
+}
+
+/* LeakSanitizer's notice about the parent's thread, which the child does not have: not a
+ * report (a leak fails the child's exit status). */
+static void drop_thread_notice(char *text)
+{
+    char *p;
+
+    while ((p = strstr(text, "was not suspended. False leaks are possible.\n")) != NULL) {
+        char *start = p, *end = strchr(p, '\n') + 1;
+
+        while (start > text && start[-1] != '\n')
+            start--;
+        memmove(start, end, strlen(end) + 1);
+    }
+}
+
+static void child(FILE *err)
+{
+    static Display *dpy;
+    char vendor[64];
+
+    CHECK(dup2(fileno(err), STDERR_FILENO) == STDERR_FILENO);
+    dpy = glx_test_open("one");
+    CHECK(glx_test_screen_vendor(dpy, 0, vendor, sizeof(vendor)));
+    CHECK_MSG(strcmp(vendor, "mesa") == 0, "child's vendor: %s", vendor);
+    XCloseDisplay(dpy);
+    exit(0);
+}
+
+int main(void)
+{
+    FILE *errs[CHILDREN];
+    pid_t pids[CHILDREN];
+    pthread_t thread;
+    char text[4096];
+    int pipefd[2];
+
+    alarm(60);
+    CHECK(getenv("GLMUX_VENDOR_DIRS") != NULL);
+    CHECK(pipe(pipefd) == 0);
+    signal_fd = pipefd[1];
+    CHECK(pthread_create(&thread, NULL, first_call, NULL) == 0);
+    CHECK(read(pipefd[0], text, 1) == 1);
+    for (int i = 0; i < CHILDREN; i++) {
+        errs[i] = tmpfile();
+        CHECK(errs[i] != NULL);
+        fflush(NULL);
+        pids[i] = fork();
+        CHECK(pids[i] >= 0);
+        if (pids[i] == 0)
+            child(errs[i]);
+        usleep(100 * 1000);
+    }
+    for (int i = 0; i < CHILDREN; i++) {
+        int status;
+        size_t n;
+
+        CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+        rewind(errs[i]);
+        n = fread(text, 1, sizeof(text) - 1, errs[i]);
+        text[n] = '\0';
+        drop_thread_notice(text);
+        n = strlen(text);
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status 0x%x: %s",
+                  i, status, text);
+        CHECK_MSG(n == 0, "child %d wrote: %s", i, text);
+        fclose(errs[i]);
+    }
+    CHECK(pthread_join(thread, NULL) == 0);
+    CHECK_MSG(strcmp(parent_vendor, "mesa") == 0, "parent's vendor: %s", parent_vendor);
+    /* The vendor directory was read once in the parent; the children read it never. */
+    CHECK(atomic_load(&dir_opens) == 1);
+    XCloseDisplay(thread_dpy);
+    return 0;
+}
