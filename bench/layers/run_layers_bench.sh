@@ -40,7 +40,8 @@ for f in bench/dispatch/bench_gl_call bench/egl/bench_egl bench/glx/bench_glx \
 done
 
 work=$(mktemp -d)
-Xvfb -displayfd 3 -nolisten tcp -screen 0 320x240x24 3>"$work/fd" >"$work/xvfb.log" 2>&1 </dev/null &
+Xvfb -displayfd 3 -nolisten tcp -screen 0 320x240x24 3>"$work/fd" >"$work/xvfb.log" 2>&1 \
+    </dev/null &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 i=0
@@ -91,7 +92,9 @@ row() {
         if (v == 0) { printf "| %s | (failed) | %s | FAIL |\n", l, t; exit 1 }
         val = v / d; ok = 1
         if (t == "-") { tt = "-" }
-        else if (t == "= REF") { ref = r / d; ok = (val <= ref * 1.01 || sprintf("%.1f", val) == sprintf("%.1f", ref)); tt = sprintf("= %.1f", ref) }
+        else if (t == "= REF") {
+            ref = r / d; tt = sprintf("= %.1f", ref)
+            ok = (val <= ref * 1.01 || sprintf("%.1f", val) == sprintf("%.1f", ref)) }
         else { ok = (val <= t + 0); tt = "<= " t }
         printf "| %s | %.1f | %s | %s |\n", l, val, tt, ok ? "ok" : "MISSED"
         exit ok ? 0 : 1 }' || status=1
@@ -125,11 +128,13 @@ for w in none installed off base; do
     off) lib=$ours envs=GLMUX_LAYERS_DISABLE=~all~ ;;
     base) [ -n "$base" ] || continue; lib=$(libdirs "$base") envs= ;;
     esac
-    eval "egl_$w=\$(cg \"\$lib\" own EGL_PLATFORM=surfaceless LIBGL_ALWAYS_SOFTWARE=1 $envs -- -- \"\$egl\" startup mesa)"
+    eval "egl_$w=\$(cg \"\$lib\" own EGL_PLATFORM=surfaceless LIBGL_ALWAYS_SOFTWARE=1 $envs \
+        -- -- \"\$egl\" startup mesa)"
     eval "glx_$w=\$(cg \"\$lib\" own $envs -- --toggle-collect=glx_startup -- \"\$glx\" startup)"
 done
 if [ -n "$base" ]; then
-    row "EGL start-up to the first context, own Ir: before the layers (BASE_BUILD_DIR)" 1 - "$egl_base"
+    row "EGL start-up to the first context, own Ir: before the layers (BASE_BUILD_DIR)" 1 - \
+        "$egl_base"
     row "  with layers, none installed (target: within 3%)" 1 \
         "$(awk -v b="$egl_base" 'BEGIN { printf "%d", b * 1.03 }')" "$egl_none"
     row "GLX start-up to the first context, own Ir: before the layers" 1 - "$glx_base"
@@ -158,10 +163,12 @@ for prog in glxgears es2gears_x11; do
     path=$(command -v $prog) || { echo "| $prog | not installed | | skipped |"; continue; }
     for rate in 30 60; do
         set -- $(gears "$path" $rate)
-        awk -v l="$prog, GLMUX_FRAME_LIMIT=$rate: frames a second from the frame-time log ($2 frames)" \
+        label="$prog, GLMUX_FRAME_LIMIT=$rate: frames a second from the frame-time log"
+        awk -v l="$label ($2 frames)" \
             -v v="$1" -v r="$rate" 'BEGIN {
             ok = (v >= r * 0.95 && v <= r * 1.05)
-            printf "| %s | %.2f | %d +- 5%% | %s |\n", l, v, r, ok ? "ok" : "MISSED"; exit ok ? 0 : 1 }' ||
+            printf "| %s | %.2f | %d +- 5%% | %s |\n", l, v, r, ok ? "ok" : "MISSED"
+            exit ok ? 0 : 1 }' ||
             status=1
     done
 done

@@ -68,7 +68,8 @@ static void pace(void)
     } while (!atomic_compare_exchange_weak(&last_deadline, &prev, d));
     if (d <= now)
         return;
-    struct timespec ts = { .tv_sec = (time_t)(d / 1000000000u), .tv_nsec = (long)(d % 1000000000u) };
+    struct timespec ts = { .tv_sec = (time_t)(d / 1000000000u),
+                           .tv_nsec = (long)(d % 1000000000u) };
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 }

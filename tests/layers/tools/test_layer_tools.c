@@ -93,7 +93,8 @@ static struct glmux_layer_negotiate load(const char *lib, uint32_t apis)
 {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     CHECK_MSG(h, "%s", dlerror());
-    PFN_glmux_layer_negotiate negotiate = (PFN_glmux_layer_negotiate)dlsym(h, "glmux_layer_negotiate");
+    PFN_glmux_layer_negotiate negotiate =
+        (PFN_glmux_layer_negotiate)dlsym(h, "glmux_layer_negotiate");
     CHECK(negotiate);
     CHECK(dlsym(h, "AndroidGLESLayer_Initialize") == NULL);
     struct glmux_layer_negotiate n = {
@@ -268,13 +269,14 @@ static void test_android(const char *lib)
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     CHECK_MSG(h, "%s", dlerror());
     CHECK(dlsym(h, "glmux_layer_negotiate") == NULL);
-    void *(*init)(void *, PFNEGLGETNEXTLAYERPROCADDRESSPROC) =
-        (void *(*)(void *, PFNEGLGETNEXTLAYERPROCADDRESSPROC))dlsym(h, "AndroidGLESLayer_Initialize");
+    typedef void *(*init_fn)(void *, PFNEGLGETNEXTLAYERPROCADDRESSPROC);
+    init_fn init = (init_fn)dlsym(h, "AndroidGLESLayer_Initialize");
     void *(*gpa)(const char *, EGLFuncPointer) =
         (void *(*)(const char *, EGLFuncPointer))dlsym(h, "AndroidGLESLayer_GetProcAddress");
     CHECK(init && gpa);
     init((void *)&fake_get_next, fake_get_next);
-    void (*clear)(unsigned int) = (void (*)(unsigned int))gpa("glClear", (EGLFuncPointer)fake_clear);
+    void (*clear)(unsigned int) =
+        (void (*)(unsigned int))gpa("glClear", (EGLFuncPointer)fake_clear);
     unsigned int (*egl_swap)(void *, void *) =
         (unsigned int (*)(void *, void *))gpa("eglSwapBuffers", (EGLFuncPointer)fake_egl_swap);
     CHECK((void *)clear != (void *)fake_clear && (void *)egl_swap != (void *)fake_egl_swap);
