@@ -48,12 +48,14 @@ static inline struct glmux_chain_gl *glmux_chain_gl_now(void)
     return __atomic_load_n(&glmux_chain_gl, __ATOMIC_ACQUIRE);
 }
 
-/* Finds and loads the layers if nobody has yet (make-current; no lock held). Returns at once
- * on the thread that is loading them (a layer's initialization that re-enters). */
+/* Finds and loads the layers if nobody has yet, or waits while another thread loads them
+ * (make-current; no lock held). Returns at once on the thread that is loading them (a layer's
+ * initialization that re-enters). */
 void glmux_chain_load(void);
 static inline void glmux_chain_ensure_loaded(void)
 {
-    if (__builtin_expect(glmux_chain_state_now() == GLMUX_CHAIN_UNLOADED, 0))
+    /* UNLOADED: load them; LOADING: wait for the thread that is loading them. */
+    if (__builtin_expect(glmux_chain_state_now() < GLMUX_CHAIN_NONE, 0))
         glmux_chain_load();
 }
 

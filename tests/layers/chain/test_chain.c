@@ -360,6 +360,8 @@ static int mode_exports(void)
 struct thread_arg {
     int vendor;
     int errors;
+    GLenum wrong;       /* the first wrong answer */
+    int first_wrong;    /* at which call */
 };
 
 static void *thread_main(void *p)
@@ -371,8 +373,12 @@ static void *thread_main(void *p)
     CHECK(fake_make_current(&state, arg->vendor, NULL));
     for (int i = 0; i < THREAD_CALLS; i++) {
         glClear(0);
-        if (glGetError() != (GLenum)(FAKE_GET_ERROR_RESULT(arg->vendor) + 0x10))
-            arg->errors++;
+        GLenum e = glGetError();
+
+        if (e != (GLenum)(FAKE_GET_ERROR_RESULT(arg->vendor) + 0x10) && arg->errors++ == 0) {
+            arg->wrong = e;
+            arg->first_wrong = i;
+        }
     }
     CHECK(fake_thread_calls[arg->vendor] == 2 * THREAD_CALLS);
     CHECK(fake_thread_calls[1 - arg->vendor] == 0);
@@ -383,7 +389,7 @@ static void *thread_main(void *p)
 static int mode_threads(void)
 {
     pthread_t t[2];
-    struct thread_arg args[2] = { { 0, 0 }, { 1, 0 } };
+    struct thread_arg args[2] = { { .vendor = 0 }, { .vendor = 1 } };
 
     setup_layers("a");
     fake_vendors_init();
@@ -391,7 +397,10 @@ static int mode_threads(void)
         CHECK(pthread_create(&t[i], NULL, thread_main, &args[i]) == 0);
     for (int i = 0; i < 2; i++)
         CHECK(pthread_join(t[i], NULL) == 0);
-    CHECK(args[0].errors == 0 && args[1].errors == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK_MSG(args[i].errors == 0, "vendor %d's thread: %d wrong glGetError answers, the "
+                  "first 0x%x at call %d", i, args[i].errors, args[i].wrong,
+                  args[i].first_wrong);
     CHECK(fake_vendors[0].calls_total == 2 * THREAD_CALLS);
     CHECK(fake_vendors[1].calls_total == 2 * THREAD_CALLS);
     pthread_mutex_lock(&trace_lock);
