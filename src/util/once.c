@@ -27,7 +27,8 @@ void glmux_once_run(struct glmux_once *gate, void (*routine)(void))
         pthread_mutex_unlock(&gate->lock);
         return;
     }
-    gate->state = GLMUX_ONCE_RUNNING;   /* NEW, or CUT: the routine resumes */
+    /* NEW, or CUT: the routine resumes (atomic: read without the lock at the top) */
+    __atomic_store_n(&gate->state, GLMUX_ONCE_RUNNING, __ATOMIC_RELAXED);
     gate->runner = pthread_self();
     pthread_mutex_unlock(&gate->lock);
     routine();
