@@ -16,6 +16,8 @@
  *   egl_vendors              p1 over p2, two fake EGL vendors: calls by display, a vendor
  *                            extension and an own function through eglGetProcAddress go through
  *                            p1, then p2, then reach the display's vendor
+ *   egl_threads              the same from two threads at once, each with its own vendor's
+ *                            display, racing from the first call (which loads the layers)
  *   glx_vendors              p1 over p2, two fake GLX vendors on a two-screen Xvfb: the same
  *                            by screen and by context, through libGLX and libGL.so.1
  *   none                     no layer switched on: the answers are the exports as before, no
@@ -186,6 +188,13 @@ static char **read_names(const char *path, int *count)
     return names;
 }
 
+static void free_names(char **names, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
 /* Calls fn (any function of the APIs, intercepted by the sink) and checks the sink saw name. */
 static void call_sink(const char *how, const char *name, void *fn)
 {
@@ -281,6 +290,7 @@ static int mode_egl_all(const char *symbols)
     CHECK(gpa("glClear") == (void *)(uintptr_t)__glDispatchGetProcAddress("glClear"));
     CHECK(gpa("eglNoSuchFunctionFAKE") == NULL);
     CHECK_TRACE("");
+    free_names(names, n);
     return 0;
 }
 
@@ -322,6 +332,39 @@ static int mode_egl_vendors(void)
     CHECK_TRACE("");
     for (int i = 0; i < 2; i++)
         CHECK(eglTerminate(d[i]));
+    return 0;
+}
+
+/* One thread of egl_threads: its vendor's display, asked many times through the layers. */
+static void *egl_thread(void *arg)
+{
+    const char *vendor = arg;
+    typedef const char *(*query_fn)(EGLDisplay, EGLint);
+    query_fn query;
+    EGLDisplay dpy = eglGetPlatformDisplay(FAKE_PLATFORM, (void *)vendor, NULL);
+
+    CHECK(dpy != EGL_NO_DISPLAY && eglInitialize(dpy, NULL, NULL));
+    *(void **)&query = (void *)eglGetProcAddress("eglQueryString");
+    CHECK(query != NULL && (void *)query != (void *)eglQueryString);
+    for (int i = 0; i < 2000; i++) {
+        CHECK(strcmp(eglQueryString(dpy, EGL_VENDOR), vendor) == 0);
+        CHECK(strcmp(query(dpy, EGL_VENDOR), vendor) == 0);
+    }
+    return NULL;
+}
+
+static int mode_egl_threads(void)
+{
+    pthread_t t[2];
+    static char *vendors[2] = { "fake0", "fake1" };
+
+    setup_layers("winsys_p1,winsys_p2");
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, egl_thread, vendors[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_join(t[i], NULL) == 0);
+    CHECK(strstr(trace_take(), "p1:eglQueryString p2:eglQueryString ") != NULL);
+    glmux_test_require_ours("libEGL.so.1");
     return 0;
 }
 
@@ -441,6 +484,8 @@ static int mode_glx_all(const char *symbols, const char *gl_symbols)
     CHECK(sink_next("glXSwapBuffers") != NULL &&
           sink_next("glXSwapBuffers") != dlsym(lib, "glXSwapBuffers"));
     CHECK_TRACE("");
+    free_names(names, n);
+    free_names(gl_names, n_gl);
     return 0;
 }
 
@@ -567,6 +612,8 @@ int main(int argc, char **argv)
         return mode_egl_all(argv[2]);
     if (strcmp(mode, "egl_vendors") == 0)
         return mode_egl_vendors();
+    if (strcmp(mode, "egl_threads") == 0)
+        return mode_egl_threads();
     if (strcmp(mode, "none") == 0)
         return mode_none_egl();
     if (strcmp(mode, "mesa_egl") == 0)
