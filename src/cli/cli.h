@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux tool: the commands, shared between main.c (argument parsing, env, run), report.c
- * (gpus, vendors), explain.c (with explain_glx.c, libGLX's answer), watch.c (gpus --watch),
+ * (gpus, vendors), explain.c (with explain_ask.c, libGLX's and libEGL's answers), watch.c (gpus --watch),
  * manifest.c (check, manifest) and help.c's help texts. Each command returns the process exit
  * status: 0 success, 1 failure, 2 usage error; `run` returns 126 or 127 when the command
  * cannot be started.

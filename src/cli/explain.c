@@ -2,10 +2,12 @@
 /*
  * glmux tool: `glmux explain`. The EGL side decides through the very functions libEGL calls,
  * with one selector (so GPUs are enumerated once): glmux_select_egl_plan for the order libEGL
- * loads its vendors in, glmux_select_egl_display_order for the default display. The GLX side is
- * libGLX's own decision: explain_glx.c has libGLX decide each screen of DISPLAY in a child
- * process and hands back its record (the plan, every vendor tried and why it did or did not
- * serve, the step not taken where loading a vendor would wake a sleeping GPU). Without an X
+ * loads its vendors in, glmux_select_egl_display_order for the default display; which vendor
+ * of that order owns the default display is libEGL's own answer (explain_ask.c asks it in a
+ * child process). The GLX side is libGLX's own decision: explain_ask.c has libGLX decide each
+ * screen of DISPLAY in a child process and hands back its record (the plan, every vendor tried
+ * and why it did or did not serve, the step not taken where loading a vendor would wake a
+ * sleeping GPU). Without an X
  * display, the plan libGLX would follow for a screen of any display (glmux_select_glx_plan).
  * Where each EGL vendor renders comes from glmux_select_vendor_lands, and what it reads from
  * glmux_select_vendor_told_by: the one rule of which variable a vendor reads lives in the
@@ -19,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain_glx.h"
+#include "explain_ask.h"
 #include "cli/layers.h"
 #include "json_writer.h"
 #include "safe_out.h"
@@ -70,6 +72,7 @@ struct decision {
     struct glmux_select_display display;    /* the default EGL display */
     size_t *display_egl;         /* indexes into vl.vendors, in the display's order */
     struct glmux_cli_glx_answer glx;                 /* libGLX's own decision, each screen */
+    struct glmux_cli_egl_answer egl_asked;           /* libEGL's own default display */
     struct glmux_glx_step any[GLMUX_GLX_PLAN_MAX];   /* no X display: the plan of any screen */
 };
 
@@ -119,7 +122,7 @@ static void decide_views(struct decision *d)
     }
 }
 
-/* libGLX's side: its own decision for each screen of DISPLAY (explain_glx.c). */
+/* libGLX's side: its own decision for each screen of DISPLAY (explain_ask.c). */
 static bool decide_glx(struct decision *d)
 {
     if (!glmux_cli_glx_ask(d->sel, &d->glx_vl, &d->glx))
@@ -169,7 +172,8 @@ static bool decide(struct decision *d)
         d->cands[i] = glmux_select_candidate_of(&d->vl.vendors[d->egl[i]]);
         d->views[i].name = d->cands[i].name;
     }
-    if (!decide_default_display(d) || !decide_glx(d))
+    if (!decide_default_display(d) || !decide_glx(d) ||
+        !glmux_cli_egl_ask(d->sel, &d->vl, &d->egl_asked))
         return false;
     d->req = glmux_select_request(d->sel);
     /* Where the libraries do not look at the GPUs, neither does explain (`glmux gpus` does). */
@@ -181,6 +185,67 @@ static bool decide(struct decision *d)
                                                  : NULL, d->cands, d->n_egl, &d->choice);
     decide_views(d);
     return true;
+}
+
+/* The EGL vendor whose library libEGL loaded as lib (its manifest's), or lib itself. */
+static const char *egl_vendor_of(const struct decision *d, const char *lib)
+{
+    for (size_t i = 0; i < d->vl.count; i++)
+        if (d->vl.vendors[i].egl_library != NULL && strcmp(d->vl.vendors[i].egl_library, lib) == 0)
+            return d->vl.vendors[i].name;
+    return lib;
+}
+
+static void json_egl_asked(struct glmux_jw *w, const struct decision *d)
+{
+    const struct glmux_cli_egl_answer *a = &d->egl_asked;
+
+    glmux_jw_object(w, "egl_default_display");
+    glmux_jw_string(w, "library", a->library[0] ? a->library : NULL);
+    glmux_jw_string(w, "not_asked", a->asked ? NULL : a->why);
+    glmux_jw_string(w, "vendor", a->asked && a->display.library[0]
+                                     ? egl_vendor_of(d, a->display.library) : NULL);
+    glmux_jw_array(w, "tries");
+    for (uint32_t i = 0; a->asked && i < a->display.n_tries && i < GLMUX_EGL_EXPLAIN_TRIES; i++) {
+        const struct glmux_egl_explain_try *t = &a->display.tries[i];
+
+        glmux_jw_object(w, NULL);
+        glmux_jw_string(w, "vendor", egl_vendor_of(d, t->library));
+        glmux_jw_string(w, "result", t->result == GLMUX_EGL_EXPLAIN_OWNS ? "owns"
+                                     : t->result == GLMUX_EGL_EXPLAIN_TAKEN ? "another's display"
+                                     : "no display");
+        glmux_jw_int(w, "error", t->error);
+        glmux_jw_end(w, '}');
+    }
+    glmux_jw_end(w, ']');
+    glmux_jw_end(w, '}');
+}
+
+static void print_egl_asked(const struct decision *d)
+{
+    const struct glmux_cli_egl_answer *a = &d->egl_asked;
+
+    if (!a->asked) {
+        printf("EGL default display's vendor: not asked of libEGL: %s\n", E(a->why));
+        return;
+    }
+    if (a->display.library[0] != '\0')
+        printf("EGL default display's vendor: \"%s\" (libEGL's own answer: the first of its "
+               "order to return a display)\n", E(egl_vendor_of(d, a->display.library)));
+    else
+        printf("EGL default display's vendor: none: %s\n", a->display.has_vendors
+               ? "libEGL asked every vendor of its order and none returned a display"
+               : "libEGL loaded no vendor");
+    for (uint32_t i = 0; i < a->display.n_tries && i < GLMUX_EGL_EXPLAIN_TRIES; i++) {
+        const struct glmux_egl_explain_try *t = &a->display.tries[i];
+
+        if (t->result == GLMUX_EGL_EXPLAIN_NO_DISPLAY)
+            printf("             passed over: \"%s\" returned no display (error 0x%04x)\n",
+                   E(egl_vendor_of(d, t->library)), (unsigned)t->error);
+        else if (t->result == GLMUX_EGL_EXPLAIN_TAKEN)
+            printf("             passed over: \"%s\" returned a display another vendor owns\n",
+                   E(egl_vendor_of(d, t->library)));
+    }
 }
 
 static const char *pixels_when_name(enum glmux_pixels_when w)
@@ -363,6 +428,7 @@ static void print_json(const struct decision *d)
         glmux_jw_end(&w, ']');
         glmux_jw_end(&w, '}');
     }
+    json_egl_asked(&w, d);
     json_glx(&w, d);
     glmux_jw_array(&w, "reasons");
     for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
@@ -518,6 +584,7 @@ static void print_text(const struct decision *d)
         printf("asked for:   %s=%s\n", d->req->variable, E(d->req->value));
     print_gpu(d);
     print_egl(d);
+    print_egl_asked(d);
     print_glx(d);
     glmux_cli_explain_layers(NULL); /* GL layers: the chain (layers.c) */
     printf("why:\n");

@@ -5,9 +5,11 @@
  * works out the platform from EGL_PLATFORM or from the native handle itself (the vendors'
  * findNativeDisplayPlatform, a known EGLDeviceEXT, then GBM, Wayland and X11 handles
  * recognised by their first word). libX11 is never linked: it is probed with RTLD_NOLOAD.
+ * `glmux explain` gets the default display's decision written down (egl_explain.h).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 
 #include "debug.h"
 #include "discovery.h"
+#include "egl_explain.h"
 #include "glmux_egl_impl.h"
 #include "maps.h"
 #include "platform.h"
@@ -26,6 +29,27 @@
 #include "select/select.h"
 #include "util/env.h"
 #include "util/log.h"
+
+/* `glmux explain`'s record of this thread's display decision (egl_explain.h), NULL in a
+ * program: set only around glmux_egl_explain_default's own eglGetDisplay. */
+static __thread struct glmux_egl_explain_display *explaining;
+
+static void note(glmux_egl_vendor *v, enum glmux_egl_explain_result result, EGLint error)
+{
+    struct glmux_egl_explain_display *r = explaining;
+    struct glmux_egl_explain_try *t;
+
+    if (r == NULL)
+        return;
+    if (result == GLMUX_EGL_EXPLAIN_OWNS)
+        snprintf(r->library, sizeof(r->library), "%s", v->library);
+    if (r->n_tries >= GLMUX_EGL_EXPLAIN_TRIES)
+        return;
+    t = &r->tries[r->n_tries++];
+    t->result = (int32_t)result;
+    t->error = error;
+    snprintf(t->library, sizeof(t->library), "%s", v->library);
+}
 
 /* select.h names the platforms for code that does not include egl.h; they must agree. */
 _Static_assert(GLMUX_EGL_PLATFORM_X11 == EGL_PLATFORM_X11_KHR, "EGL_PLATFORM_X11_KHR");
@@ -169,17 +193,20 @@ EGLDisplay glmux_egl_get_platform_display(EGLenum platform, void *native,
         if (dpy != EGL_NO_DISPLAY && glmux_egl_display_add(dpy, v)) {
             glmux_log(GLMUX_LOG_VENDOR, "%s(0x%04x, %p): display %p from %s", command,
                       (unsigned)platform, native, dpy, v->library);
+            note(v, GLMUX_EGL_EXPLAIN_OWNS, 0);
             glmux_egl_set_error(EGL_SUCCESS);
             return dpy;
         }
         if (dpy == EGL_NO_DISPLAY) {
             EGLint err = ((PFNEGLGETERRORPROC)v->fn[GLMUX_EGL_IDX_GetError])();
 
+            note(v, GLMUX_EGL_EXPLAIN_NO_DISPLAY, err);
             if (err == EGL_SUCCESS)
                 any_success = true;
             else if (first_error == EGL_SUCCESS)
                 first_error = err;
         } else {
+            note(v, GLMUX_EGL_EXPLAIN_TAKEN, 0);
             glmux_log(GLMUX_LOG_VENDOR, "%s: vendor %s returned display %p, which another "
                       "vendor owns; ignoring it", command, v->library, dpy);
         }
@@ -223,6 +250,16 @@ EGLDisplay EGLAPIENTRY glmux_egl_GetPlatformDisplay(EGLenum platform, void *nati
         return EGL_NO_DISPLAY;
     }
     return glmux_egl_get_platform_display(platform, native, attribs, "eglGetPlatformDisplay");
+}
+
+bool glmux_egl_explain_default(struct glmux_egl_explain_display *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->has_vendors = glmux_egl_vendors() != NULL;
+    explaining = out;
+    glmux_egl_GetDisplay(EGL_DEFAULT_DISPLAY);
+    explaining = NULL;
+    return true;
 }
 
 EGLDisplay glmux_egl_GetPlatformDisplayEXT(EGLenum platform, void *native, const EGLint *attribs)

@@ -16,6 +16,7 @@
 
 #include "debug.h"
 #include "discovery.h"
+#include "egl_explain.h"
 #include "display.h"
 #include "glmux_egl_impl.h"
 #include "maps.h"
@@ -111,5 +112,8 @@ __eglMustCastToProperFunctionPointerType EGLAPIENTRY glmux_egl_GetProcAddress(co
         return egl_answer(name);
     if (strcmp(name, GLMUX_EGL_VENDORS_PROC) == 0)
         return (__eglMustCastToProperFunctionPointerType)glmux_egl_shared_vendors;
+    if (strcmp(name, GLMUX_EGL_EXPLAIN_NAME) == 0)     /* glmux explain (egl_explain.h) */
+        return (__eglMustCastToProperFunctionPointerType)(glmux_egl_explain_fn)
+            glmux_egl_explain_default;
     return NULL;
 }

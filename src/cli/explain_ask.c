@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: `glmux explain` asks libGLX what it decides for each X screen, instead of
- * re-coding its rules (docs/architecture.md, "How explain asks the libraries"). A child process
+ * glmux tool: `glmux explain` asks libGLX what it decides for each X screen, and libEGL which
+ * vendor owns the default display, instead of re-coding their rules (docs/architecture.md,
+ * "How explain asks the libraries"). For libGLX, a child process
  * loads libGLX.so.0 as a program started here would (LD_LIBRARY_PATH, then, in the build tree
  * only, the tool's build RUNPATH, then the loader's cache), asks it for its private entry
  * (glXGetProcAddress(GLMUX_GLX_EXPLAIN_NAME), glx/glx_explain.h: no exported name), opens
@@ -11,10 +12,13 @@
  * costs the child, not the tool, and nothing a vendor loaded stays in the tool. Before libGLX
  * loads a vendor the child asks may_load: a vendor whose library is installed and that drives
  * a runtime-suspended GPU is not loaded (it would wake the GPU); libGLX then stops there and
- * the screen is reported undecided, with the step not taken and why.
+ * the screen is reported undecided, with the step not taken and why. For libEGL, another child
+ * loads libEGL.so.1 the same way and runs its eglGetDisplay(EGL_DEFAULT_DISPLAY) through its
+ * private entry (egl/egl_explain.h); libEGL loads all its vendors at its first call, so it is
+ * not asked at all when one of them would wake a sleeping GPU.
  */
 #define _GNU_SOURCE
-#include "explain_glx.h"
+#include "explain_ask.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -49,25 +53,22 @@ struct ctx {
     const struct glmux_vendor_list *glx_vl;
 };
 
-/* libGLX asks before it loads vendor: false for an installed vendor of a sleeping GPU. */
-static bool may_load(const char *vendor, char *why, size_t why_size, void *arg)
+/* False when lib (vendor v's, or a vendor of that name known to no manifest) is installed and
+ * drives a GPU that is runtime-suspended: loading it could wake the GPU. */
+static bool wakes_nothing(struct glmux_select *sel, const char *vendor,
+                          const struct glmux_vendor *v, const char *lib, char *why,
+                          size_t why_size)
 {
-    struct ctx *c = arg;
-    const struct glmux_vendor *v = glmux_vendor_list_find(c->glx_vl, vendor);
     struct glmux_vendor fake = { .name = (char *)vendor };
     struct glmux_select_candidate cand;
     const struct glmux_gpu_list *l;
-    char lib[256], found[512], err[256];
+    char found[512], err[256];
 
-    if (v != NULL && v->glx_library != NULL)
-        snprintf(lib, sizeof(lib), "%s", v->glx_library);
-    else
-        snprintf(lib, sizeof(lib), "libGLX_%s.so.0", vendor);
-    /* A library that is not there wakes nothing: libGLX tries it and says why it failed. */
+    /* A library that is not there wakes nothing: the library tries it and says why it failed. */
     if (glmux_cli_libcheck(lib, found, sizeof(found), err, sizeof(err)) != GLMUX_LIBCHECK_OK)
         return true;
     cand = glmux_select_candidate_of(v != NULL ? v : &fake);
-    l = glmux_select_gpus(c->sel);
+    l = glmux_select_gpus(sel);
     for (size_t i = 0; l != NULL && i < l->count; i++) {
         const struct glmux_gpu *g = &l->gpus[i];
 
@@ -80,6 +81,20 @@ static bool may_load(const char *vendor, char *why, size_t why_size, void *arg)
         }
     }
     return true;
+}
+
+/* libGLX asks before it loads vendor: false for an installed vendor of a sleeping GPU. */
+static bool may_load(const char *vendor, char *why, size_t why_size, void *arg)
+{
+    struct ctx *c = arg;
+    const struct glmux_vendor *v = glmux_vendor_list_find(c->glx_vl, vendor);
+    char lib[256];
+
+    if (v != NULL && v->glx_library != NULL)
+        snprintf(lib, sizeof(lib), "%s", v->glx_library);
+    else
+        snprintf(lib, sizeof(lib), "libGLX_%s.so.0", vendor);
+    return wakes_nothing(c->sel, vendor, v, lib, why, why_size);
 }
 
 static bool write_all(int fd, const void *buf, size_t n)
@@ -109,6 +124,21 @@ static void library_path(void *handle, char *out, size_t size)
         snprintf(out, size, "%s", lm->l_name);
 }
 
+/*
+ * The child's standard error goes nowhere: what the libraries would warn a program about
+ * (a vendor that does not load, the selector's warnings, said by the tool already) is in
+ * their record, and explain says it once. GLMUX_DEBUG_FILE still gets their log.
+ */
+static void quiet_child(void)
+{
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+    if (null >= 0) {
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+}
+
 static void child(int fd, struct ctx *c)
 {
     typedef void *(*gpa_fn)(const unsigned char *);
@@ -124,6 +154,7 @@ static void child(int fd, struct ctx *c)
     count_fn count = NULL;
     void *glx, *dpy;
 
+    quiet_child();
     memset(&h, 0, sizeof(h));
     h.state = GLMUX_CLI_GLX_NOT_ASKED;
     h.screens = -1;
@@ -144,7 +175,8 @@ static void child(int fd, struct ctx *c)
     if (gpa != NULL)
         *(void **)&explain = gpa((const unsigned char *)GLMUX_GLX_EXPLAIN_NAME);
     if (explain == NULL) {
-        snprintf(h.why, sizeof(h.why), "%s is not glmux's libGLX of this version (libglvnd's?): "
+        snprintf(h.why, sizeof(h.why), "%.300s is not glmux's libGLX of this version "
+                 "(libglvnd's?): "
                  "it cannot be asked for its decision; `glmux check` says which libraries a "
                  "program started here loads", h.library);
         goto out;
@@ -200,27 +232,33 @@ static bool read_all(int fd, void *buf, size_t n, long long deadline)
     return true;
 }
 
-static void child_failed(struct glmux_cli_glx_answer *a, pid_t pid, bool timed_out)
+/* Why the child that asked lib gave no answer (it is waited for; killed when timed out). */
+static void child_failed(char *why, size_t size, pid_t pid, bool late, const char *lib)
 {
     int status = 0;
 
-    if (timed_out)
+    if (late)
         kill(pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    a->state = GLMUX_CLI_GLX_NOT_ASKED;
-    a->screens = -1;
-    if (timed_out)
-        snprintf(a->why, sizeof(a->why), "libGLX did not answer within %d s (a vendor or the "
-                 "X server hangs); run a GLX program with GLMUX_DEBUG=vendor",
-                 CHILD_TIMEOUT_MS / 1000);
+    if (late)
+        snprintf(why, size, "%s did not answer within %d s (a vendor or the display server "
+                 "hangs); run a program with GLMUX_DEBUG=vendor", lib, CHILD_TIMEOUT_MS / 1000);
     else if (WIFSIGNALED(status))
-        snprintf(a->why, sizeof(a->why), "the process that asked libGLX died of signal %d "
-                 "(%s) while it decided; a GLX program would crash there too; run one with "
-                 "GLMUX_DEBUG=vendor", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        snprintf(why, size, "the process that asked %s died of signal %d (%s) while it "
+                 "decided; a program would crash there too; run one with GLMUX_DEBUG=vendor",
+                 lib, WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
-        snprintf(a->why, sizeof(a->why), "the process that asked libGLX ended early (exit "
-                 "status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        snprintf(why, size, "the process that asked %s ended early (exit status %d)", lib,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static bool timed_out(long long deadline)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 >= deadline;
 }
 
 bool glmux_cli_glx_ask(struct glmux_select *sel, const struct glmux_vendor_list *glx_vl,
@@ -249,8 +287,7 @@ bool glmux_cli_glx_ask(struct glmux_select *sel, const struct glmux_vendor_list 
     clock_gettime(CLOCK_MONOTONIC, &now);
     deadline = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 + CHILD_TIMEOUT_MS;
     if (!read_all(fds[0], &h, sizeof(h), deadline)) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        child_failed(a, pid, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 >= deadline);
+        child_failed(a->why, sizeof(a->why), pid, timed_out(deadline), "libGLX");
         close(fds[0]);
         return true;
     }
@@ -270,9 +307,9 @@ bool glmux_cli_glx_ask(struct glmux_select *sel, const struct glmux_vendor_list 
         }
         for (int s = 0; s < a->screens; s++) {
             if (!read_all(fds[0], &a->screen[s], sizeof(a->screen[s]), deadline)) {
-                clock_gettime(CLOCK_MONOTONIC, &now);
-                child_failed(a, pid,
-                             (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 >= deadline);
+                child_failed(a->why, sizeof(a->why), pid, timed_out(deadline), "libGLX");
+                a->state = GLMUX_CLI_GLX_NOT_ASKED;
+                a->screens = -1;
                 free(a->screen);
                 a->screen = NULL;
                 close(fds[0]);
@@ -290,4 +327,99 @@ void glmux_cli_glx_answer_free(struct glmux_cli_glx_answer *a)
 {
     free(a->screen);
     a->screen = NULL;
+}
+
+/* What the EGL child writes: whether it asked, why not, the library, the record. */
+struct egl_message {
+    int32_t asked;
+    char why[512];
+    char library[512];
+    struct glmux_egl_explain_display display;
+};
+
+static void egl_child(int fd, struct glmux_select *sel, const struct glmux_vendor_list *vl)
+{
+    typedef void *(*gpa_fn)(const char *);
+    struct egl_message *m = calloc(1, sizeof(*m));
+    glmux_egl_explain_fn explain = NULL;
+    gpa_fn gpa = NULL;
+    void *egl;
+
+    if (m == NULL)
+        _exit(1);
+    quiet_child();
+    for (size_t i = 0; i < vl->count; i++) {
+        const struct glmux_vendor *v = &vl->vendors[i];
+        char why[384];
+
+        if (v->egl_library != NULL &&
+            !wakes_nothing(sel, v->name, v, v->egl_library, why, sizeof(why))) {
+            snprintf(m->why, sizeof(m->why), "libEGL loads every EGL vendor at its first call, "
+                     "and vendor \"%s\": %s", v->name, why);
+            _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+        }
+    }
+    egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (egl == NULL) {
+        const char *e = dlerror();
+
+        snprintf(m->why, sizeof(m->why), "libEGL.so.1 cannot be loaded (%s)", e ? e : "?");
+        _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+    }
+    library_path(egl, m->library, sizeof(m->library));
+    *(void **)&gpa = dlsym(egl, "eglGetProcAddress");
+    if (gpa != NULL)
+        *(void **)&explain = gpa(GLMUX_EGL_EXPLAIN_NAME);
+    if (explain == NULL) {
+        snprintf(m->why, sizeof(m->why), "%.300s is not glmux's libEGL of this version "
+                 "(libglvnd's?): it cannot be asked for its decision", m->library);
+        _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+    }
+    m->asked = explain(&m->display);
+    /* No destructors: _exit leaves the vendors as they are. */
+    _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+}
+
+bool glmux_cli_egl_ask(struct glmux_select *sel, const struct glmux_vendor_list *vl,
+                       struct glmux_cli_egl_answer *a)
+{
+    struct egl_message *m = calloc(1, sizeof(*m));
+    struct timespec now;
+    long long deadline;
+    int fds[2];
+    pid_t pid;
+
+    memset(a, 0, sizeof(*a));
+    if (m == NULL)
+        return false;
+    if (pipe2(fds, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+        snprintf(a->why, sizeof(a->why), "cannot start the process that asks libEGL (%s)",
+                 strerror(errno));
+        free(m);
+        return true;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        egl_child(fds[1], sel, vl);
+    }
+    close(fds[1]);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    deadline = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 + CHILD_TIMEOUT_MS;
+    if (!read_all(fds[0], m, sizeof(*m), deadline)) {
+        child_failed(a->why, sizeof(a->why), pid, timed_out(deadline), "libEGL");
+    } else {
+        int status;
+
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        m->why[sizeof(m->why) - 1] = m->library[sizeof(m->library) - 1] = '\0';
+        a->asked = m->asked != 0;
+        memcpy(a->why, m->why, sizeof(a->why));
+        memcpy(a->library, m->library, sizeof(a->library));
+        a->display = m->display;
+        a->display.library[sizeof(a->display.library) - 1] = '\0';
+    }
+    close(fds[0]);
+    free(m);
+    return true;
 }

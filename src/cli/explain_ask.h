@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: what libGLX itself decides for each screen of DISPLAY, asked in a child process
- * (explain_glx.c), for `glmux explain`.
+ * glmux tool: what libGLX and libEGL themselves decide, asked in child processes
+ * (explain_ask.c) for `glmux explain`: libGLX each screen of DISPLAY, libEGL the default
+ * display.
  */
-#ifndef GLMUX_CLI_EXPLAIN_GLX_H
-#define GLMUX_CLI_EXPLAIN_GLX_H
+#ifndef GLMUX_CLI_EXPLAIN_ASK_H
+#define GLMUX_CLI_EXPLAIN_ASK_H
 
 #include <stdbool.h>
 
+#include "egl/egl_explain.h"
 #include "glx/glx_explain.h"
 
 struct glmux_select;
@@ -37,5 +39,21 @@ struct glmux_cli_glx_answer {
 bool glmux_cli_glx_ask(struct glmux_select *sel, const struct glmux_vendor_list *glx_vl,
                        struct glmux_cli_glx_answer *out);
 void glmux_cli_glx_answer_free(struct glmux_cli_glx_answer *a);
+
+struct glmux_cli_egl_answer {
+    bool asked;                 /* display holds libEGL's record */
+    char why[512];              /* not asked: why */
+    char library[512];          /* the libEGL.so.1 asked ("" when none loaded) */
+    struct glmux_egl_explain_display display;
+};
+
+/*
+ * Loads libEGL.so.1 in a child process (found as libGLX.so.0 is) and has it decide the default
+ * display, as eglGetDisplay(EGL_DEFAULT_DISPLAY) does. libEGL loads every vendor at its first
+ * call, so it is not asked when an EGL vendor of vl whose library is installed drives a GPU
+ * that is runtime-suspended (why says which). False only when out of memory.
+ */
+bool glmux_cli_egl_ask(struct glmux_select *sel, const struct glmux_vendor_list *vl,
+                       struct glmux_cli_egl_answer *out);
 
 #endif
