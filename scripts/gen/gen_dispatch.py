@@ -376,7 +376,8 @@ def gen_c(args, entries, commands, below=False):
         out = [header("gl.xml, gl_slots.txt and the library's symbol list"),
                "/* Pure-C stubs: read the current table from _glapi_tls_Current and call through\n"
                " * the slot. Used where no assembly stubs exist; they cannot be patched. */\n\n"]
-    out += ["#include <stdint.h>\n\n#include \"glmux_constants.h\"\n#include \"glmux_gl_types.h\"\n\n",
+    out += ["#include <stdint.h>\n\n#include \"glmux_constants.h\"\n"
+            "#include \"glmux_gl_types.h\"\n\n",
             f"extern __thread const void *{tls}[1]"
             " __attribute__((tls_model(\"initial-exec\")));\n\n"]
     vis = "__attribute__((visibility(\"hidden\")))" if args.all_slots or below else \

@@ -2,11 +2,12 @@
 """Per-architecture stub flavours for gen_dispatch.py.
 
 Each flavour (the --mode argument) knows its stub geometry, which the generator writes into
-glmux_constants.h (with the slot counts) for C and assembly alike, and the assembly of three kinds of code: a GL entry stub
-(find the current table through the initial-exec TLS variable _glapi_tls_Current and jump through
-one slot; the same template with the TLS variable glmux_tls_below makes libGLdispatch's "below"
-stubs, the bottom of a GL layer chain), a GLX entry stub (jump through one element of glmux_glx_entry_targets) and, where the
-flavour has lazy tables, the resolver trampolines. The generated assembly names every size and
+glmux_constants.h (with the slot counts) for C and assembly alike, and the assembly of three
+kinds of code: a GL entry stub (find the current table through the initial-exec TLS variable
+_glapi_tls_Current and jump through one slot; the same template with the TLS variable
+glmux_tls_below makes libGLdispatch's "below" stubs, the bottom of a GL layer chain), a GLX
+entry stub (jump through one element of glmux_glx_entry_targets) and, where the flavour has
+lazy tables, the resolver trampolines. The generated assembly names every size and
 offset through the macros of glmux_constants.h; nothing is typed twice.
 
 Geometry (stub size and alignment, stub type) follows libglvnd's flavours so that a vendor's

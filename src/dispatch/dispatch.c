@@ -3,7 +3,8 @@
  * glmux: the top floor of libGLdispatch.so.0: init and fini (which run every module's
  * lifecycle steps), vendor ids, and make-current and lose-current for every thread (a record
  * in the pthread key of floor.c, whose table pointer the entry stubs read; while a GL layer is
- * loaded, the table's layered twin, and the vendor's own table for the below stubs). The floors below:
+ * loaded, the table's layered twin, and the vendor's own table for the below stubs). The
+ * floors below:
  * floor.c (lock, TLS), slots.c, lazy.c, tables.c, patch.c, lifetime.c, procaddr.c,
  * layer_chain.c (docs/architecture.md, "Floors inside a library").
  *

@@ -79,7 +79,7 @@ const void *glmux_below_stub(unsigned slot)
 /*
  * Asks layers count-1 down to from about a GL name, the slot's below stub at the bottom;
  * stores what each was given in full->below when full is not NULL. Returns what layer `from`
- * answered (the stub itself when from == count). No lock held.
+ * answered (the stub itself when from == count). Called with no lock held.
  */
 static const void *gl_ask(unsigned slot, const char *name, size_t from,
                           struct chain_gl_full *full)
@@ -118,7 +118,7 @@ static void gl_new_slot(unsigned slot, const char *name)
 
 /*
  * The dynamic-slot lock: held from a new GL name's slot being handed out until it is
- * published, across the layers' answers about it (the one lock held across a call into a
+ * published, across the layers' answers about it (the one lock kept across a call into a
  * layer; taken before glmux_dispatch_lock), so that no thread sees the slot before its chain
  * is set. Recursive use (a layer asks about another new name while being asked) is refused:
  * false on the owning thread.
@@ -140,7 +140,7 @@ static void dynamic_lock_drop(void)
     pthread_mutex_unlock(&dynamic_lock);
 }
 
-/* The slot of a GL name in use (published), or -1. No lock held. */
+/* The slot of a GL name in use (published), or -1. Called with no lock held. */
 static int gl_slot_of(const char *name)
 {
     size_t len = strlen(name);
@@ -238,7 +238,7 @@ static struct name_chain *name_insert(struct name_chain **cells, struct name_cha
     return have;
 }
 
-/* The client's own function for an egl/glX name (NULL: none). No lock held. */
+/* The client's own function for an egl/glX name (NULL: none). Called with no lock held. */
 static void *own_proc(const char *name, uint32_t api)
 {
     if (api == GLMUX_LAYER_API_EGL)

@@ -62,8 +62,8 @@ static inline void glmux_chain_ensure_loaded(void)
 /*
  * The dynamic slot of a GL name without a static one, while GL layers may be loaded
  * (procaddr.c): handed out if it has none, the layers asked about the name with the slot's
- * below stub at the bottom (no dispatch lock held), and only then published, so that no
- * thread sees the slot before its chain is set. -1 when it gets none. No lock held.
+ * below stub at the bottom (without the dispatch lock), and only then published, so that no
+ * thread sees the slot before its chain is set. -1 when it gets none. Called with no lock held.
  */
 int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash);
 

@@ -33,7 +33,7 @@ void glmux_records_unlink_locked(struct __GLdispatchThreadStatePrivateRec *priv)
 struct glmux_client_slot *glmux_client_enter_locked(struct __GLdispatchThreadStatePrivateRec *priv);
 /* Calls the client's record_destroyed (or the plain callback) without the lock, then unmarks. */
 void glmux_client_call_destroyed(struct glmux_client_slot *slot, __GLdispatchThreadState *state);
-/* The registered client of tag's own_proc(name) (winsys v5), or NULL. No lock held. */
+/* The registered client of tag's own_proc(name) (winsys v5), or NULL. Called with no lock held. */
 void *glmux_client_own_proc(int tag, const char *name);
 /* winsys' register_client and unregister_client (GLdispatch.h). */
 GLboolean glmux_client_register(const struct glmux_dispatch_client *client);

@@ -4,7 +4,8 @@
  * entries (CMakeLists.txt): LAYER_NAME names it in the trace, LAYER_ANDROID=1 gives it
  * Android's two entry points instead of glmux_layer_negotiate. It intercepts glClear,
  * glGetError (adding 0x10 to what lies below, so a test counts the layers a call went
- * through), glGetString, two dynamic names glmuxGen5MUX and glmuxGen7MUX and glmuxTestAfterMUX (adding 1),
+ * through), glGetString, two dynamic names glmuxGen5MUX and glmuxGen7MUX and
+ * glmuxTestAfterMUX (adding 1),
  * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
  * unload are written to the test program's chain_test_trace (found in the program, weak here);
  * chain_test_layer_next() answers get_next for the test.
