@@ -78,8 +78,22 @@ demo=${4:-}
 command -v Xvfb >/dev/null 2>&1 || { echo "skipped: Xvfb is not installed"; exit 77; }
 work=$(mktemp -d)
 xpid=
+# The X servers started here, PID:DISPLAY:INODE each (INODE: their socket's). One a test kills
+# with SIGKILL (iodeath) leaves its socket, and a lock file naming it, in /tmp: cleanup removes
+# those of a server of ours that is gone (a socket only while no other server has made it
+# again), so the test leaves /tmp as it found it.
+xservers=
 cleanup() {
-    [ -n "$xpid" ] && kill "$xpid" 2>/dev/null
+    [ -n "$xpid" ] && kill "$xpid" 2>/dev/null && wait "$xpid" 2>/dev/null
+    for s in $xservers; do
+        p=${s%%:*} n=${s#*:} i=${s##*:}
+        n=${n%%:*}
+        ! kill -0 "$p" 2>/dev/null || continue
+        if [ -f "/tmp/.X$n-lock" ] && [ "$(tr -d ' ' <"/tmp/.X$n-lock")" = "$p" ]; then
+            rm -f "/tmp/.X$n-lock"
+        fi
+        [ "$(stat -c %i "/tmp/.X11-unix/X$n" 2>/dev/null)" != "$i" ] || rm -f "/tmp/.X11-unix/X$n"
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -116,6 +130,7 @@ start_xvfb() {
     done
     [ -s "$work/fd" ] || fail "Xvfb did not start in 10 s"
     num=$(head -n 1 "$work/fd")
+    xservers="$xservers $xpid:$num:$(stat -c %i "/tmp/.X11-unix/X$num" 2>/dev/null || echo none)"
 }
 
 # src/egl and the vendor's directory too: libGLX finds the pixels vendor, and the vendor libEGL,
