@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_attribs.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_egl.h"
 #include "util/log.h"
 
 #ifndef GLX_CONTEXT_MAJOR_VERSION_ARB

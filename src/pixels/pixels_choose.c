@@ -20,7 +20,8 @@
 
 #include <X11/Xutil.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_choose.h"
+#include "pixels/pixels_config.h"
 
 
 #define DONT_CARE ((int)GLX_DONT_CARE)

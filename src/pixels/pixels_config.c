@@ -19,7 +19,9 @@
 
 #include <X11/Xutil.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_display.h"
+#include "pixels/pixels_egl.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"

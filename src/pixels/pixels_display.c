@@ -22,7 +22,7 @@
 
 #include <X11/Xlibint.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_display.h"
 #include "util/exiting.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"

@@ -40,7 +40,7 @@
 
 #include "egl/egl_shared.h"
 #include "glvnd/libeglabi.h"
-#include "pixels/pixels.h"
+#include "pixels/pixels_egl.h"
 #include "select/select.h"
 #include "select/vendor_load.h"
 #include "util/log.h"

@@ -20,7 +20,8 @@
 
 #include <X11/Xutil.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_frame.h"
 
 bool glmux_pixels_layout(int width, int height, struct glmux_pixels_layout *out)
 {

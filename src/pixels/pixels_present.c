@@ -48,7 +48,13 @@
 #include <X11/Xlibint.h>
 #include <GL/glxproto.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_frame.h"
+#include "pixels/pixels_present.h"
+#include "pixels/pixels_records.h"
+#include "pixels/pixels_resolve.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_xlibs.h"
 #include "util/log.h"
 
 /* GetGeometry requests in flight per drawable (more: the oldest is waited for). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: the pixels vendor's context and drawable records (pixels_vendor.c makes and uses them):
- * the lists, their reference counts, the drawables' claims, and freeing with no lock held.
+ * the lists, their reference counts, the drawables' claims, each thread's current context and
+ * drawables (its references), and freeing with no lock held.
  *
  * Locking (docs/architecture.md, "Locking"): one mutex, `lock`, guards the context and drawable
  * lists, their reference counts (`current`: threads that have a record current, are making it
@@ -24,7 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_display.h"
+#include "pixels/pixels_egl.h"
+#include "pixels/pixels_present.h"
+#include "pixels/pixels_records.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_xlibs.h"
 #include "util/lifecycle.h"
 #include "util/lock.h"
 #include "util/log.h"
@@ -42,6 +49,9 @@ static struct glmux_pixels_drawable *drawables;
 /* Unlinked, to be freed with no lock held (glmux_pixels_free_released). */
 static struct glmux_pixels_context *released_contexts;
 static struct glmux_pixels_drawable *released;
+/* This thread's current context and drawables (their references are its own). */
+static __thread struct glmux_pixels_context *cur_ctx;
+static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
 
 /* ---- records (lock held) ---- */
 
@@ -356,6 +366,26 @@ void glmux_pixels_context_link(struct glmux_pixels_context *c)
     GLMUX_ASSERT_LOCKED(&lock);
     c->next = contexts;
     contexts = c;
+}
+
+void glmux_pixels_current_get(struct glmux_pixels_current *out)
+{
+    out->ctx = cur_ctx;
+    out->draw = cur_draw;
+    out->read = cur_read;
+}
+
+void glmux_pixels_current_set(struct glmux_pixels_context *c, struct glmux_pixels_drawable *d,
+                              struct glmux_pixels_drawable *r)
+{
+    GLMUX_ASSERT_LOCKED(&lock);
+    glmux_pixels_drawable_release(cur_draw);
+    if (cur_read != cur_draw)
+        glmux_pixels_drawable_release(cur_read);
+    glmux_pixels_context_release(cur_ctx);
+    cur_ctx = c;
+    cur_draw = d;
+    cur_read = r;
 }
 
 bool glmux_pixels_contexts_idle(void)

@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_egl.h"
+#include "pixels/pixels_frame.h"
+#include "pixels/pixels_resolve.h"
 #include "util/log.h"
 
 #ifndef GL_FRAMEBUFFER

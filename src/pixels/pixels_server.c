@@ -29,7 +29,10 @@
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_display.h"
+#include "pixels/pixels_frame.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_xlibs.h"
 #include "util/env.h"
 #include "util/lifecycle.h"
 #include "util/log.h"

@@ -25,7 +25,14 @@
 #include <X11/Xlibint.h>
 #include <GL/glxproto.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_dispatch.h"
+#include "pixels/pixels_egl.h"
+#include "pixels/pixels_frame.h"
+#include "pixels/pixels_present.h"
+#include "pixels/pixels_records.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_swap.h"
 #include "util/lifecycle.h"
 #include "util/log.h"
 

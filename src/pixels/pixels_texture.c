@@ -11,14 +11,20 @@
  * implicit flush), and at the bind itself when the pixmap is this thread's draw drawable.
  * glXReleaseTexImageEXT has nothing to give back: the texture keeps the copy (the extension
  * leaves it undefined after the release). libGLX dispatches the two functions by drawable
- * through the vendor ABI's exports, as for any vendor's GLX extension.
+ * through the vendor ABI's exports (pixels_dispatch.c), as for any vendor's GLX extension.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <X11/Xutil.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_dispatch.h"
+#include "pixels/pixels_egl.h"
+#include "pixels/pixels_records.h"
+#include "pixels/pixels_resolve.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_swap.h"
+#include "pixels/pixels_texture.h"
 #include "util/log.h"
 
 #ifndef GL_TEXTURE_RECTANGLE
@@ -43,7 +49,6 @@ typedef void (*tex_image_1d_fn)(GLenum, GLint, GLint, GLsizei, GLint, GLenum, GL
 typedef void (*bind_fn)(Display *, GLXDrawable, int, const int *);
 typedef void (*release_fn)(Display *, GLXDrawable, int);
 
-static const __GLXapiExports *exports;
 static int bind_index = -1, release_index = -1;
 
 /* ---- glXCreatePixmap's attributes ---- */
@@ -84,6 +89,26 @@ int glmux_pixels_texture_attribs(Display *dpy, XID pixmap, const int *attribs, i
                                                  : GLX_TEXTURE_2D_EXT;
     }
     return Success;
+}
+
+bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out)
+{
+    struct glmux_pixels_current cur;
+    struct glmux_pixels_drawable *d;
+    bool ok;
+
+    glmux_pixels_current_get(&cur);
+    glmux_pixels_lock();
+    d = glmux_pixels_drawable_find(dpy, xid);
+    ok = d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && d->tex_target != 0 &&
+         d->tex_format != GLX_TEXTURE_FORMAT_NONE_EXT;
+    if (ok)
+        *out = (struct glmux_pixels_pixmap_texture){
+            .pixmap = d->target, .format = d->tex_format, .target = d->tex_target,
+            .current_draw = d == cur.draw, .context_current = cur.ctx != NULL,
+        };
+    glmux_pixels_unlock();
+    return ok;
 }
 
 /* ---- the upload ---- */
@@ -154,18 +179,6 @@ void glmux_pixels_ReleaseTexImageEXT(Display *dpy, GLXDrawable drawable, int buf
 
 /* ---- dispatch by drawable (libGLX asks every vendor for these stubs) ---- */
 
-void *glmux_pixels_dispatch_fetch(Display *dpy, GLXDrawable drawable, const int *index)
-{
-    int i = __atomic_load_n(index, __ATOMIC_ACQUIRE);
-    __GLXvendorInfo *v;
-
-    if (exports == NULL || i < 0)
-        return NULL;
-    v = drawable != None ? exports->vendorFromDrawable(dpy, drawable)
-                         : exports->getCurrentDynDispatch();
-    return v != NULL ? (void *)exports->fetchDispatchEntry(v, i) : NULL;
-}
-
 static void dispatch_bind(Display *dpy, GLXDrawable drawable, int buffer, const int *attribs)
 {
     bind_fn fn = (bind_fn)glmux_pixels_dispatch_fetch(dpy, drawable, &bind_index);
@@ -180,11 +193,6 @@ static void dispatch_release(Display *dpy, GLXDrawable drawable, int buffer)
 
     if (fn != NULL)
         fn(dpy, drawable, buffer);
-}
-
-void glmux_pixels_texture_init(const __GLXapiExports *api)
-{
-    exports = api;
 }
 
 void *glmux_pixels_texture_dispatch(const GLubyte *name)

@@ -31,7 +31,20 @@
 #include <X11/Xutil.h>
 #include <GL/glxproto.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_attribs.h"
+#include "pixels/pixels_choose.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_dispatch.h"
+#include "pixels/pixels_display.h"
+#include "pixels/pixels_egl.h"
+#include "pixels/pixels_frame.h"
+#include "pixels/pixels_present.h"
+#include "pixels/pixels_records.h"
+#include "pixels/pixels_resolve.h"
+#include "pixels/pixels_server.h"
+#include "pixels/pixels_swap.h"
+#include "pixels/pixels_texture.h"
+#include "pixels/pixels_xlibs.h"
 #include "util/exiting.h"
 #include "util/lifecycle.h"
 #include "util/log.h"
@@ -45,10 +58,6 @@ static XID new_xid(Display *dpy)
     UnlockDisplay(dpy);
     return id;
 }
-
-/* This thread's current context and drawables (their references are its own). */
-static __thread struct glmux_pixels_context *cur_ctx;
-static __thread struct glmux_pixels_drawable *cur_draw, *cur_read;
 
 /* ---- contexts ---- */
 
@@ -394,43 +403,7 @@ static void pixels_GetSelectedEvent(Display *dpy, GLXDrawable draw, unsigned lon
     glmux_pixels_unlock();
 }
 
-bool glmux_pixels_pixmap_texture(Display *dpy, XID xid, struct glmux_pixels_pixmap_texture *out)
-{
-    struct glmux_pixels_drawable *d;
-    bool ok;
-
-    glmux_pixels_lock();
-    d = glmux_pixels_drawable_find(dpy, xid);
-    ok = d != NULL && d->kind == GLMUX_PIXELS_PIXMAP && d->tex_target != 0 &&
-         d->tex_format != GLX_TEXTURE_FORMAT_NONE_EXT;
-    if (ok)
-        *out = (struct glmux_pixels_pixmap_texture){
-            .pixmap = d->target, .format = d->tex_format, .target = d->tex_target,
-            .current_draw = d == cur_draw, .context_current = cur_ctx != NULL,
-        };
-    glmux_pixels_unlock();
-    return ok;
-}
-
-void glmux_pixels_current_get(struct glmux_pixels_current *out)
-{
-    out->ctx = cur_ctx;
-    out->draw = cur_draw;
-    out->read = cur_read;
-}
-
 /* ---- current context ---- */
-
-/* Drops this thread's references (lock held); what was destroyed meanwhile is set aside. */
-static void release_current(void)
-{
-    glmux_pixels_drawable_release(cur_draw);
-    if (cur_read != cur_draw)
-        glmux_pixels_drawable_release(cur_read);
-    glmux_pixels_context_release(cur_ctx);
-    cur_ctx = NULL;
-    cur_draw = cur_read = NULL;
-}
 
 /* A reference on the record of a GLX drawable, or of an X window used directly (made on first
  * use from the transport probe_window made; *x is left to the caller when it is not used).
@@ -548,6 +521,7 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     struct glmux_pixels_drawable *d = NULL, *r = NULL;
     struct glmux_pixels_xfer *draw_x = NULL, *read_x = NULL;
     struct glmux_pixels_config *config = NULL, *draw_config, *read_config;
+    struct glmux_pixels_current cur;
     Bool ok = False;
     bool made = false;
 
@@ -555,14 +529,15 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
         return False;
     /* GLX flushes the context it replaces: a pixmap or single-buffered window shows its frame
      * (not with GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB, which asks for no flush). */
-    if (cur_ctx != NULL && !cur_ctx->release_none &&
-        ((GLXContext)cur_ctx != ctx || cur_draw == NULL || cur_draw->xid != draw))
+    glmux_pixels_current_get(&cur);
+    if (cur.ctx != NULL && !cur.ctx->release_none &&
+        ((GLXContext)cur.ctx != ctx || cur.draw == NULL || cur.draw->xid != draw))
         glmux_pixels_flush_current();
     if (ctx == NULL) {
-        egl->BindAPI(cur_ctx != NULL ? cur_ctx->api : EGL_OPENGL_API);
+        egl->BindAPI(cur.ctx != NULL ? cur.ctx->api : EGL_OPENGL_API);
         egl->MakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         glmux_pixels_lock();
-        release_current();
+        glmux_pixels_current_set(NULL, NULL, NULL);
         glmux_pixels_unlock();
         glmux_pixels_free_released();
         return True;
@@ -585,7 +560,8 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
         ((draw_x == NULL && read_x == NULL) || glmux_pixels_drawables_watch(dpy))) {
         glmux_pixels_lock();
         d = drawable_ref(dpy, draw, draw_config, &draw_x, &made);
-        /* One reference for a drawable that is both (release_current drops it once). */
+        /* One reference for a drawable that is both (glmux_pixels_current_set drops it
+         * once). */
         r = read == draw ? d : drawable_ref(dpy, read, read_config, &read_x, &made);
         glmux_pixels_unlock();
     }
@@ -597,10 +573,7 @@ static Bool make_current(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXCo
     glmux_pixels_lock();
     if (ok) {
         /* The references taken above become this thread's; the old ones go. */
-        release_current();
-        cur_ctx = c;
-        cur_draw = d;
-        cur_read = r;
+        glmux_pixels_current_set(c, d, r);
     } else {
         glmux_pixels_context_release(c);
         glmux_pixels_drawable_release(d);
@@ -763,7 +736,7 @@ __attribute__((visibility("default"))) Bool __glx_Main(uint32_t version,
     (void)vendor;
     if (GLX_VENDOR_ABI_GET_MAJOR_VERSION(version) != GLX_VENDOR_ABI_MAJOR_VERSION)
         return False;
-    glmux_pixels_texture_init(exports);
+    glmux_pixels_dispatch_init(exports);
     imports->isScreenSupported = pixels_screen_supported;
     imports->getProcAddress = pixels_get_proc;
     imports->getDispatchAddress = pixels_dispatch_address;

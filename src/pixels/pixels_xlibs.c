@@ -21,7 +21,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 
-#include "pixels/pixels.h"
+#include "pixels/pixels_xlibs.h"
 #include "select/x11_libs.h"
 #include "util/log.h"
 

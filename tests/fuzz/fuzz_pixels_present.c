@@ -26,7 +26,8 @@
 #include <X11/Xlibint.h>
 
 #include "fuzz.h"
-#include "pixels/pixels.h"
+#include "pixels/pixels_config.h"
+#include "pixels/pixels_frame.h"
 
 #define HEADER 38
 
