@@ -5,8 +5,9 @@
 # package ships, each package's paths against Debian's package of the same name where that is
 # installed here, Multi-Arch, vendor dependencies through the virtual packages, the vendor
 # directories (the ones the packaged libraries search), symbols files and ldconfig triggers, no
-# file in two packages, and lintian (source package and .debs) with no errors. Leaves the .debs
-# in WORK/debs for packaging_vendor_debs.
+# file in two packages, glmux's own layers run from the packages (glxgears held to 25 frames a
+# second, read from the frame-time log), and lintian (source package and .debs) with no errors.
+# Leaves the .debs in WORK/debs for packaging_vendor_debs.
 # MODE nocheck (packaging_deb, CI's run): DEB_BUILD_OPTIONS=nocheck, and the log must show that
 # the test suite was not even built (BUILD_TESTING=OFF, no object under tests/): the suite the
 # package build would run is the one the default configuration has just run.
@@ -153,8 +154,11 @@ for p in $got; do
     v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p:$arch" 2>/dev/null) || continue
     case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
     dpkg -L "$p:$arch" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
+    # /etc itself only for libglvnd0 (its /etc/glmux/layers.d): Debian's libegl1 owns /etc too.
+    etc=/usr/include/glmux
+    [ "$p" != libglvnd0 ] || etc=/etc
     paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
-        -e "/$M/glvnd/layers.d" -e /etc -e /etc/glmux -e /etc/glmux/layers.d \
+        -e "/$M/glvnd/layers.d" -e "$etc" -e /etc/glmux -e /etc/glmux/layers.d \
         -e /usr/include/glmux -e /usr/include/glmux/glmux_layer.h \
         -e "/$M/pkgconfig/glmux-layer.pc" > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
@@ -162,6 +166,42 @@ for p in $got; do
     compared="$compared $p"
 done
 echo "ok: same paths as Debian's package of the same name:${compared:- none (no Debian libglvnd package installed here)}"
+
+# glmux's own layers from the packages (docs/layers.md): the packaged libraries and manifests
+# unpacked in one root, glxgears under an Xvfb of its own through the packaged libGL, with
+# glmux_frame_limiter at 25 frames a second and glmux_frame_time below it, both found through
+# the packaged manifests (library_path relative to their folder): the log has frames, at the
+# asked rate. Skipped (said so) without Xvfb, glxgears or Mesa's GLX.
+layers_check() {
+    command -v Xvfb > /dev/null && command -v glxgears > /dev/null &&
+        [ -e "/$M/libGLX_mesa.so.0" ] ||
+        { echo "SKIP: the packaged layers' run (no Xvfb, glxgears or Mesa)"; return 0; }
+    rm -rf lroot && mkdir lroot
+    for p in libglvnd0 libgl1 libglx0 libopengl0 glmux-layers; do
+        dpkg-deb -x "$(deb $p)" lroot
+    done
+    Xvfb -displayfd 3 -nolisten tcp -screen 0 320x240x24 3> lroot/fd > lroot/xvfb.log 2>&1 \
+        < /dev/null &
+    xvfb=$!
+    i=0
+    while [ ! -s lroot/fd ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    env -u GLMUX_LAYERS_DISABLE -u GLMUX_LAYERS_ENABLE DISPLAY=":$(head -n 1 lroot/fd)" \
+        LD_LIBRARY_PATH="$PWD/lroot/$M" GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/layers.d" \
+        GLMUX_LAYERS=glmux_frame_limiter,glmux_frame_time GLMUX_FRAME_LIMIT=25 \
+        GLMUX_FRAMETIME_LOG="$PWD/lroot/frames.csv" timeout 4 glxgears > lroot/gears.log 2>&1 ||
+        true
+    kill $xvfb 2> /dev/null
+    rate=$(awk -F, 'NR > 2 { if (!n++) a = $2; b = $2 }
+        END { if (n > 1) printf "%.1f", (n - 1) * 1000 / (b - a); else print 0 }' \
+        lroot/frames.csv 2> /dev/null)
+    awk -v r="${rate:-0}" 'BEGIN { exit !(r >= 22.5 && r <= 27.5) }' ||
+        fail "the packaged frame limiter and frame-time log: ${rate:-no} frames a second," \
+             "not 25 ($(head -c 300 lroot/gears.log))"
+    echo "ok: the packaged layers, found through the packaged manifests: glxgears at $rate" \
+         "frames a second (asked 25)"
+    rm -rf lroot
+}
+layers_check
 
 # Control data: Multi-Arch, symbols, triggers, version above Debian's libglvnd.
 for p in $got; do
