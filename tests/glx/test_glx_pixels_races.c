@@ -5,11 +5,13 @@
  * started for this test alone; the windows' pixels are read back from the server (XGetImage).
  * usage: glx_pixels_races create | resize | grab | grabkill
  *   create   glXCreateWindow on a window another connection destroys meanwhile (after a
- *            delay of 0 to 0.4 ms, so that the window goes before, during and after the
- *            vendor's questions), 400 times: each call returns None with one BadWindow naming
- *            the window, or a GLX window that is made current and swapped with no error
- *            reaching the application; every eighth window is left alone and shows its frame.
- *            Under ASan (the sanitize configuration) no use after free.
+ *            delay of 0 to 0.4 ms, so that the window goes during and after the vendor's
+ *            questions; one try in eight, before the call), 400 times: each call returns None
+ *            with one BadWindow naming the window (request code X_GetGeometry, minor code
+ *            X_GLXCreateWindow: the server has no GLX), or a GLX window that is made current
+ *            and swapped with no error reaching the application; one window in eight is left
+ *            alone and shows its frame. Under ASan (the sanitize configuration) no use after
+ *            free.
  *   resize   another connection resizes the window 200 times, as fast as the server takes it,
  *            while frames are drawn; then one frame at the final size: right, every pixel.
  *   grab     another connection holds XGrabServer across two resizes while frames are drawn
@@ -36,13 +38,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <X11/Xproto.h>
+#include <GL/glxproto.h>
+
 #include "pixels_util.h"
 
 static Display *dpy;
 
 /* The X errors that reached the application, counted without a word (the quiet runs check
  * that nothing reaches stderr). */
-static int app_errors, last_error;
+static int app_errors, last_error, last_major, last_minor;
 static XID last_resource;
 
 static int quiet_errors(Display *d, XErrorEvent *ev)
@@ -50,6 +55,8 @@ static int quiet_errors(Display *d, XErrorEvent *ev)
     (void)d;
     app_errors++;
     last_error = ev->error_code;
+    last_major = ev->request_code;
+    last_minor = ev->minor_code;
     last_resource = ev->resourceid;
     return 0;
 }
@@ -123,15 +130,19 @@ static int create_race(void)
     CHECK(pthread_create(&thread, NULL, destroyer_main, &t) == 0);
     srand(43);
     for (int i = 0; i < CREATE_TRIES; i++) {
-        bool destroy = i % 8 != 7;
+        /* Every eighth window is left alone, every eighth other one is gone before the call
+         * (so that a BadWindow is seen on every run), the others go during it or just after. */
+        bool destroy = i % 8 != 7, before = i % 8 == 3;
         Window win = pixels_make_window(dpy, vis, 0, 0, 24, 16);
         int errors = app_errors;
         GLXWindow g;
 
         if (destroy) {
             t.win = win;
-            t.delay_us = rand() % 400;
+            t.delay_us = before ? 0 : rand() % 400;
             sem_post(&t.go);
+            if (before)
+                sem_wait(&t.done);
         }
         g = glXCreateWindow(dpy, cfg, win, NULL);
         if (g == None) {
@@ -141,8 +152,17 @@ static int create_race(void)
                       "error(s) (last %d on 0x%lx), want one BadWindow on 0x%lx", i,
                       app_errors - errors, last_error, (unsigned long)last_resource,
                       (unsigned long)win);
+            /* No GLX on the server: the request that found the window gone, GetGeometry
+             * (Xlib's default handler prints "14 (X_GetGeometry)", not "0 ()"); the minor code
+             * is the GLX request. */
+            CHECK_MSG(last_major == X_GetGeometry && last_minor == X_GLXCreateWindow,
+                      "try %d: BadWindow with request code %d.%d, want %d.%d (X_GetGeometry, "
+                      "X_GLXCreateWindow)", i, last_major, last_minor, X_GetGeometry,
+                      X_GLXCreateWindow);
             refused++;
         } else {
+            CHECK_MSG(!before, "try %d: glXCreateWindow made 0x%lx of a window destroyed "
+                      "before", i, (unsigned long)g);
             CHECK_MSG(app_errors == errors, "try %d: glXCreateWindow made 0x%lx and raised %d "
                       "X error(s) (last %d)", i, (unsigned long)g, app_errors - errors,
                       last_error);
@@ -163,9 +183,9 @@ static int create_race(void)
                       (unsigned long)last_resource);
             made++;
         }
-        if (destroy)
+        if (destroy && !before)
             sem_wait(&t.done);
-        else
+        else if (!destroy)
             XDestroyWindow(dpy, win);
     }
     t.stop = true;
