@@ -126,10 +126,10 @@ static void gl_new_slot(unsigned slot, const char *name)
 static bool dynamic_lock_take(void)
 {
     if (__atomic_load_n(&dynamic_owned, __ATOMIC_ACQUIRE) &&
-        pthread_equal(dynamic_owner, pthread_self()))
+        pthread_equal(__atomic_load_n(&dynamic_owner, __ATOMIC_RELAXED), pthread_self()))
         return false;   /* a layer asked about a new GL name while its slot is published */
     pthread_mutex_lock(&dynamic_lock);
-    dynamic_owner = pthread_self();
+    __atomic_store_n(&dynamic_owner, pthread_self(), __ATOMIC_RELAXED);
     __atomic_store_n(&dynamic_owned, true, __ATOMIC_RELEASE);
     return true;
 }
@@ -162,11 +162,10 @@ int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
     int slot;
 
     if (!dynamic_lock_take()) {
-        /* Asked by a layer while a slot waits to be published: the published names only. */
+        /* Asked by a layer while this thread publishes a slot: the names that have one (the
+         * published ones, and the one being published: the layer only keeps its pointer). */
         pthread_mutex_lock(&glmux_dispatch_lock);
         slot = glmux_slot_find(name);
-        if (slot >= 0 && (unsigned)slot >= glmux_slots_used())
-            slot = -1;
         pthread_mutex_unlock(&glmux_dispatch_lock);
         return slot;
     }
