@@ -30,13 +30,17 @@
 #include "util/env.h"
 #include "util/log.h"
 
-/* `glmux explain`'s record of this thread's display decision (egl_explain.h), NULL in a
- * program: set only around glmux_egl_explain_default's own eglGetDisplay. */
-static __thread struct glmux_egl_explain_display *explaining;
+/*
+ * `glmux explain`'s record of the display decision (egl_explain.h), NULL in a program: set
+ * only around glmux_egl_explain_default's own eglGetDisplay, which runs in explain's
+ * single-threaded child. A process-wide atomic, not thread-local storage: TLS of the dynamic
+ * model would make libEGL need ld.so's __tls_get_addr (test egl_needed).
+ */
+static struct glmux_egl_explain_display *explaining;
 
 static void note(glmux_egl_vendor *v, enum glmux_egl_explain_result result, EGLint error)
 {
-    struct glmux_egl_explain_display *r = explaining;
+    struct glmux_egl_explain_display *r = __atomic_load_n(&explaining, __ATOMIC_ACQUIRE);
     struct glmux_egl_explain_try *t;
 
     if (r == NULL)
@@ -256,9 +260,9 @@ bool glmux_egl_explain_default(struct glmux_egl_explain_display *out)
 {
     memset(out, 0, sizeof(*out));
     out->has_vendors = glmux_egl_vendors() != NULL;
-    explaining = out;
+    __atomic_store_n(&explaining, out, __ATOMIC_RELEASE);
     glmux_egl_GetDisplay(EGL_DEFAULT_DISPLAY);
-    explaining = NULL;
+    __atomic_store_n(&explaining, NULL, __ATOMIC_RELEASE);
     return true;
 }
 
