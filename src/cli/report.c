@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tool: the read-only reports. `gpus` lists what libdrm and udev show (`gpus --watch`, in
- * watch.c, follows the changes), `vendors` what the vendor
- * directories hold (and whether each library loads), `explain` what the selector decides under
- * the current environment and why. Text for people, --json for scripts and tests.
+ * glmux tool: the read-only reports `gpus` and `vendors`. `gpus` lists what libdrm and udev
+ * show (`gpus --watch`, in watch.c, follows the changes), `vendors` what the vendor directories
+ * hold and, with --load, whether each library is a vendor library, probed through the one
+ * vendor loader (select/vendor_load.h). `explain` is explain.c's, with explain_ask.c. Text for
+ * people, --json for scripts and tests.
  */
 #define _GNU_SOURCE
 #include "cli.h"
