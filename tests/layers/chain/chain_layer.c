@@ -8,7 +8,8 @@
  * glmuxTestAfterMUX (adding 1),
  * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
  * unload are written to the test program's chain_test_trace (found in the program, weak here);
- * chain_test_layer_next() answers get_next for the test.
+ * chain_test_layer_next() answers get_next for the test, chain_test_layer_init_next() what
+ * get_next answered for glClear while the layer initialized (the layers below it loaded).
  */
 #include <stdint.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static void trace(const char *what)
 
 static void *my_id;
 static PFNEGLGETNEXTLAYERPROCADDRESSPROC my_get_next;
+static void *init_next_clear;       /* get_next(glClear) while the layer initialized */
 
 typedef unsigned int GLenum_;
 static void (*next_clear)(unsigned int mask);
@@ -124,11 +126,18 @@ EXPORT void *chain_test_layer_next(const char *name)
     return my_get_next != NULL ? my_get_next(my_id, name) : NULL;
 }
 
+/* For the test: what get_next answered for glClear while the layer initialized. */
+EXPORT void *chain_test_layer_init_next(void)
+{
+    return init_next_clear;
+}
+
 #if LAYER_ANDROID
 EXPORT void *AndroidGLESLayer_Initialize(void *layer_id, PFNEGLGETNEXTLAYERPROCADDRESSPROC get_next)
 {
     my_id = layer_id;
     my_get_next = get_next;
+    init_next_clear = get_next(layer_id, "glClear");
     trace("init");
     return NULL;
 }
@@ -158,6 +167,7 @@ EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
     n->unload = layer_unload;
     my_id = n->layer_id;
     my_get_next = n->get_next;
+    init_next_clear = n->get_next(n->layer_id, "glClear");
     trace("init");
     return 0;
 }

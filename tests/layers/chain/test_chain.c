@@ -15,7 +15,8 @@
  *   android   a layer with Android's two entry points, above one with glmux's
  *   patch     a vendor that offers entry-point patching is not asked while a layer is loaded
  *   fork      the chain survives fork: the child's calls go through the layer
- *   unload    the last __glDispatchFini calls the layer's unload and unmaps it
+ *   unload    the last __glDispatchFini calls the layer's unload and unmaps it; after a new
+ *             __glDispatchInit the next make-current loads it again
  *   swaponly  a layer for the swap functions only: GL calls go straight to the vendor, as
  *             with no layer (no layered twin table, patching as usual)
  *   none      no layer switched on: no layer library mapped, no layered table, patching as
@@ -158,19 +159,37 @@ static bool any_layer_mapped(void)
     return found;
 }
 
-/* A test layer's get_next for name. */
-static void *layer_next(const char *layer, const char *name)
+/* A function a loaded test layer exports for the test. */
+static void *layer_symbol(const char *layer, const char *symbol)
 {
     char lib[600];
-    void *h, *(*next)(const char *);
+    void *h, *sym;
 
     snprintf(lib, sizeof(lib), "%s/libglmux_chain_%s.so", CHAIN_LAYER_DIR, layer);
     h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
     CHECK_MSG(h != NULL, "layer %s is not loaded", layer);
-    *(void **)&next = dlsym(h, "chain_test_layer_next");
-    CHECK(next != NULL);
+    sym = dlsym(h, symbol);
+    CHECK(sym != NULL);
     dlclose(h);
+    return sym;
+}
+
+/* A test layer's get_next for name. */
+static void *layer_next(const char *layer, const char *name)
+{
+    void *(*next)(const char *);
+
+    *(void **)&next = layer_symbol(layer, "chain_test_layer_next");
     return next(name);
+}
+
+/* What a test layer's get_next answered for glClear while it initialized. */
+static void *layer_init_next(const char *layer)
+{
+    void *(*init_next)(void);
+
+    *(void **)&init_next = layer_symbol(layer, "chain_test_layer_init_next");
+    return init_next();
 }
 
 /*
@@ -261,6 +280,9 @@ static int mode_order(void)
     /* A name nobody intercepts: below every layer, the same bottom. */
     CHECK(layer_next("a", "glVertex3fv") == layer_next("b", "glVertex3fv"));
     CHECK(layer_next("a", "glVertex3fv") != NULL);
+    /* While they initialized (bottom first), get_next already answered the same. */
+    CHECK(layer_init_next("a") == (void *)(uintptr_t)below_a);
+    CHECK(layer_init_next("b") == (void *)(uintptr_t)below_b);
     /* Calls nobody intercepts go straight to the vendor. */
     glVertex3fv(NULL);
     expect_trace("");
@@ -462,6 +484,7 @@ static int mode_android(void)
     CHECK(glGetError() == FAKE_GET_ERROR_RESULT(0) + 0x20);
     expect_trace("droid:glGetError b:glGetError ");
     CHECK(layer_next("droid", "glClear") != NULL);
+    CHECK(layer_init_next("droid") == layer_next("droid", "glClear"));
     __glDispatchLoseCurrent();
     return 0;
 }
@@ -558,6 +581,13 @@ static int mode_unload(void)
     CHECK(!layer_mapped("a"));
     CHECK(!winsys()->layers_active());
     __glDispatchInit();         /* for libOpenGL's own Fini at exit */
+    /* Started again: the next make-current loads the layers anew, and the table made current
+     * before gets a layered twin of the new chain. */
+    CHECK(fake_make_current(&main_state, 0, NULL));
+    CHECK(layer_mapped("a") && winsys()->layers_active());
+    glClear(0);
+    expect_trace("a:init a:glClear ");
+    __glDispatchLoseCurrent();
     return 0;
 }
 
