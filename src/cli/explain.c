@@ -320,6 +320,7 @@ static void json_glx(struct glmux_jw *w, const struct decision *d)
         glmux_jw_string(w, "pixels_reason", v->pixels_why);
         glmux_jw_string(w, "passed_over", passed[0] ? passed : NULL);
         glmux_jw_bool(w, "server_asked", v->server_asked);
+        glmux_jw_bool(w, "server_skipped", v->server_skipped);
         glmux_jw_string(w, "server_names", v->server_asked ? v->server_names : NULL);
         glmux_jw_array(w, "plan");
         for (uint32_t i = 0; i < v->n_plan && i < GLMUX_GLX_EXPLAIN_PLAN; i++)
@@ -341,7 +342,18 @@ static void json_glx(struct glmux_jw *w, const struct decision *d)
     glmux_jw_end(w, '}');
 }
 
-/* Each reason libGLX's selector gave for the screens (one per line in the record). */
+/* Whether the tool's own selector gave reason text already (libGLX's selector gives the GPU
+ * list and the request again). */
+static bool said(const struct decision *d, const char *text)
+{
+    for (size_t i = 0; i < glmux_select_reason_count(d->sel); i++)
+        if (strcmp(glmux_select_reason(d->sel, i), text) == 0)
+            return true;
+    return false;
+}
+
+/* Each reason libGLX's selector gave for the screens (one per line in the record) that the
+ * tool's selector did not give. */
 static void each_glx_reason(const struct decision *d, void (*fn)(const char *, void *), void *arg)
 {
     for (int s = 0; s < d->glx.screens; s++) {
@@ -350,7 +362,7 @@ static void each_glx_reason(const struct decision *d, void (*fn)(const char *, v
         memcpy(copy, d->glx.screen[s].reasons, sizeof(copy));
         copy[sizeof(copy) - 1] = '\0';
         while ((line = strsep(&cursor, "\n")) != NULL)
-            if (*line != '\0')
+            if (*line != '\0' && !said(d, line))
                 fn(line, arg);
     }
 }
@@ -536,7 +548,7 @@ static void print_screen(int s, const struct glmux_glx_explain_screen *v)
     else
         printf("X screen %d:  undecided: explain did not take a step libGLX would take "
                "(below)\n", s);
-    if (v->has_glx && !v->server_asked)
+    if (v->server_skipped)
         printf("             the X server's vendor names were not asked: not every screen "
                "advertises GLX_EXT_libglvnd\n");
     for (uint32_t i = 0; i < v->n_tries && i < GLMUX_GLX_EXPLAIN_TRIES; i++) {

@@ -52,9 +52,11 @@ struct glmux_glx_explain_screen {
     bool override;
     int32_t pixels_when;          /* enum glmux_pixels_when */
     char pixels_why[320];
-    /* The X server's list: asked (every screen has GLX_EXT_libglvnd) and what it said. */
+    /* The X server's list: asked (every screen has GLX_EXT_libglvnd) and what it said; or the
+     * walk reached that step and libGLX's gate skipped it (not every screen has the extension). */
     bool has_glx;
     bool server_asked;
+    bool server_skipped;
     char server_names[256];
     uint32_t n_tries;
     struct glmux_glx_explain_try tries[GLMUX_GLX_EXPLAIN_TRIES];

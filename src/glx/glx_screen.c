@@ -132,8 +132,11 @@ static glmux_glx_vendor *resolve_screen(struct glmux_glx_display *d, int screen,
             continue;
         }
         /* The gate: the list is asked only when every screen has GLX_EXT_libglvnd. */
-        if (!d->libglvnd_ext)
+        if (!d->libglvnd_ext) {
+            if (w != NULL)
+                w->rec->server_skipped = true;
             continue;
+        }
         names = glmux_glx_x11_query_server_string(d->dpy, d->opcode, screen,
                                                   GLX_VENDOR_NAMES_EXT);
         glmux_log(GLMUX_LOG_VENDOR, "screen %d: the server names vendor(s) \"%s\"", screen,

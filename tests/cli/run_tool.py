@@ -334,8 +334,9 @@ def test_beds(glmux, tests):
           "one EGL vendor and no variable: no enumeration")
 
 
-def test_x_screens(glmux, tests):
-    """explain lists each X screen's GLX vendor when DISPLAY is reachable (own Xvfb)."""
+def test_x_screens(glmux, tests, egl_lib, glx_lib):
+    """explain lists each X screen's GLX vendor when DISPLAY is reachable (own Xvfb), and loads
+    no vendor that would wake the bed's sleeping NVIDIA GPU."""
     if shutil.which("Xvfb") is None or shutil.which("umockdev-run") is None:
         skip("Xvfb or umockdev-run missing; X screen checks skipped")
         return
@@ -383,6 +384,27 @@ def test_x_screens(glmux, tests):
         r = run([glmux, "explain"], env=env, bed=bed)
         check('X screen 1:  vendor "mesa" (__GLX_FORCE_VENDOR_LIBRARY_<screen>)' in r.stdout,
               "explain text lists the X screens: %r" % r.stdout)
+        # NVIDIA's libraries installed (stand-ins): the bed's NVIDIA GPU is runtime-suspended,
+        # so explain loads neither: screen 0 is undecided at the step it did not take, and
+        # libEGL, which would load every EGL vendor, is not asked.
+        libdir = tempfile.mkdtemp()
+        try:
+            os.symlink(glx_lib, os.path.join(libdir, "libGLX_nvidia.so.0"))
+            os.symlink(egl_lib, os.path.join(libdir, "libEGL_nvidia.so.0"))
+            asleep = dict(env, LD_LIBRARY_PATH=libdir)
+            out = json.loads(run([glmux, "explain", "--json"], env=asleep, bed=bed).stdout)
+            s0 = out["glx"]["screens"][0]
+            last = (s0["tries"] or [{}])[-1]
+            check(not s0["decided"] and s0["vendor"] is None and last.get("vendor") == "nvidia"
+                  and last.get("result") == "not taken" and "asleep" in (last.get("why") or "")
+                  and "asleep" in (out["egl_default_display"]["not_asked"] or ""),
+                  "a vendor of the sleeping GPU is not loaded: %s %s"
+                  % (s0, out["egl_default_display"]))
+            r = run([glmux, "explain"], env=asleep, bed=bed)
+            check("X screen 0:  undecided" in r.stdout and 'not loaded by explain: "nvidia"'
+                  in r.stdout, "explain text says the step it did not take: %r" % r.stdout)
+        finally:
+            shutil.rmtree(libdir, ignore_errors=True)
     finally:
         xvfb.terminate()
         xvfb.wait()
@@ -449,7 +471,7 @@ def main():
     test_no_sysfs(glmux)
     test_untrusted(glmux)
     test_beds(glmux, tests)
-    test_x_screens(glmux, tests)
+    test_x_screens(glmux, tests, egl_lib, glx_lib)
     test_watch_no_udev(glmux)
     test_platform_names(glmux, tests)
     print("%d failure(s), %d part(s) skipped" % (len(FAILURES), len(SKIPPED)))
