@@ -7,7 +7,8 @@
  * first make-current loads them. Modes:
  *   order     two layers: a GL call through libOpenGL's exported stub reaches the top one,
  *             then the other, then the current vendor; get_next answers what lies below each
- *   exports   the same through libGLESv2's and libGL's exports and the glXGetProcAddress and
+ *   exports   the same through libGLESv1_CM's, libGLESv2's and libGL's exports and the
+ *             glXGetProcAddress and
  *             eglGetProcAddress answers for a GL name
  *   threads   two threads with two vendors current reach each its own vendor below one layer
  *   dynamic   dynamic GL names (one handed out before the layers loaded, one after) go
@@ -336,6 +337,11 @@ static int mode_exports(void)
     h = dlopen(GLMUX_TEST_GLESV2, RTLD_NOW | RTLD_LOCAL);
     CHECK_MSG(h != NULL, "%s", dlerror());
     call_clear_through(h, "libGLESv2", 0, &calls);
+#endif
+#ifdef GLMUX_TEST_GLESV1
+    h = dlopen(GLMUX_TEST_GLESV1, RTLD_NOW | RTLD_LOCAL);
+    CHECK_MSG(h != NULL, "%s", dlerror());
+    call_clear_through(h, "libGLESv1_CM", 0, &calls);
 #endif
 #ifdef GLMUX_TEST_LIBGL
     h = dlopen(GLMUX_TEST_LIBGL, RTLD_NOW | RTLD_LOCAL);
