@@ -60,8 +60,9 @@ mmdebstrap --mode=root --variant=minbase --aptopt="$work/apt.conf" --dpkgopt=for
         chroot \"\$1\" sh -c 'cd /home/demo/glmux && GLMUX_CONFIGS=\"$configs\" scripts/test.sh $ctest_args' \
         >'$work/test.log' 2>&1; echo \$? >'$work/test.rc'" \
     --customize-hook="chroot \"\$1\" dpkg --print-foreign-architectures >'$work/foreign-test'" \
-    --customize-hook="[ '$mode' != test ] || grep -c libxcb-present.so.0 \
-        \"\$1/home/demo/glmux/build/src/pixels/libGLX_glmux-pixels.so.0\" >'$work/present' || true" \
+    --customize-hook="[ '$mode' != test ] || cat \"\$1/home/demo/glmux/build/build.ninja\" \
+        \"\$1/home/demo/glmux/build/src/pixels/CMakeFiles/GLX_pixels.dir/flags.make\" 2>/dev/null |
+        grep -c -- -DGLMUX_PIXELS_PRESENT=1 >'$work/present' || true" \
     --customize-hook="[ '$mode' != test ] || chroot \"\$1\" sh -c 'cd /home/demo/glmux &&
         CI=true scripts/test.sh --deps' >'$work/ci-deps.log' 2>&1; echo \$? >'$work/ci-deps.rc'" \
     --customize-hook="chroot \"\$1\" dpkg --print-foreign-architectures >'$work/foreign-ci'" \
