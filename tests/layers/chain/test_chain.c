@@ -8,8 +8,7 @@
  *   order     two layers: a GL call through libOpenGL's exported stub reaches the top one,
  *             then the other, then the current vendor; get_next answers what lies below each
  *   exports   the same through libGLESv1_CM's, libGLESv2's and libGL's exports and the
- *             glXGetProcAddress and
- *             eglGetProcAddress answers for a GL name
+ *             glXGetProcAddress and eglGetProcAddress answers for a GL name
  *   threads   two threads with two vendors current reach each its own vendor below one layer
  *   dynamic   dynamic GL names (one handed out before the layers loaded, one after) go
  *             through the layers
