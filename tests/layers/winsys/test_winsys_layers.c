@@ -54,6 +54,7 @@
 #endif
 
 #include "GLdispatch.h"
+#include "glmux_constants.h"
 
 /* ---- the trace the layers write ---- */
 
@@ -227,6 +228,10 @@ static void *sink_next(const char *name)
 
 typedef void *(*gpa_fn)(const char *);
 
+/* When set: whether glmux may have no function at all for name in this build (a GLX name no
+ * vendor knows, in a build without GLX entry stubs): then no layer is asked about it. */
+static bool (*may_lack)(const char *name);
+
 /*
  * Every name of names through: the export of lib (when lib is not NULL), and the
  * GetProcAddress body below the sink (gpa NULL: none).
@@ -234,6 +239,11 @@ typedef void *(*gpa_fn)(const char *);
 static void all_names(const char *what, void *lib, gpa_fn gpa, char **names, int n)
 {
     for (int i = 0; i < n; i++) {
+        if (may_lack != NULL && may_lack(names[i])) {
+            printf("%s: %s skipped (glmux has no function for it in this build)\n", what,
+                   names[i]);
+            continue;
+        }
         if (lib != NULL)
             call_sink(what, names[i], dlsym(lib, names[i]));
         if (gpa != NULL) {
@@ -449,6 +459,20 @@ static void *gl_lib(void)
     return lib;
 }
 
+static gpa_fn glx_gpa;
+
+/* A build whose compiler cannot make GLX entry stubs (glmux_constants.h) answers NULL for a
+ * glX name no vendor knows. */
+static bool glx_may_lack(const char *name)
+{
+#if GLMUX_HAVE_GLX_STUBS
+    (void)name;
+    return false;
+#else
+    return glx_gpa(name) == NULL;
+#endif
+}
+
 static int mode_glx_all(const char *symbols, const char *gl_symbols)
 {
     /* libGLX's own functions that it does not export, and a vendor's extension function. */
@@ -466,6 +490,12 @@ static int mode_glx_all(const char *symbols, const char *gl_symbols)
     CHECK(strstr(trace_take(), "sink:glXGetCurrentContext") != NULL);
     glmux_test_require_ours("libGLX.so.0");
     glmux_test_require_ours("libGL.so.1");
+    /* The sink is asked about glXGetProcAddressARB at its first call, and answers NULL. */
+    CHECK(glXGetProcAddressARB((const GLubyte *)"glXSwapBuffers") == NULL);
+    CHECK_TRACE("sink:glXGetProcAddressARB ");
+    *(void **)&glx_gpa = sink_next("glXGetProcAddressARB");
+    CHECK(glx_gpa != NULL);
+    may_lack = glx_may_lack;
     all_names("libGLX.so.0 exports", lib, NULL, names, n);
     all_names("libGL.so.1 glX functions", gl, NULL, gl_names, n_gl);
 
