@@ -58,7 +58,7 @@ APIS = {
 }
 
 # Local names of every wrapper; a parameter of the same name would shadow them.
-RESERVED = {"top", "top_fn", "cache"}
+RESERVED = {"top", "top_fn", "cache", "ret"}
 
 
 def with_entry(ret, entry):
@@ -133,13 +133,18 @@ def wrapper(cfg, cmd):
            "    static void *cache;\n",
            wrap("    top_fn top = (top_fn)glmux_winsys_layer_top(",
                 [f'"{cmd.name}"', cfg["layer_api"], f"(void *){impl}", "&cache"], ");"),
-           "\n\n"]
+           "\n"]
     if void:
-        out += ["    if (top != NULL)\n", f"        top({args});\n", "    else\n",
-                f"        {impl}({args});\n}}\n\n"]
+        out += ["\n", f"    glmux_winsys_layer_check(\"{cmd.name}\");\n",
+                "    if (top == NULL) {\n", f"        {impl}({args});\n", "        return;\n",
+                "    }\n", "    glmux_winsys_layer_enter();\n", f"    top({args});\n",
+                "    glmux_winsys_layer_leave();\n}\n\n"]
     else:
-        out += ["    if (top != NULL)\n", f"        return top({args});\n",
-                f"    return {impl}({args});\n}}\n\n"]
+        out += [f"    {ret}{'' if ret.endswith('*') else ' '}ret;\n\n",
+                f"    glmux_winsys_layer_check(\"{cmd.name}\");\n",
+                "    if (top == NULL)\n", f"        return {impl}({args});\n",
+                "    glmux_winsys_layer_enter();\n", f"    ret = top({args});\n",
+                "    glmux_winsys_layer_leave();\n", "    return ret;\n}\n\n"]
     out += [prototype(cfg, cmd, cmd.name, cfg["export"] + " "), "\n{\n",
             "    if (glmux_winsys_layers_maybe())\n"]
     if void:

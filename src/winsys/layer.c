@@ -5,15 +5,22 @@
  * process, at the first layer_top of any library or the first make-current; this file only
  * remembers, per library, that none were found (then the exports never ask again) and, per
  * export, the answer for its name. A libGLdispatch older than winsys version 5, or not glmux's,
- * has no layers.
+ * has no layers. It also says, at the layer debug level, when a layer calls an export of this
+ * library from inside its own function (layer.h).
  */
 #define _GNU_SOURCE
 #include <stddef.h>
 
+#include "util/log.h"
 #include "winsys/layer.h"
 #include "winsys/winsys.h"
 
 int glmux_winsys_layers = GLMUX_WINSYS_LAYERS_UNKNOWN;
+__thread unsigned glmux_winsys_layer_depth __attribute__((tls_model("initial-exec")));
+
+/* How many re-entries into an export from inside a layer this library reports. */
+#define REENTRY_REPORTS 8
+static unsigned reentry_reports;
 
 /* libGLdispatch's winsys interface with layers, once found; NULL before. */
 static const struct glmux_dispatch_winsys *layers_winsys;
@@ -67,4 +74,15 @@ void *glmux_winsys_layer_top(const char *name, uint32_t api, void *terminator, v
     if (cache != NULL)
         __atomic_store_n(cache, top != NULL ? top : (void *)&not_layered, __ATOMIC_RELEASE);
     return top;
+}
+
+void glmux_winsys_layer_reentered(const char *name)
+{
+    if (!glmux_log_enabled(GLMUX_LOG_LAYER) ||
+        __atomic_fetch_add(&reentry_reports, 1, __ATOMIC_RELAXED) >= REENTRY_REPORTS)
+        return;
+    glmux_log(GLMUX_LOG_LAYER, "%s was called from inside a layer's function, through the "
+              "public symbol: the call starts again at the top of the chain, above the layer "
+              "that made it. A layer calls on through the next pointer it was given (or "
+              "get_next), never through the public symbols (docs/layers.md)", name);
 }

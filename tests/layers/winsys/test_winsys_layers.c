@@ -20,6 +20,8 @@
  *                            display, racing from the first call (which loads the layers)
  *   glx_vendors              p1 over p2, two fake GLX vendors on a two-screen Xvfb: the same
  *                            by screen and by context, through libGLX and libGL.so.1
+ *   egl_reenter LOG,         a layer that calls a public function from its hook: the call
+ *   glx_reenter LOG          goes on, and GLMUX_DEBUG=layer says so in LOG (GLMUX_DEBUG_FILE)
  *   none                     no layer switched on: the answers are the exports as before, no
  *                            layer library is mapped, the vendors answer
  *   mesa_glx, mesa_egl       p1 over Debian's Mesa (Xvfb; EGL surfaceless): Mesa answers
@@ -136,6 +138,7 @@ static void setup_layers(const char *layers)
     write_manifest("sink");
     write_manifest("p1");
     write_manifest("p2");
+    write_manifest("reenter");
     setenv("GLMUX_LAYER_PATH", folder, 1);
     setenv("XDG_DATA_HOME", folder, 1);
     setenv("GLMUX_LAYERS_DISABLE", "~implicit~", 1);
@@ -162,6 +165,44 @@ static bool layer_mapped(void)
 /* ---- every function by name ---- */
 
 typedef long (*any_fn)(long, long, long, long, long, long);
+
+/* ---- the debug log (GLMUX_DEBUG_FILE) ---- */
+
+static long log_start;
+
+/* Notes where the log ends now: log_since reads what comes after. */
+static void log_mark(const char *path)
+{
+    struct stat st;
+
+    log_start = stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+/* What the log gained since log_mark (a static buffer; "" when nothing). */
+static const char *log_since(const char *path)
+{
+    static char buf[16384];
+    FILE *f = fopen(path, "re");
+    size_t n = 0;
+
+    if (f != NULL) {
+        if (fseek(f, log_start, SEEK_SET) == 0)
+            n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void check_reentry(const char *log, const char *name, bool want)
+{
+    char needle[128];
+    const char *text = log_since(log);
+
+    snprintf(needle, sizeof(needle), "%s was called from inside a layer's function", name);
+    CHECK_MSG((strstr(text, needle) != NULL) == want, "log %s: \"%s\" %s: %s", log, needle,
+              want ? "missing" : "unexpected", text);
+}
 
 /* The names of a .symbols file, except "__" ones (data and libGL's interface). */
 static char **read_names(const char *path, int *count)
@@ -374,6 +415,19 @@ static int mode_egl_threads(void)
     for (int i = 0; i < 2; i++)
         CHECK(pthread_join(t[i], NULL) == 0);
     CHECK(strstr(trace_take(), "p1:eglQueryString p2:eglQueryString ") != NULL);
+    glmux_test_require_ours("libEGL.so.1");
+    return 0;
+}
+
+static int mode_egl_reenter(const char *log)
+{
+    log_mark(log);
+    setup_layers("winsys_reenter");
+    CHECK(eglQueryAPI() == EGL_OPENGL_ES_API);
+    check_reentry(log, "eglQueryAPI", false);
+    CHECK(eglGetCurrentContext() == EGL_NO_CONTEXT);
+    CHECK_TRACE("reenter:init reenter:eglGetCurrentContext ");
+    check_reentry(log, "eglQueryAPI", true);
     glmux_test_require_ours("libEGL.so.1");
     return 0;
 }
@@ -601,6 +655,19 @@ static int mode_glx_vendors(void)
     return 0;
 }
 
+static int mode_glx_reenter(const char *log)
+{
+    log_mark(log);
+    setup_layers("winsys_reenter");
+    CHECK(glXGetCurrentContext() == NULL);
+    check_reentry(log, "glXGetCurrentContext", false);
+    CHECK(glXGetCurrentDisplay() == NULL);
+    CHECK_TRACE("reenter:init reenter:glXGetCurrentDisplay ");
+    check_reentry(log, "glXGetCurrentContext", true);
+    glmux_test_require_ours("libGLX.so.0");
+    return 0;
+}
+
 static int mode_none_glx(void)
 {
     void *lib = glx_lib();
@@ -644,6 +711,8 @@ int main(int argc, char **argv)
         return mode_egl_vendors();
     if (strcmp(mode, "egl_threads") == 0)
         return mode_egl_threads();
+    if (strcmp(mode, "egl_reenter") == 0 && argc > 2)
+        return mode_egl_reenter(argv[2]);
     if (strcmp(mode, "none") == 0)
         return mode_none_egl();
     if (strcmp(mode, "mesa_egl") == 0)
@@ -654,6 +723,8 @@ int main(int argc, char **argv)
         return mode_glx_all(argv[2], argv[3]);
     if (strcmp(mode, "glx_vendors") == 0)
         return mode_glx_vendors();
+    if (strcmp(mode, "glx_reenter") == 0 && argc > 2)
+        return mode_glx_reenter(argv[2]);
     if (strcmp(mode, "none") == 0)
         return mode_none_glx();
     if (strcmp(mode, "mesa_glx") == 0)

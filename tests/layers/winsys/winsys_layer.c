@@ -10,9 +10,12 @@
  * what lies below the layer for a name it intercepted (the `next` it was given).
  * Otherwise it passes calls through: for the few functions of pass_hooks below it writes
  * "LAYER_NAME:function" and calls what lies below, so that a test sees the order of the layers
- * and that the vendor of the display, screen or context still answers.
+ * and that the vendor of the display, screen or context still answers. LAYER_REENTER=1 breaks
+ * the layer rule on purpose: its eglGetCurrentContext and glXGetCurrentDisplay hooks also call
+ * the public eglQueryAPI and glXGetCurrentContext, which glmux reports at debug level.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +26,19 @@
 #ifndef LAYER_SINK
 #define LAYER_SINK 0
 #endif
+#ifndef LAYER_REENTER
+#define LAYER_REENTER 0
+#endif
+
+/* LAYER_REENTER: calls the public function name (no arguments), as a layer must not. */
+__attribute__((unused)) static void call_public(const char *name)
+{
+    void (*fn)(void);
+
+    *(void **)&fn = dlsym(RTLD_DEFAULT, name);
+    if (fn != NULL)
+        fn();
+}
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -129,6 +145,8 @@ static const char *hook_egl_fake_display(void *dpy)
 static void *hook_egl_get_current_context(void)
 {
     trace("eglGetCurrentContext");
+    if (LAYER_REENTER)
+        call_public("eglQueryAPI");
     return next_egl_get_current_context();
 }
 
@@ -153,6 +171,8 @@ static const char *hook_glx_which_vendor(void *dpy, int screen)
 static void *hook_glx_get_current_display(void)
 {
     trace("glXGetCurrentDisplay");
+    if (LAYER_REENTER)
+        call_public("glXGetCurrentContext");
     return next_glx_get_current_display();
 }
 

@@ -20,10 +20,15 @@ layered_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void *n
                                                 GLMUX_LAYER_API_EGL,
                                                 (void *)glmux_egl_CreatePlatformWindowSurface,
                                                 &cache);
+    EGLSurface ret;
 
-    if (top != NULL)
-        return top(dpy, config, native_window, attrib_list);
-    return glmux_egl_CreatePlatformWindowSurface(dpy, config, native_window, attrib_list);
+    glmux_winsys_layer_check("eglCreatePlatformWindowSurface");
+    if (top == NULL)
+        return glmux_egl_CreatePlatformWindowSurface(dpy, config, native_window, attrib_list);
+    glmux_winsys_layer_enter();
+    ret = top(dpy, config, native_window, attrib_list);
+    glmux_winsys_layer_leave();
+    return ret;
 }
 
 GLMUX_EGL_EXPORT EGLSurface EGLAPIENTRY eglCreatePlatformWindowSurface(EGLDisplay dpy,
@@ -43,10 +48,15 @@ layered_eglGetError(void)
     static void *cache;
     top_fn top = (top_fn)glmux_winsys_layer_top("eglGetError", GLMUX_LAYER_API_EGL,
                                                 (void *)glmux_egl_GetError, &cache);
+    EGLint ret;
 
-    if (top != NULL)
-        return top();
-    return glmux_egl_GetError();
+    glmux_winsys_layer_check("eglGetError");
+    if (top == NULL)
+        return glmux_egl_GetError();
+    glmux_winsys_layer_enter();
+    ret = top();
+    glmux_winsys_layer_leave();
+    return ret;
 }
 
 GLMUX_EGL_EXPORT EGLint EGLAPIENTRY eglGetError(void)
@@ -63,10 +73,15 @@ layered_eglGetProcAddress(const char *procname)
     static void *cache;
     top_fn top = (top_fn)glmux_winsys_layer_top("eglGetProcAddress", GLMUX_LAYER_API_EGL,
                                                 (void *)glmux_egl_GetProcAddress, &cache);
+    __eglMustCastToProperFunctionPointerType ret;
 
-    if (top != NULL)
-        return top(procname);
-    return glmux_egl_GetProcAddress(procname);
+    glmux_winsys_layer_check("eglGetProcAddress");
+    if (top == NULL)
+        return glmux_egl_GetProcAddress(procname);
+    glmux_winsys_layer_enter();
+    ret = top(procname);
+    glmux_winsys_layer_leave();
+    return ret;
 }
 
 GLMUX_EGL_EXPORT __eglMustCastToProperFunctionPointerType EGLAPIENTRY
@@ -84,10 +99,15 @@ layered_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
     static void *cache;
     top_fn top = (top_fn)glmux_winsys_layer_top("eglSwapBuffers", GLMUX_LAYER_API_EGL,
                                                 (void *)glmux_egl_SwapBuffers, &cache);
+    EGLBoolean ret;
 
-    if (top != NULL)
-        return top(dpy, surface);
-    return glmux_egl_SwapBuffers(dpy, surface);
+    glmux_winsys_layer_check("eglSwapBuffers");
+    if (top == NULL)
+        return glmux_egl_SwapBuffers(dpy, surface);
+    glmux_winsys_layer_enter();
+    ret = top(dpy, surface);
+    glmux_winsys_layer_leave();
+    return ret;
 }
 
 GLMUX_EGL_EXPORT EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)

@@ -17,10 +17,15 @@ layered_glXQueryServerString(Display *dpy, int screen, int name)
     static void *cache;
     top_fn top = (top_fn)glmux_winsys_layer_top("glXQueryServerString", GLMUX_LAYER_API_GLX,
                                                 (void *)glmux_glx_QueryServerString, &cache);
+    const char *ret;
 
-    if (top != NULL)
-        return top(dpy, screen, name);
-    return glmux_glx_QueryServerString(dpy, screen, name);
+    glmux_winsys_layer_check("glXQueryServerString");
+    if (top == NULL)
+        return glmux_glx_QueryServerString(dpy, screen, name);
+    glmux_winsys_layer_enter();
+    ret = top(dpy, screen, name);
+    glmux_winsys_layer_leave();
+    return ret;
 }
 
 GLMUX_GLX_PUBLIC const char *glXQueryServerString(Display *dpy, int screen, int name)
@@ -38,10 +43,14 @@ layered_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
     top_fn top = (top_fn)glmux_winsys_layer_top("glXSwapBuffers", GLMUX_LAYER_API_GLX,
                                                 (void *)glmux_glx_SwapBuffers, &cache);
 
-    if (top != NULL)
-        top(dpy, drawable);
-    else
+    glmux_winsys_layer_check("glXSwapBuffers");
+    if (top == NULL) {
         glmux_glx_SwapBuffers(dpy, drawable);
+        return;
+    }
+    glmux_winsys_layer_enter();
+    top(dpy, drawable);
+    glmux_winsys_layer_leave();
 }
 
 GLMUX_GLX_PUBLIC void glXSwapBuffers(Display *dpy, GLXDrawable drawable)
@@ -60,10 +69,14 @@ layered_glXWaitX(void)
     top_fn top = (top_fn)glmux_winsys_layer_top("glXWaitX", GLMUX_LAYER_API_GLX,
                                                 (void *)glmux_glx_WaitX, &cache);
 
-    if (top != NULL)
-        top();
-    else
+    glmux_winsys_layer_check("glXWaitX");
+    if (top == NULL) {
         glmux_glx_WaitX();
+        return;
+    }
+    glmux_winsys_layer_enter();
+    top();
+    glmux_winsys_layer_leave();
 }
 
 GLMUX_GLX_PUBLIC void glXWaitX(void)
