@@ -15,6 +15,8 @@ enum glmux_pixels_kind { GLMUX_PIXELS_WINDOW, GLMUX_PIXELS_PIXMAP, GLMUX_PIXELS_
 
 struct glmux_pixels_xfer;
 
+/* A GLX window, pixmap or pbuffer, or an X window used directly: its EGL surface and frame
+ * transport. */
 struct glmux_pixels_drawable {
     struct glmux_pixels_drawable *next;
     Display *dpy;
@@ -45,6 +47,7 @@ struct glmux_pixels_drawable {
     int tex_format, tex_target;   /* GLX_EXT_texture_from_pixmap: pixmaps only (0: none) */
 };
 
+/* A GLX context: an EGL context of the EGL vendor (its address is the GLXContext handle). */
 struct glmux_pixels_context {
     struct glmux_pixels_context *next;
     EGLContext egl;
@@ -120,7 +123,6 @@ void glmux_pixels_drawable_unclaim(struct glmux_pixels_drawable *a,
 void glmux_pixels_drawable_claim_locked(struct glmux_pixels_drawable *d);
 /* The calling thread's current context and drawables. */
 void glmux_pixels_current_get(struct glmux_pixels_current *out);
-
 /* Makes c, d and r (references taken under the lock) the calling thread's current context and
  * drawables; the references it held before are dropped (lock held): what was destroyed
  * meanwhile is set aside for glmux_pixels_free_released. All NULL: nothing current. */
