@@ -34,7 +34,7 @@ if [ "$api" = installed ]; then
     cat "$work/out"
     [ $rc -eq 77 ] && exit 77
     [ $rc -eq 0 ] || fail "the program exited $rc"
-    grep "layer loaded: $libdir/glmux/layers/libglmux-layer-call-counter.so" "$work/out" ||
+    grep -F "layer loaded: $libdir/glmux/layers/libglmux-layer-call-counter.so" "$work/out" ||
         fail "the installed layer library was not the one loaded"
     cat "$work/calls.txt"
     grep -qx "$frames eglSwapBuffers" "$work/calls.txt" &&
