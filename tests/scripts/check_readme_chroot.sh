@@ -108,7 +108,7 @@ echo "added $(echo "$added" | wc -l) packages ($(echo "$added" | grep -c -- '-db
 glmux check >"$logs/check.log" 2>&1 || { cat "$logs/check.log"; fail "glmux check failed"; }
 glmux gpus >"$logs/gpus.log" 2>&1 || { cat "$logs/gpus.log"; fail "glmux gpus failed"; }
 render "glmux's packages"
-grep -q "$mark" "$lib" || fail "the libGLX.so.0 loaded ($lib) is not glmux's"
+grep -qF "$mark" "$lib" || fail "the libGLX.so.0 loaded ($lib) is not glmux's"
 echo "ok: 14 packages replaced, glmux check passes, glxinfo renders through glmux ($lib)"
 
 step "scripts/uninstall-packages.sh --run"
@@ -126,7 +126,7 @@ left=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev}\n' |
        awk '$3 !~ /^(un|pn)/ && ($1 ~ /glmux/ || $2 ~ /glmux/)')
 [ -z "$left" ] || fail "glmux packages left: $left"
 render "back to Debian's libglvnd"
-grep -q "$mark" "$lib" && fail "$lib is still glmux's"
+grep -qF "$mark" "$lib" && fail "$lib is still glmux's"
 echo "ok: back at Debian's versions, dpkg --verify clean, no glmux package left ($lib)"
 echo "readme-chroot: all steps passed"
 INSIDE
