@@ -88,7 +88,7 @@ def unpack(cmd, dest):
 
 def check_deb(debs, work):
     bad = []
-    tarballs = glob.glob(os.path.join(debs, "*.tar.xz"))
+    tarballs = glob.glob(os.path.join(glob.escape(debs), "*.tar.xz"))
     if len(tarballs) != 1:
         print(f"FAIL: {len(tarballs)} source tarballs in {debs}, expected one")
         return 1
@@ -108,7 +108,8 @@ def check_deb(debs, work):
     print(f"source package: {len(found)} files with a licence, "
           f"{sorted(set().union(*found.values()))}")
     shipped = os.path.join(work, "debs")
-    debs_list = [d for d in sorted(glob.glob(os.path.join(debs, "*.deb"))) if "-dbgsym_" not in d]
+    debs_list = [d for d in sorted(glob.glob(os.path.join(glob.escape(debs), "*.deb")))
+                 if "-dbgsym_" not in d]
     if not debs_list:
         print(f"FAIL: no .debs in {debs}")
         return 1
@@ -129,7 +130,7 @@ def check_deb(debs, work):
 
 def check_rpm(rpms, work):
     bad, n = [], 0
-    for rpm in sorted(glob.glob(os.path.join(rpms, "*.rpm"))):
+    for rpm in sorted(glob.glob(os.path.join(glob.escape(rpms), "*.rpm"))):
         if re.search(r"-debug(info|source)-", os.path.basename(rpm)):
             continue
         tag = subprocess.run(["rpm", "-qp", "--qf", "%{LICENSE}", rpm], check=True,
