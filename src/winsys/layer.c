@@ -9,14 +9,23 @@
  * library from inside its own function (layer.h).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stddef.h>
 
+#include "util/exiting.h"
 #include "util/log.h"
 #include "winsys/layer.h"
 #include "winsys/winsys.h"
 
 int glmux_winsys_layers = GLMUX_WINSYS_LAYERS_UNKNOWN;
-__thread unsigned glmux_winsys_layer_depth __attribute__((tls_model("initial-exec")));
+
+/*
+ * The calling thread's depth in layers' functions (layer.h), a thread-specific value made at
+ * the first use: not TLS, which would take static TLS space at each dlopen of the library.
+ * depth_state: 0 not made, 1 being made, 2 ready, -1 failed (then nothing is reported).
+ */
+static pthread_key_t depth_key;
+static int depth_state;
 
 /* How many re-entries into an export from inside a layer this library reports. */
 #define REENTRY_REPORTS 8
@@ -76,13 +85,55 @@ void *glmux_winsys_layer_top(const char *name, uint32_t api, void *terminator, v
     return top;
 }
 
-void glmux_winsys_layer_reentered(const char *name)
+static bool depth_ready(void)
 {
-    if (!glmux_log_enabled(GLMUX_LOG_LAYER) ||
+    int st = __atomic_load_n(&depth_state, __ATOMIC_ACQUIRE), expected = 0;
+
+    if (st != 0)
+        return st == 2;
+    if (!__atomic_compare_exchange_n(&depth_state, &expected, 1, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return expected == 2;
+    st = pthread_key_create(&depth_key, NULL) == 0 ? 2 : -1;
+    __atomic_store_n(&depth_state, st, __ATOMIC_RELEASE);
+    return st == 2;
+}
+
+static uintptr_t depth_get(void)
+{
+    return depth_ready() ? (uintptr_t)pthread_getspecific(depth_key) : 0;
+}
+
+void glmux_winsys_layer_enter(void)
+{
+    if (depth_ready())
+        pthread_setspecific(depth_key, (void *)(depth_get() + 1));
+}
+
+void glmux_winsys_layer_leave(void)
+{
+    uintptr_t depth = depth_get();
+
+    if (depth != 0)
+        pthread_setspecific(depth_key, (void *)(depth - 1));
+}
+
+void glmux_winsys_layer_check(const char *name)
+{
+    if (depth_get() == 0 || !glmux_log_enabled(GLMUX_LOG_LAYER) ||
         __atomic_fetch_add(&reentry_reports, 1, __ATOMIC_RELAXED) >= REENTRY_REPORTS)
         return;
     glmux_log(GLMUX_LOG_LAYER, "%s was called from inside a layer's function, through the "
               "public symbol: the call starts again at the top of the chain, above the layer "
               "that made it. A layer calls on through the next pointer it was given (or "
               "get_next), never through the public symbols (docs/layers.md)", name);
+}
+
+/* At unload (not at process exit, when other threads may still be in a layer): the key goes. */
+__attribute__((destructor)) static void depth_fini(void)
+{
+    if (__atomic_load_n(&depth_state, __ATOMIC_ACQUIRE) == 2 && !glmux_process_exiting()) {
+        pthread_key_delete(depth_key);
+        __atomic_store_n(&depth_state, 0, __ATOMIC_RELEASE);
+    }
 }

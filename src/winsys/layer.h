@@ -43,30 +43,15 @@ static inline bool glmux_winsys_layers_maybe(void)
 void *glmux_winsys_layer_top(const char *name, uint32_t api, void *terminator, void **cache);
 
 /*
- * How many layers' functions, called from this library's exports, the calling thread is in.
+ * How many layers' functions, called from this library's exports, the calling thread is in
+ * (the exports' out-of-line path counts, in a thread-specific value made at the first use).
  * An export called while it is not zero was called by a layer through the public symbol (or
  * by a program's callback that a layer's call led to): the call enters the chain at its top
  * again, which docs/layers.md tells layer authors never to do. glmux_winsys_layer_check says
  * so at the layer debug level (a few times per process and library); the call goes on.
  */
-extern __thread unsigned glmux_winsys_layer_depth
-    __attribute__((tls_model("initial-exec"), visibility("hidden")));
-void glmux_winsys_layer_reentered(const char *name);
-
-static inline void glmux_winsys_layer_check(const char *name)
-{
-    if (__builtin_expect(glmux_winsys_layer_depth != 0, 0))
-        glmux_winsys_layer_reentered(name);
-}
-
-static inline void glmux_winsys_layer_enter(void)
-{
-    glmux_winsys_layer_depth++;
-}
-
-static inline void glmux_winsys_layer_leave(void)
-{
-    glmux_winsys_layer_depth--;
-}
+void glmux_winsys_layer_check(const char *name);
+void glmux_winsys_layer_enter(void);
+void glmux_winsys_layer_leave(void);
 
 #endif /* GLMUX_WINSYS_LAYER_H */
