@@ -14,14 +14,17 @@ and disagreed with it:
     and goes on to the server's Mesa, and explain says Mesa, naming fakea as passed over;
   * a "mesa" that loads but whose isScreenSupported refuses screen 0: libGLX falls back to the
     pixels vendor there, and explain says so.
+And through an X proxy (long_ext_proxy.c) whose server's GLX_EXTENSIONS string is longer than
+4 KiB with GLX_EXT_libglvnd last (the tool once cut it at 4 KiB, missed the extension and so
+named no server vendor): Mesa on both screens, the server's list asked, as libGLX does.
 For each, `glmux explain --json` and its text give each screen's vendor (and its reasons say why,
 never "the X server's vendor" for a screen the pixels vendor serves), and a GLX program
 through glmux's libGLX (screens_probe, GLMUX_DEBUG=vendor) shows which vendor libGLX loaded for
 each screen ("screen N of :D: vendor ..."): the two must agree, and match the list above. The
 vendors are Debian's Mesa (libGLX_mesa.so.0, libEGL_mesa.so.0, which the pixels vendor renders
 with) and the build's pixels vendor (GLX_LIBRARY_PATH).
-Usage: run_screens.py GLMUX PROBE PIXELS_DIR WORK [FAKEA_DIR FAKEMESA_DIR]. Exit 0 pass, 77
-skip, 1 fail.
+Usage: run_screens.py GLMUX PROBE PIXELS_DIR WORK PROXY [FAKEA_DIR FAKEMESA_DIR]. Exit 0
+pass, 77 skip, 1 fail.
 """
 import json
 import os
@@ -126,9 +129,38 @@ def check_case(glmux, probe, pixels_dir, work, display, glx, variables, want, fa
     return problems
 
 
+def check_long_extensions(glmux, probe, pixels_dir, work, display, proxy):
+    """Through long_ext_proxy: explain and libGLX agree, the server's list asked; 1 on failure."""
+    p = subprocess.Popen([proxy, display], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+    try:
+        name = p.stdout.readline().strip()
+        if not name:
+            print("FAIL [GLX, extension string over 4 KiB]: the proxy did not start")
+            return 1
+        problems = check_case(glmux, probe, pixels_dir, work, name, True, {}, ["mesa", "mesa"])
+        env = clean_env(name, pixels_dir, {})
+        r = subprocess.run([glmux, "explain", "--json"], env=env, capture_output=True, text=True,
+                           timeout=120)
+        try:
+            asked = [s["server_asked"] for s in json.loads(r.stdout)["glx"]["screens"]]
+        except (ValueError, KeyError):
+            asked = None
+        if asked != [True, True]:
+            problems.append("the server's vendor names not asked on every screen: %s" % asked)
+        if problems:
+            print("FAIL [GLX, extension string over 4 KiB]: %s" % "; ".join(problems))
+            return 1
+        print("ok   [GLX, extension string over 4 KiB]: screens mesa, mesa")
+        return 0
+    finally:
+        p.kill()
+        p.wait()
+
+
 def main():
-    glmux, probe, pixels_dir, work = sys.argv[1:5]
-    fakes = dict(zip(("fakea", "fakemesa"), sys.argv[5:7]))
+    glmux, probe, pixels_dir, work, proxy = sys.argv[1:6]
+    fakes = dict(zip(("fakea", "fakemesa"), sys.argv[6:8]))
     if shutil.which("Xvfb") is None:
         skip("Xvfb is not installed (apt-get install xvfb)")
     if not os.path.exists("/usr/share/glvnd/egl_vendor.d/50_mesa.json"):
@@ -156,11 +188,13 @@ def main():
                     print("FAIL %s: %s" % (label, "; ".join(problems)))
                 else:
                     print("ok   %s: screens %s" % (label, ", ".join(want)))
+            if glx:
+                failures += check_long_extensions(glmux, probe, pixels_dir, work, display, proxy)
         finally:
             proc.terminate()
             proc.wait()
     shutil.rmtree(work, ignore_errors=True)
-    print("%d case(s), %d failure(s)" % (len(CASES) + len(fakes and FAKE_CASES), failures))
+    print("%d case(s), %d failure(s)" % (len(CASES) + len(fakes and FAKE_CASES) + 1, failures))
     return 1 if failures else 0
 
 
