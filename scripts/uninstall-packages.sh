@@ -6,10 +6,10 @@
 # that sorts above Debian's, so `apt-get install --reinstall libglvnd0` keeps glmux's. The way
 # back is a downgrade of each of them to the highest version apt knows from an archive
 # (`apt-cache madison`; every architecture installed, libglvnd0:i386 too), and the purge of the
-# packages that are only glmux's (glmux-tools, libglx-glmux-pixels0, the -dbgsym packages of
-# out/deb), in one apt transaction: `apt-get install --allow-downgrades --purge NAME=VERSION...
-# NAME-...` (the -dbgsym packages of the replaced libraries depend on their exact version, so a
-# purge after the downgrade would no longer find them). Prints the command; --run runs it (with
+# packages that are only glmux's (each with glmux in its name: glmux-tools, glmux-layers, ...;
+# the -dbgsym packages of out/deb), in one apt transaction: `apt-get install --allow-downgrades
+# --purge NAME=VERSION... NAME-...` (a replaced library's -dbgsym depends on its exact version,
+# so a purge after the downgrade would not find it). Prints the command; --run runs it (with
 # sudo when not root), then checks that no glmux package is left. Exits 1 and runs nothing
 # when apt knows no archive version of a package (apt-get update, and Debian 12's sources, are
 # needed); 0 with a message when no glmux package is installed.
@@ -22,7 +22,6 @@ case ${1:-} in
     -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "uninstall-packages: unknown argument $1 (try --help)" >&2; exit 2 ;;
 esac
-own="glmux-tools libglx-glmux-pixels0"
 native=$(dpkg --print-architecture)
 downgrade="" purge="" unknown=""
 # Every package dpkg knows, with its architecture, version and state.
@@ -31,9 +30,10 @@ while read -r pkg arch version state; do
     [ -n "$pkg" ] || continue
     name=$pkg
     [ "$arch" = "$native" ] || [ "$arch" = all ] || name=$pkg:$arch
-    case " $own " in
-        *" $pkg "*) case $state in un*|pn*) ;; *) purge="$purge $name" ;; esac
-                    continue ;;
+    # glmux's own packages: no archive has them (a new one, glmux-layers say, needs no list).
+    case $pkg in
+        *glmux*) case $state in un*|pn*) ;; *) purge="$purge $name" ;; esac
+                 continue ;;
     esac
     case $version in *+glmux*) ;; *) continue ;; esac
     case $state in ii*) ;; *) continue ;; esac
@@ -71,10 +71,11 @@ echo "${sudo:+sudo }apt-get install --allow-downgrades --purge$downgrade$removal
 [ "$run" = true ] || exit 0
 # DEBIAN_FRONTEND through env after sudo, whose env_reset would drop it.
 # shellcheck disable=SC2086
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades --purge $downgrade $removals
-left=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev}\n' | awk -v own=" $own " '
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades --purge $downgrade \
+    $removals
+left=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev}\n' | awk '
     $3 ~ /^(un|pn)/ { next }
-    $2 ~ /\+glmux/ || index(own, " " $1 " ") { printf "%s ", $1 }')
+    $2 ~ /\+glmux/ || $1 ~ /glmux/ { printf "%s ", $1 }')
 if [ -n "$left" ]; then
     echo "uninstall-packages: glmux packages are still installed: $left" >&2
     exit 1

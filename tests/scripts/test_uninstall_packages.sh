@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # scripts/uninstall-packages.sh against fake dpkg, dpkg-query, apt-cache and apt-get: with
 # glmux's packages installed (libglvnd0 and libegl1 for amd64, libglvnd0 for i386, glmux-tools,
-# libglx-glmux-pixels0, a -dbgsym), it prints one apt-get install: the downgrade of each
-# replaced package to the highest archive version (not glmux's, not a lower one) and the purge
-# of glmux's own (NAME-, --purge); --run runs
-# exactly those and finds no glmux package left; a package apt knows no archive version of
+# libglx-glmux-pixels0, glmux-layers, a -dbgsym), it prints one apt-get install: the downgrade
+# of each replaced package to the highest archive version (not glmux's, not a lower one) and
+# the purge of glmux's own (NAME-, --purge); --run runs (through sudo for a normal user, with
+# DEBIAN_FRONTEND=noninteractive) exactly those and finds no glmux package left; a package apt knows no archive version of
 # stops it before it changes anything; a system without glmux has nothing to do.
 #   test_uninstall_packages.sh SOURCE_DIR WORK_DIR
 set -u
@@ -88,6 +88,7 @@ libegl1 amd64 1.7.0+glmux0.1.0 ii
 libgl1 amd64 1.6.0-1 ii
 glmux-tools amd64 1.7.0+glmux0.1.0 ii
 libglx-glmux-pixels0 amd64 1.7.0+glmux0.1.0 ii
+glmux-layers amd64 1.7.0+glmux0.1.0 ii
 libegl1-dbgsym amd64 1.7.0+glmux0.1.0 ii
 S
     cat >"$d/madison" <<'M'
@@ -110,7 +111,7 @@ run() {   # expected exit status, arguments
 setup
 run 0
 way="install --allow-downgrades --purge libglvnd0=1.6.0-1 libglvnd0:i386=1.6.0-1 libegl1=1.6.0-1"
-way="$way glmux-tools- libglx-glmux-pixels0- libegl1-dbgsym-"
+way="$way glmux-tools- libglx-glmux-pixels0- glmux-layers- libegl1-dbgsym-"
 grep -qxF "apt-get $way" "$work/out" || fail "not the way back expected"
 [ -s "$d/calls" ] && fail "apt-get ran without --run"
 echo "ok: prints the way back"
