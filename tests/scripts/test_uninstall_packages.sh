@@ -5,8 +5,9 @@
 # libglx-glmux-pixels0, glmux-layers, a -dbgsym), it prints one apt-get install: the downgrade
 # of each replaced package to the highest archive version (not glmux's, not a lower one) and
 # the purge of glmux's own (NAME-, --purge); --run runs (through sudo for a normal user, with
-# DEBIAN_FRONTEND=noninteractive) exactly those and finds no glmux package left; a package apt knows no archive version of
-# stops it before it changes anything; a system without glmux has nothing to do.
+# DEBIAN_FRONTEND=noninteractive) exactly those and finds no glmux package left; a package
+# apt knows no archive version of stops it before it changes anything; a system without glmux
+# has nothing to do.
 #   test_uninstall_packages.sh SOURCE_DIR WORK_DIR
 set -u
 src=$1 work=$2
