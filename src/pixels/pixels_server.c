@@ -110,6 +110,9 @@ static void *present_display_new(Display *dpy)
     if (!XQueryExtension(dpy, "GLX", &d->glx_opcode, &ev, &d->glx_error))
         d->glx_opcode = 0;
     d->present = glmux_env_get_int("GLMUX_GLX_REMOTE_PRESENT", 1) != 0 && has_present(xl, d->xcb);
+    /* Read now too, with its sibling, so that a bad value is said when the display is set up,
+     * not at the first frame (glmux_pixels_shm_works reads it again; it is said once). */
+    (void)glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1);
     d->order = ImageByteOrder(dpy);
     glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: display %s: %s", DisplayString(dpy),
               d->present ? "Present: window sizes from its events, frames paced by it"
