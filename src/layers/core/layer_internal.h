@@ -29,6 +29,9 @@ void glmux_layer_info_clear(struct glmux_layer_info *info);
 /* True for a valid layer name: [A-Za-z0-9_.-]+, at most GLMUX_LAYER_NAME_MAX bytes. */
 bool glmux_layer_valid_name(const char *name);
 
+/* True when the loader may skip the scan: no layer can load (layer_scan.c says when); env NULL:
+ * the process's own. */
+bool glmux_layers_none_quick(const struct glmux_layers_env *env);
 /*
  * glmux_layers_scan, with all_libraries false for the loader: only the libraries of layers
  * that are switched on are looked at.

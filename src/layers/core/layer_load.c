@@ -170,6 +170,8 @@ bool glmux_layers_load_env(const struct glmux_layers_env *env, struct glmux_laye
 
     *out = NULL;
     *count = 0;
+    if (env != NULL && glmux_layers_none_quick(env))
+        return false;
     if (!glmux_layers_scan_mode(env, &scan, false)) {
         warn("out of memory while looking for GL layers; going on without them");
         return false;
@@ -236,7 +238,10 @@ bool glmux_layers_load_env(const struct glmux_layers_env *env, struct glmux_laye
 bool glmux_layers_load(struct glmux_layer_loaded **out, size_t *count,
                        PFNEGLGETNEXTLAYERPROCADDRESSPROC get_next)
 {
-    return glmux_layers_load_env(NULL, out, count, get_next);
+    /* No layer installed or all switched off: a few system calls, no scan (layer_scan.c). */
+    *out = NULL;
+    *count = 0;
+    return !glmux_layers_none_quick(NULL) && glmux_layers_load_env(NULL, out, count, get_next);
 }
 
 void glmux_layers_unload(struct glmux_layer_loaded *layers, size_t count)

@@ -13,7 +13,9 @@
 #define _GNU_SOURCE
 #include "layers/core/layer_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -542,6 +544,109 @@ void glmux_layers_scan_free(struct glmux_layer_scan *scan)
         free(scan->unknown_names[i]);
     free(scan->unknown_names);
     memset(scan, 0, sizeof(*scan));
+}
+
+/* ---- the loader's quick answer ---- */
+
+/* Whether path is a folder that holds a *.json (what read_folder would read). A folder that
+ * cannot be listed is skipped by the scan as well. Nothing is allocated. */
+static bool folder_has_manifest(const char *path)
+{
+    struct dirent *e;
+    bool found = false;
+    DIR *d = opendir(path);
+
+    if (d == NULL)
+        return false;
+    while (!found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+
+        found = n > 5 && memcmp(e->d_name + n - 5, ".json", 5) == 0;
+    }
+    closedir(d);
+    return found;
+}
+
+/* The same for the len bytes at path (one folder of GLMUX_LAYER_PATH); true too when it is
+ * too long to be checked here (the scan will say). */
+static bool folder_has_manifest_n(const char *path, size_t len)
+{
+    char buf[PATH_MAX];
+
+    if (path[len] == '\0')
+        return folder_has_manifest(path);
+    if (len >= sizeof(buf))
+        return true;
+    memcpy(buf, path, len);
+    buf[len] = '\0';
+    return folder_has_manifest(buf);
+}
+
+/* A variable as env->get reads it; env NULL: the process's own, not in secure execution (no
+ * call through the table). */
+static const char *quick_get(const struct glmux_layers_env *env, const char *name)
+{
+    return env != NULL ? env->get(name) : glmux_env_get(name);
+}
+
+/* The user's folder, by the XDG rule of add_folders. */
+static bool user_folder_has_manifest(const struct glmux_layers_env *env)
+{
+    const char *base = quick_get(env, "XDG_DATA_HOME"), *tail = "/glmux/layers.d";
+    char buf[PATH_MAX];
+    int n;
+
+    if (base == NULL || base[0] != '/') {
+        base = quick_get(env, "HOME");
+        if (base == NULL || base[0] != '/')
+            return false;
+        tail = "/.local/share/glmux/layers.d";
+    }
+    n = snprintf(buf, sizeof(buf), "%s%s", base, tail);
+    return n < 0 || (size_t)n >= sizeof(buf) || folder_has_manifest(buf);
+}
+
+/*
+ * The loader's answer, without a scan, when it can tell that no layer can load: nothing names
+ * or enables a layer, and GLMUX_LAYERS_DISABLE is "~all~" or none of the four folders holds a
+ * manifest (an open each, and a read of those that exist; nothing allocated, no message
+ * formatted). False means "scan": whenever a variable names a layer, a manifest is found (a
+ * broken one is warned about by the scan), or the layer messages are on (the scan says what
+ * it read). Where it answers true, the scan would find no layer and say nothing at the levels
+ * that are on (docs/performance.md, "GL layers"). In secure execution env->get answers NULL
+ * (glmux_env_get), so only the administrators' and the packages' folders are looked at, the
+ * only ones the scan reads there.
+ */
+bool glmux_layers_none_quick(const struct glmux_layers_env *env)
+{
+    const char *v, *sys, *pkg;
+
+    if (glmux_log_enabled(GLMUX_LOG_LAYER))
+        return false;
+    v = quick_get(env, GLMUX_LAYERS_VAR);
+    if (v != NULL && *v != '\0')
+        return false;
+    v = quick_get(env, GLMUX_LAYERS_ENABLE_VAR);
+    if (v != NULL && *v != '\0')
+        return false;
+    v = env != NULL ? env->get_always(GLMUX_LAYERS_DISABLE_VAR)
+                    : glmux_env_get_always(GLMUX_LAYERS_DISABLE_VAR);
+    if (v != NULL && strcmp(v, "~all~") == 0)
+        return true;
+    for (const char *p = quick_get(env, GLMUX_LAYER_PATH_VAR); p != NULL && *p != '\0';) {
+        size_t len = strcspn(p, ":");
+
+        if (len > 0 && folder_has_manifest_n(p, len))
+            return false;
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    if (user_folder_has_manifest(env))
+        return false;
+    sys = env != NULL && env->system_dir != NULL ? env->system_dir : GLMUX_LAYER_SYSTEM_DIR;
+    pkg = env != NULL && env->package_dir != NULL ? env->package_dir : GLMUX_LAYER_PACKAGE_DIR;
+    return !folder_has_manifest(sys) && !folder_has_manifest(pkg);
 }
 
 bool glmux_layers_scan_mode(const struct glmux_layers_env *env, struct glmux_layer_scan *out,

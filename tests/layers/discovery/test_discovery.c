@@ -10,8 +10,12 @@
  * addresses, a declining and a wrong-version negotiation, missing entries, Android's entries,
  * one message per failure naming the manifest.
  *
+ * With --quick, alone and with GLMUX_DEBUG unset: the loader's answer without a scan
+ * (glmux_layers_none_quick) in each case where it may give one, and the scan agreeing.
+ *
  *   layers_discovery FIXTURES_DIR LAYER_GOOD LAYER_ANDROID LAYER_DECLINE LAYER_BADABI
  *                    LAYER_NOENTRY LAYER_ANDROIDHALF [LIB32]
+ *   layers_discovery --quick
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -395,6 +399,108 @@ static void test_folders(void)
     free(p);
     free(d1);
     free(d2);
+}
+
+/* ---- the loader's quick answer ---- */
+
+/* glmux_layers_none_quick answers want; when it says "no layer", the scan agrees: nothing to
+ * load and nothing it would warn about. */
+static void expect_quick(bool want, const char *what)
+{
+    bool got = glmux_layers_none_quick(&fenv);
+
+    CHECK_MSG(got == want, "%s: the quick answer is %s", what, got ? "none" : "scan");
+    if (!got)
+        return;
+    do_scan();
+    CHECK_MSG(scan.chain_count == 0 && scan.n_unknown == 0, "%s: the scan finds %zu to load",
+              what, scan.chain_count);
+    for (size_t i = 0; i < scan.count; i++)
+        CHECK_MSG(scan.layers[i].verdict == GLMUX_LAYER_OFF, "%s: %s is %s", what,
+                  scan.layers[i].manifest, glmux_layer_verdict_name(scan.layers[i].verdict));
+    glmux_layers_scan_free(&scan);
+}
+
+/* Run without GLMUX_DEBUG (the quick answer is never given while the layer messages are on). */
+static void test_quick(void)
+{
+    char *d = make_dir("quick"), *xdg = make_dir("xdg"), *user, *p, *long_path;
+
+    reset_env();
+    expect_quick(true, "empty system and package folders, no user folder");
+    CHECK(asprintf(&p, "/nonexistent-glmux-layers::%s", d) > 0);
+    setvar("GLMUX_LAYER_PATH", p);
+    free(p);
+    expect_quick(true, "a missing and an empty folder in GLMUX_LAYER_PATH");
+    manifest(d, "notes.txt", "txt", "explicit", "libt.so", "");
+    manifest(d, "old.json.bak", "bak", "explicit", "libb.so", "");
+    manifest(d, ".json", "hidden", "explicit", "libh.so", "");
+    expect_quick(true, "a folder of files that are no manifests");
+    setvar("GLMUX_LAYERS", "");
+    setvar("GLMUX_LAYERS_ENABLE", "");
+    expect_quick(true, "GLMUX_LAYERS and GLMUX_LAYERS_ENABLE empty");
+    setvar("GLMUX_LAYERS", "nothere");
+    expect_quick(false, "GLMUX_LAYERS names a layer (the scan warns that none declares it)");
+    setvar("GLMUX_LAYERS", NULL);
+    setvar("GLMUX_LAYERS_ENABLE", "*");
+    expect_quick(false, "GLMUX_LAYERS_ENABLE set");
+    setvar("GLMUX_LAYERS_ENABLE", NULL);
+
+    /* A manifest anywhere: the scan decides (a broken one is warned about). */
+    manifest(d, "a.json", "alpha", "explicit", "liba.so", "");
+    expect_quick(false, "a manifest in GLMUX_LAYER_PATH");
+    setvar("GLMUX_LAYERS_DISABLE", "~all~");
+    expect_quick(true, "GLMUX_LAYERS_DISABLE=~all~");
+    setvar("GLMUX_LAYERS_DISABLE", NULL);
+    setvar("GLMUX_LAYER_PATH", NULL);
+    expect_quick(true, "the manifest's folder no longer searched");
+
+    user = path_in(xdg, "glmux");
+    CHECK(mkdir(user, 0755) == 0);
+    free(user);
+    user = path_in(xdg, "glmux/layers.d");
+    CHECK(mkdir(user, 0755) == 0);
+    setvar("XDG_DATA_HOME", xdg);
+    expect_quick(true, "an empty user folder");
+    manifest(user, "u.json", "user", "explicit", "libu.so", "");
+    expect_quick(false, "a manifest in $XDG_DATA_HOME/glmux/layers.d");
+    setvar("XDG_DATA_HOME", "relative/ignored");
+    expect_quick(true, "XDG_DATA_HOME not absolute: ~/.local/share");
+    setvar("XDG_DATA_HOME", xdg);
+    fake_secure = fenv.secure = true;
+    expect_quick(true, "secure execution: the user's folder is not read");
+    manifest(pkgdir, "p.json", "pkg", "explicit", "libp.so", "");
+    expect_quick(false, "secure execution, a manifest in the package folder");
+    fake_secure = fenv.secure = false;
+    expect_quick(false, "a manifest in the package folder");
+    p = path_in(pkgdir, "p.json");
+    CHECK(unlink(p) == 0);
+    free(p);
+    manifest(sysdir, "s.json", "sys", "implicit", "libs.so",
+             "\"disable_environment\": {\"SYS_OFF\": \"1\"}");
+    expect_quick(false, "a manifest in the system folder");
+    p = path_in(sysdir, "s.json");
+    CHECK(unlink(p) == 0);
+    free(p);
+    p = path_in(user, "u.json");
+    CHECK(unlink(p) == 0);
+    free(p);
+    expect_quick(true, "the manifests removed");
+
+    /* A folder of GLMUX_LAYER_PATH too long to be checked without a scan. */
+    long_path = malloc(PATH_MAX + 8);
+    CHECK(long_path != NULL);
+    memset(long_path, 'x', PATH_MAX + 6);
+    long_path[0] = '/';
+    long_path[PATH_MAX + 6] = ':';
+    long_path[PATH_MAX + 7] = '\0';
+    setvar("GLMUX_LAYER_PATH", long_path);
+    expect_quick(false, "a folder name longer than PATH_MAX");
+    setvar("GLMUX_LAYER_PATH", NULL);
+    free(long_path);
+    free(user);
+    free(xdg);
+    free(d);
 }
 
 /* ---- filters and variables ---- */
@@ -802,6 +908,21 @@ int main(int argc, char **argv)
 {
     char *log_path, *layer_log;
 
+    if (argc == 2 && strcmp(argv[1], "--quick") == 0) {
+        /* The loader's quick answer, with the layer messages off (GLMUX_DEBUG unset). */
+        unsetenv("GLMUX_DEBUG");
+        snprintf(work, sizeof(work), "%s/glmux-layers-XXXXXX", glmux_test_tmpdir());
+        CHECK(mkdtemp(work) != NULL);
+        CHECK(chmod(work, 0755) == 0);
+        snprintf(sysdir, sizeof(sysdir), "%s/etc-layers.d", work);
+        snprintf(pkgdir, sizeof(pkgdir), "%s/lib-layers.d", work);
+        CHECK(mkdir(sysdir, 0755) == 0 && mkdir(pkgdir, 0755) == 0);
+        test_quick();
+        clearvars();
+        CHECK(nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
+        printf("ok\n");
+        return 0;
+    }
     if (argc < 8) {
         fprintf(stderr, "usage: %s FIXTURES GOOD ANDROID DECLINE BADABI NOENTRY ANDROIDHALF "
                 "[LIB32]\n", argv[0]);
