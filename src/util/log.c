@@ -38,7 +38,17 @@ static const struct {
 };
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
-static unsigned log_mask = GLMUX_LOG_DEFAULT;
+static unsigned log_mask = GLMUX_LOG_DEFAULT;   /* atomic */
+static bool log_known;      /* atomic: log_mask holds GLMUX_DEBUG's categories */
+unsigned glmux_log_maybe_on = ~0u;                 /* atomic (log.h) */
+
+/* log_mask is known to be mask. */
+static void log_set_known(unsigned mask)
+{
+    __atomic_store_n(&log_mask, mask, __ATOMIC_RELAXED);
+    __atomic_store_n(&glmux_log_maybe_on, mask, __ATOMIC_RELAXED);
+    __atomic_store_n(&log_known, true, __ATOMIC_RELEASE);
+}
 static int log_fd = STDERR_FILENO;
 
 unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size)
@@ -218,7 +228,9 @@ static void log_init(void)
     char bad[64], link_at[256];
     const char *path = glmux_env_get("GLMUX_DEBUG_FILE");
 
-    log_mask = glmux_log_parse(glmux_env_get("GLMUX_DEBUG"), bad, sizeof(bad));
+    bad[0] = '\0';
+    if (!__atomic_load_n(&log_known, __ATOMIC_ACQUIRE))
+        log_set_known(glmux_log_parse(glmux_env_get("GLMUX_DEBUG"), bad, sizeof(bad)));
     if (path != NULL && *path != '\0') {
         int fd = open_debug_file(path, link_at, sizeof(link_at));
         int saved = errno;
@@ -321,13 +333,32 @@ void glmux_log_mark_cut(char *buf, size_t size, int n)
     memcpy(buf + end, "...", 4);
 }
 
-bool glmux_log_enabled(unsigned category)
+/* The first check of a category off by default, before GLMUX_DEBUG is read: when it is unset,
+ * the categories are known without setting the log up (the debug file is opened at the first
+ * message written; start-up's cost, docs/performance.md "GL layers"). */
+static __attribute__((noinline)) bool log_first_check(unsigned category)
 {
+    if ((category & GLMUX_LOG_DEFAULT) == 0 && glmux_env_get("GLMUX_DEBUG") == NULL) {
+        log_set_known(GLMUX_LOG_DEFAULT);
+        return false;
+    }
     pthread_once(&log_once, log_init);
-    return (log_mask & category) != 0;
+    return (__atomic_load_n(&log_mask, __ATOMIC_RELAXED) & category) != 0;
 }
 
-void glmux_log(unsigned category, const char *fmt, ...)
+bool (glmux_log_enabled)(unsigned category)
+{
+    if (__builtin_expect(!__atomic_load_n(&log_known, __ATOMIC_ACQUIRE), 0)) {
+        if (!log_first_check(category))
+            return false;
+    } else if ((__atomic_load_n(&log_mask, __ATOMIC_RELAXED) & category) == 0) {
+        return false;
+    }
+    pthread_once(&log_once, log_init);
+    return true;
+}
+
+void (glmux_log)(unsigned category, const char *fmt, ...)
 {
     va_list ap;
 

@@ -24,11 +24,27 @@ enum glmux_log_category {
 /* Categories on when GLMUX_DEBUG is unset: real failures and bad input only. */
 #define GLMUX_LOG_DEFAULT (GLMUX_LOG_ERROR | GLMUX_LOG_WARN)
 
-/* True when messages of this category would be written. */
+/*
+ * The categories that may be on in this library's copy of the log: all until it knows
+ * GLMUX_DEBUG's, then those. glmux_log and glmux_log_enabled read it inline, so that a message
+ * of a category that is off costs a load and a branch, with no call and no argument evaluated
+ * (docs/performance.md, "GL layers": start-up's messages that nobody asked for).
+ */
+extern unsigned glmux_log_maybe_on __attribute__((visibility("hidden")));
+
+/* True when messages of this category would be written (inline: false at once for a category
+ * known to be off). */
 bool glmux_log_enabled(unsigned category);
+#define glmux_log_enabled(category)                                                          \
+    ((__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & (unsigned)(category)) != 0 &&   \
+     (glmux_log_enabled)(category))
 
 /* Writes "glmux: <message>\n" when the category is enabled. */
 void glmux_log(unsigned category, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define glmux_log(category, ...)                                                             \
+    ((__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & (unsigned)(category)) != 0      \
+         ? (glmux_log)((category), __VA_ARGS__)                                               \
+         : (void)0)
 
 /*
  * Parses a GLMUX_DEBUG value into a category mask. Unknown tokens are skipped; the first one
