@@ -51,9 +51,12 @@ static const struct glmux_dispatch_winsys *find_winsys(void)
     if (!glmux_winsys_usable())
         return NULL;
     /* The name carries the version: only a glmux libGLdispatch with layers answers it with its
-     * interface (thread.c has checked the magic of the same answer at load). */
-    w = (const struct glmux_dispatch_winsys *)(uintptr_t)__glDispatchGetProcAddress(
-        GLMUX_DISPATCH_WINSYS_NAME);
+     * interface. thread.c asked for it at load (and checked its magic); asked again only when
+     * that registration failed. */
+    w = glmux_winsys_dispatch();
+    if (w == NULL)
+        w = (const struct glmux_dispatch_winsys *)(uintptr_t)__glDispatchGetProcAddress(
+            GLMUX_DISPATCH_WINSYS_NAME);
     if (w == NULL || w->magic != GLMUX_DISPATCH_WINSYS_MAGIC || w->layer_top == NULL ||
         w->layers_active == NULL) {
         __atomic_store_n(&glmux_winsys_layers, GLMUX_WINSYS_LAYERS_NONE, __ATOMIC_RELAXED);
@@ -99,9 +102,13 @@ static bool depth_ready(void)
     return st == 2;
 }
 
+/* The calling thread's depth; 0 without making the key when no thread has entered a layer's
+ * function yet (an export's first call with no layer loaded). */
 static uintptr_t depth_get(void)
 {
-    return depth_ready() ? (uintptr_t)pthread_getspecific(depth_key) : 0;
+    return __atomic_load_n(&depth_state, __ATOMIC_ACQUIRE) == 2
+               ? (uintptr_t)pthread_getspecific(depth_key)
+               : 0;
 }
 
 void glmux_winsys_layer_enter(void)

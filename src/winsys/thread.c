@@ -122,6 +122,11 @@ bool glmux_winsys_usable(void)
     return usable;
 }
 
+const struct glmux_dispatch_winsys *glmux_winsys_dispatch(void)
+{
+    return dispatch_winsys;
+}
+
 void glmux_winsys_load(const struct glmux_winsys_library *lib)
 {
     library = lib;

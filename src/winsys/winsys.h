@@ -156,6 +156,9 @@ void glmux_winsys_unload(void);
     }
 /* Whether the library loaded (libGLdispatch's ABI matched) and is not being unloaded. */
 bool glmux_winsys_usable(void);
+/* glmux's libGLdispatch interface this library registered with at load, or NULL (another
+ * libGLdispatch, or the registration failed). */
+const struct glmux_dispatch_winsys *glmux_winsys_dispatch(void);
 
 /* A zeroed record of size bytes (>= sizeof the base) of this library, or NULL (no memory). */
 __GLdispatchThreadState *glmux_winsys_record_new(size_t size);
