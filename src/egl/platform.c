@@ -38,13 +38,11 @@
  */
 static struct glmux_egl_explain_display *explaining;
 
-static void note(glmux_egl_vendor *v, enum glmux_egl_explain_result result, EGLint error)
+static void note_in(struct glmux_egl_explain_display *r, glmux_egl_vendor *v,
+                    enum glmux_egl_explain_result result, EGLint error)
 {
-    struct glmux_egl_explain_display *r = __atomic_load_n(&explaining, __ATOMIC_ACQUIRE);
     struct glmux_egl_explain_try *t;
 
-    if (r == NULL)
-        return;
     if (result == GLMUX_EGL_EXPLAIN_OWNS)
         snprintf(r->library, sizeof(r->library), "%s", v->library);
     if (r->n_tries >= GLMUX_EGL_EXPLAIN_TRIES)
@@ -53,6 +51,15 @@ static void note(glmux_egl_vendor *v, enum glmux_egl_explain_result result, EGLi
     t->result = (int32_t)result;
     t->error = error;
     snprintf(t->library, sizeof(t->library), "%s", v->library);
+}
+
+/* Out of explain's child, a load and a branch. */
+static inline void note(glmux_egl_vendor *v, enum glmux_egl_explain_result result, EGLint error)
+{
+    struct glmux_egl_explain_display *r = __atomic_load_n(&explaining, __ATOMIC_ACQUIRE);
+
+    if (r != NULL)
+        note_in(r, v, result, error);
 }
 
 /* select.h names the platforms for code that does not include egl.h; they must agree. */

@@ -186,19 +186,16 @@ void glmux_file_list_free(char **names, size_t count)
     free(names);
 }
 
-int glmux_file_list_dir(const char *dir, const char *suffix, char ***names, size_t *count)
+/* Lists the open folder d (closed here) for glmux_file_list_dir (file.h). */
+int glmux_file_list_open_dir(DIR *d, const char *suffix, char ***names, size_t *count)
 {
     size_t suffix_len = strlen(suffix), n = 0, cap = 0;
     char **list = NULL;
     struct dirent *e;
     int code = 0;
-    DIR *d;
 
     *names = NULL;
     *count = 0;
-    d = opendir(dir);
-    if (d == NULL)
-        return errno != 0 ? errno : EIO;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
         char *copy;

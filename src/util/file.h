@@ -9,6 +9,8 @@
 #ifndef GLMUX_UTIL_FILE_H
 #define GLMUX_UTIL_FILE_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <stddef.h>
 
 /* What glmux_file_read failed on, for callers that report it themselves. */
@@ -45,7 +47,21 @@ int glmux_file_read_small(const char *path, char *buf, size_t size);
  * malloc'ed array of *count malloc'ed names (glmux_file_list_free). Returns 0, or an errno value
  * (ENOENT for a missing folder) with *names NULL and *count 0.
  */
-int glmux_file_list_dir(const char *dir, const char *suffix, char ***names, size_t *count);
+/* The same for a folder opened with opendir (closed here). */
+int glmux_file_list_open_dir(DIR *d, const char *suffix, char ***names, size_t *count);
+static inline int glmux_file_list_dir(const char *dir, const char *suffix, char ***names,
+                                      size_t *count)
+{
+    /* Inline up to the opendir: most folders of a search list are missing, and then this is
+     * all a folder costs (start-up, docs/performance.md). */
+    DIR *d = opendir(dir);
+
+    *names = NULL;
+    *count = 0;
+    if (d == NULL)
+        return errno != 0 ? errno : EIO;
+    return glmux_file_list_open_dir(d, suffix, names, count);
+}
 void glmux_file_list_free(char **names, size_t count);
 
 #endif /* GLMUX_UTIL_FILE_H */

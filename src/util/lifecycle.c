@@ -3,8 +3,9 @@
  * glmux: runs the lifecycle steps of the library it is linked into (lifecycle.h). The steps
  * are the records between the linker's __start_glmux_lifecycle and __stop_glmux_lifecycle of
  * this shared object (hidden, weak: a library without steps has none); they lie in link order,
- * so each run sorts pointers to them on its stack (a library has a dozen steps, and fork
- * handlers may not allocate); past 64 steps it walks them in order by selection instead.
+ * so each run sorts pointers to the ones with something to run in its phase on its stack (a
+ * library has a dozen steps, and fork handlers may not allocate); past 64 steps it walks them
+ * in order by selection instead.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -71,26 +72,45 @@ static const struct glmux_lifecycle_step *step_prev(const struct glmux_lifecycle
     return best;
 }
 
-/*
- * The steps in running order, into out (on the caller's stack: no memory is allocated, fork
- * handlers run this): an insertion sort, cheap for the few, nearly sorted steps of a library.
- * Returns the count, or SIZE_MAX when there are more than max (then step_next walks them).
- */
-static size_t steps_sorted(const struct glmux_lifecycle_step **out, size_t max)
+/* Whether s has something to run in phase. */
+static bool step_has(const struct glmux_lifecycle_step *s, enum glmux_lifecycle_phase phase)
 {
-    size_t n = step_count();
+    switch (phase) {
+    case GLMUX_LIFECYCLE_INIT:
+        return s->init != NULL;
+    case GLMUX_LIFECYCLE_CHILD:
+        return s->child != NULL;
+    case GLMUX_LIFECYCLE_TEARDOWN:
+        return s->teardown != NULL;
+    default:
+        return s->fork != NULL;
+    }
+}
+
+/*
+ * The steps with something to run in phase, in running order, into out (on the caller's
+ * stack: no memory is allocated, fork handlers run this): an insertion sort, cheap for the
+ * few, nearly sorted steps of a library. Returns the count, or SIZE_MAX when there are more
+ * than max (then step_next walks them all).
+ */
+static size_t steps_sorted(const struct glmux_lifecycle_step **out, size_t max,
+                           enum glmux_lifecycle_phase phase)
+{
+    size_t n = step_count(), k = 0;
 
     if (n > max)
         return SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const struct glmux_lifecycle_step *s = &__start_glmux_lifecycle[i];
-        size_t j = i;
+        size_t j;
 
-        for (; j > 0 && step_cmp(out[j - 1], s) > 0; j--)
+        if (!step_has(s, phase))
+            continue;
+        for (j = k++; j > 0 && step_cmp(out[j - 1], s) > 0; j--)
             out[j] = out[j - 1];
         out[j] = s;
     }
-    return n;
+    return k;
 }
 
 static void step_run(const struct glmux_lifecycle_step *s, enum glmux_lifecycle_phase phase)
@@ -132,7 +152,7 @@ void glmux_lifecycle_run(enum glmux_lifecycle_phase phase)
     bool reverse = phase == GLMUX_LIFECYCLE_FORK_PARENT || phase == GLMUX_LIFECYCLE_FORK_CHILD ||
                    phase == GLMUX_LIFECYCLE_FORK_CHILD_ANEW || phase == GLMUX_LIFECYCLE_TEARDOWN;
     const struct glmux_lifecycle_step *sorted[64];
-    size_t n = steps_sorted(sorted, sizeof(sorted) / sizeof(sorted[0]));
+    size_t n = steps_sorted(sorted, sizeof(sorted) / sizeof(sorted[0]), phase);
 
     if (n != SIZE_MAX) {
         for (size_t i = 0; i < n; i++)

@@ -15,10 +15,8 @@ static void finish(struct glmux_once *gate)
     pthread_cond_broadcast(&gate->done);
 }
 
-void glmux_once_run(struct glmux_once *gate, void (*routine)(void))
+void glmux_once_run_slow(struct glmux_once *gate, void (*routine)(void))
 {
-    if (__atomic_load_n(&gate->state, __ATOMIC_ACQUIRE) == GLMUX_ONCE_DONE)
-        return;
     pthread_mutex_lock(&gate->lock);
     while (gate->state == GLMUX_ONCE_RUNNING && !pthread_equal(gate->runner, pthread_self()))
         pthread_cond_wait(&gate->done, &gate->lock);
@@ -37,31 +35,14 @@ void glmux_once_run(struct glmux_once *gate, void (*routine)(void))
     pthread_mutex_unlock(&gate->lock);
 }
 
-void glmux_once_run_fork_waits(struct glmux_once *gate, void (*routine)(void))
+void glmux_once_run_fork_waits_slow(struct glmux_once *gate, void (*routine)(void))
 {
-    if (__atomic_load_n(&gate->state, __ATOMIC_ACQUIRE) == GLMUX_ONCE_DONE)
-        return;
     pthread_mutex_lock(&gate->lock);
     if (gate->state != GLMUX_ONCE_DONE) {
         /* Never seen RUNNING by another thread: the lock is held throughout. */
         routine();
         finish(gate);
     }
-    pthread_mutex_unlock(&gate->lock);
-}
-
-bool glmux_once_done(struct glmux_once *gate)
-{
-    return __atomic_load_n(&gate->state, __ATOMIC_ACQUIRE) == GLMUX_ONCE_DONE;
-}
-
-void glmux_once_lock(struct glmux_once *gate)
-{
-    pthread_mutex_lock(&gate->lock);
-}
-
-void glmux_once_unlock(struct glmux_once *gate)
-{
     pthread_mutex_unlock(&gate->lock);
 }
 

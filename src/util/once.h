@@ -50,16 +50,41 @@ struct glmux_once {
 
 #define GLMUX_ONCE_INIT { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, GLMUX_ONCE_NEW, 0 }
 
-/* Runs routine unless it is done (see above); returns when it is done, or at once when
- * called from inside it. */
-void glmux_once_run(struct glmux_once *gate, void (*routine)(void));
-/* Runs routine, the gate's mutex taken for all of it, unless it is done. */
-void glmux_once_run_fork_waits(struct glmux_once *gate, void (*routine)(void));
+/* The out-of-line parts of glmux_once_run and glmux_once_run_fork_waits (once.c). */
+void glmux_once_run_slow(struct glmux_once *gate, void (*routine)(void));
+void glmux_once_run_fork_waits_slow(struct glmux_once *gate, void (*routine)(void));
+
 /* Whether the routine has finished (acquire: what it wrote is visible). */
-bool glmux_once_done(struct glmux_once *gate);
+static inline bool glmux_once_done(struct glmux_once *gate)
+{
+    return __atomic_load_n(&gate->state, __ATOMIC_ACQUIRE) == GLMUX_ONCE_DONE;
+}
+
+/* Runs routine unless it is done (see above); returns when it is done, or at once when
+ * called from inside it. A done gate costs a load and a branch, inline. */
+static inline void glmux_once_run(struct glmux_once *gate, void (*routine)(void))
+{
+    if (!glmux_once_done(gate))
+        glmux_once_run_slow(gate, routine);
+}
+
+/* Runs routine, the gate's mutex taken for all of it, unless it is done. */
+static inline void glmux_once_run_fork_waits(struct glmux_once *gate, void (*routine)(void))
+{
+    if (!glmux_once_done(gate))
+        glmux_once_run_fork_waits_slow(gate, routine);
+}
+
 /* Around the routine's writes of its progress. */
-void glmux_once_lock(struct glmux_once *gate);
-void glmux_once_unlock(struct glmux_once *gate);
+static inline void glmux_once_lock(struct glmux_once *gate)
+{
+    pthread_mutex_lock(&gate->lock);
+}
+
+static inline void glmux_once_unlock(struct glmux_once *gate)
+{
+    pthread_mutex_unlock(&gate->lock);
+}
 /* The gate's part of its owner's fork step. */
 void glmux_once_fork(struct glmux_once *gate, enum glmux_fork_step step);
 
