@@ -40,7 +40,7 @@ class Fail(Exception):
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from umockdev_gi import skip, umockdev_api  # noqa: E402
+from umockdev_gi import new_testbed, skip, umockdev_api  # noqa: E402
 
 _, _, UMockdev = umockdev_api()
 
@@ -158,7 +158,7 @@ def drop_nodes(bed, root, names):
 
 def test_json(glmux, bed_file, vendors):
     base, later = records(bed_file)
-    bed = UMockdev.Testbed.new()
+    bed = new_testbed(UMockdev)
     root = bed.get_root_dir()
     for r in base:
         bed.add_from_string(r + "\n")
@@ -236,7 +236,7 @@ def test_json(glmux, bed_file, vendors):
 
 def test_text_and_endings(glmux, bed_file, vendors):
     base, later = records(bed_file)
-    bed = UMockdev.Testbed.new()
+    bed = new_testbed(UMockdev)
     for r in base:
         bed.add_from_string(r + "\n")
 

@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 import oracle  # noqa: E402
-from umockdev_gi import skip, umockdev_api  # noqa: E402
+from umockdev_gi import new_testbed, skip, umockdev_api  # noqa: E402
 from fake_x import FakeX, Screen  # noqa: E402
 from prime_env import Setup  # noqa: E402
 
@@ -80,8 +80,12 @@ class Bus:
     def __init__(self, work):
         path = os.path.join(work, "bus")
         config = os.path.join(work, "bus.conf")
+        # A D-Bus address escapes every byte but [-0-9A-Za-z_/.\*] as %XX: the build directory
+        # may hold a space, '+' or '['.
+        escaped = "".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_/.\\*")
+                          else "%%%02x" % b for b in path.encode())
         with open(config, "w") as f:
-            f.write(BUS_CONFIG % path)
+            f.write(BUS_CONFIG % escaped)
         env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "UMOCKDEV_DIR")}
         self.proc = subprocess.Popen(["dbus-daemon", "--config-file=" + config, "--nofork",
                                       "--print-address=1"], env=env, stdout=subprocess.PIPE,
@@ -160,7 +164,7 @@ class Machine:
     """A bed with switcheroo-control running in it, and the fake X server on its default GPU."""
 
     def __init__(self, bus, beds, bed, work, later=()):
-        self.bed = UMockdev.Testbed.new()
+        self.bed = new_testbed(UMockdev)
         self.texts = records(os.path.join(beds, bed + ".umockdev"))
         for r in self.texts:
             if not any(k in r.split("\n")[0] for k in later):

@@ -372,10 +372,12 @@ def inner(args):
 
 
 def wayland_rows(setup, devices, spec, bed, display, node, compositor, work, quick):
-    runtime = tempfile.mkdtemp(prefix="wl.", dir=work)
-    os.chmod(runtime, 0o700)
+    # In TMPDIR, not the build tree: the socket's path must fit a sockaddr_un (108 bytes), and a
+    # build directory may be long.
+    runtime = tempfile.mkdtemp(prefix="glmux-wl.")
     proc, socket = start_compositor(compositor, runtime, node["dev"])
     if proc is None:
+        shutil.rmtree(runtime, ignore_errors=True)
         return [{"label": "%s [Wayland on %s]" % (bed, display),
                  "problems": ["the fake compositor did not start"]}]
     rows = []
@@ -391,6 +393,7 @@ def wayland_rows(setup, devices, spec, bed, display, node, compositor, work, qui
     finally:
         proc.stdin.close()
         proc.wait()
+        shutil.rmtree(runtime, ignore_errors=True)
     return rows
 
 
