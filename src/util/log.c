@@ -346,7 +346,7 @@ static __attribute__((noinline)) bool log_first_check(unsigned category)
     return (__atomic_load_n(&log_mask, __ATOMIC_RELAXED) & category) != 0;
 }
 
-bool (glmux_log_enabled)(unsigned category)
+bool glmux_log_check(unsigned category)
 {
     if (__builtin_expect(!__atomic_load_n(&log_known, __ATOMIC_ACQUIRE), 0)) {
         if (!log_first_check(category))

@@ -33,18 +33,23 @@ enum glmux_log_category {
 extern unsigned glmux_log_maybe_on __attribute__((visibility("hidden")));
 
 /* True when messages of this category would be written (inline: false at once for a category
- * known to be off). */
-bool glmux_log_enabled(unsigned category);
-#define glmux_log_enabled(category)                                                          \
-    ((__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & (unsigned)(category)) != 0 &&   \
-     (glmux_log_enabled)(category))
+ * known to be off; glmux_log_check is the rest). */
+bool glmux_log_check(unsigned category);
+static inline bool glmux_log_enabled(unsigned category)
+{
+    return (__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & category) != 0 &&
+           glmux_log_check(category);
+}
 
-/* Writes "glmux: <message>\n" when the category is enabled. */
+/* Writes "glmux: <message>\n" when the category is enabled. The category is evaluated once
+ * (a caller may count its messages in it). */
 void glmux_log(unsigned category, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define glmux_log(category, ...)                                                             \
-    ((__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & (unsigned)(category)) != 0      \
-         ? (glmux_log)((category), __VA_ARGS__)                                               \
-         : (void)0)
+    __extension__({                                                                          \
+        unsigned glmux_log_category_ = (unsigned)(category);                                  \
+        if ((__atomic_load_n(&glmux_log_maybe_on, __ATOMIC_RELAXED) & glmux_log_category_) != 0) \
+            (glmux_log)(glmux_log_category_, __VA_ARGS__);                                    \
+    })
 
 /*
  * Parses a GLMUX_DEBUG value into a category mask. Unknown tokens are skipped; the first one
