@@ -582,8 +582,8 @@ static bool folder_has_manifest_n(const char *path, size_t len)
     return folder_has_manifest(buf);
 }
 
-/* A variable as env->get reads it; env NULL: the process's own, not in secure execution (no
- * call through the table). */
+/* A variable as env->get reads it; env NULL: the process's own, glmux_env_get (nothing in
+ * secure execution), without a call through the table. */
 static const char *quick_get(const struct glmux_layers_env *env, const char *name)
 {
     return env != NULL ? env->get(name) : glmux_env_get(name);
