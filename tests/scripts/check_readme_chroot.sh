@@ -61,6 +61,10 @@ render() {
         fail "glxinfo rendered with no llvmpipe ($1)"
     lib=$(sed -n 's/.*calling init: \(.*libGLX\.so\.0\)$/\1/p' "$logs/ld.log" | head -n 1)
     [ -n "$lib" ] || fail "no libGLX.so.0 in ld.so's log ($1)"
+    # xvfb-run signals its Xvfb and returns at once: the server removes its lock and socket
+    # from /tmp a moment later (up to 10 s), before /tmp is compared.
+    i=0
+    while ls /tmp/.X*-lock >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 }
 [ "$(id -u)" != 0 ] || fail "running as root, not as a normal user"
 sudo -n true || fail "demo cannot use sudo"
