@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from glmux_registry import Registry, read_list  # noqa: E402
+from glmux_registry import Registry, read_list, write_if_changed  # noqa: E402
 
 APIS = {
     "egl": {
@@ -154,19 +154,6 @@ def wrapper(cfg, cmd):
     return "".join(out)
 
 
-def write_if_changed(path, text):
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return
-    except FileNotFoundError:
-        pass
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--api", required=True, choices=sorted(APIS))
@@ -225,8 +212,10 @@ def main():
     else:
         c[-1] = c[-1].rstrip("\n") + "\n"
 
-    write_if_changed(os.path.join(args.out_dir, f"glmux_{args.api}_impl.h"), "".join(h))
-    write_if_changed(os.path.join(args.out_dir, f"glmux_{args.api}_wrappers.c"), "".join(c))
+    write_if_changed(os.path.join(args.out_dir, f"glmux_{args.api}_impl.h"), "".join(h),
+                     make_dirs=True)
+    write_if_changed(os.path.join(args.out_dir, f"glmux_{args.api}_wrappers.c"), "".join(c),
+                     make_dirs=True)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,30 @@
 Everything the generators know about GL commands comes through here: the commands with their
 C prototypes, the commands each API feature or extension requires, the typedefs, the frozen
 static slot list (src/dispatch/gl_slots.txt) and the extra commands that libglvnd 1.6 gives a
-static slot although Debian's gl.xml lacks them (src/dispatch/gl_extra_commands.txt).
+static slot although Debian's gl.xml lacks them (src/dispatch/gl_extra_commands.txt). It also
+holds write_if_changed, the one way every generator that reads it writes a file.
 """
 
+import os
 import re
 import xml.etree.ElementTree as ET
+
+
+def write_if_changed(path, text, make_dirs=False):
+    """Write text to path through a temporary file, unless path already holds exactly that text
+    (so an unchanged output keeps its time stamp and nothing downstream rebuilds). make_dirs
+    creates the file's folder first."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except FileNotFoundError:
+        pass
+    if make_dirs:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
 
 
 class Command:

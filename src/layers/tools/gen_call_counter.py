@@ -23,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts", "gen"))
 import glmux_registry  # noqa: E402
+from glmux_registry import write_if_changed  # noqa: E402
 
 # Types that glxext.h declares only inside #ifdef _DM_BUFFER_H_ / _VL_H_ (SGI libraries).
 SKIP_TYPES = ("DMparams", "DMbuffer", "VLServer", "VLPath", "VLNode")
@@ -33,18 +34,6 @@ PROLOGUE = {
     "egl": "#include <EGL/egl.h>\n#include <EGL/eglext.h>\n",
 }
 CALLCONV = {"gl": "APIENTRY", "glx": "", "egl": "EGLAPIENTRY"}
-
-
-def write_if_changed(path, text):
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return
-    except FileNotFoundError:
-        pass
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 def generate(api, commands, source):
