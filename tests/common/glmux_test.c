@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <link.h>
 #include <string.h>
+#include <unistd.h>
 
 struct find {
     const char *soname;
@@ -74,4 +75,40 @@ int glmux_test_open_fds(void)
         n += e->d_name[0] != '.';
     closedir(d);
     return n - 1; /* the directory's own descriptor */
+}
+
+static FILE *capture;
+static int saved_stderr = -1;
+
+void glmux_test_capture_begin(void)
+{
+    fflush(stderr);
+    capture = tmpfile();
+    CHECK(capture != NULL);
+    saved_stderr = dup(STDERR_FILENO);
+    CHECK(saved_stderr >= 0 && dup2(fileno(capture), STDERR_FILENO) == STDERR_FILENO);
+}
+
+char *glmux_test_capture_end(void)
+{
+    long n;
+    char *text;
+
+    CHECK(dup2(saved_stderr, STDERR_FILENO) == STDERR_FILENO);
+    close(saved_stderr);
+    n = ftell(capture);
+    CHECK(n >= 0 && (text = calloc(1, (size_t)n + 1)) != NULL);
+    rewind(capture);
+    CHECK(fread(text, 1, (size_t)n, capture) == (size_t)n);
+    fclose(capture);
+    return text;
+}
+
+int glmux_test_count(const char *text, const char *what)
+{
+    int n = 0;
+
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
 }

@@ -52,6 +52,17 @@ const char *glmux_test_loaded_path(const char *soname);
 int glmux_test_open_fds(void);
 
 /*
+ * stderr captured: glmux_test_capture_begin sends what the process writes to stderr into a
+ * temporary file, glmux_test_capture_end gives stderr back and returns what was written since
+ * (the caller frees it). One capture at a time; a failure fails the test.
+ */
+void glmux_test_capture_begin(void);
+char *glmux_test_capture_end(void);
+
+/* How many times what occurs in text, not overlapping. */
+int glmux_test_count(const char *text, const char *what);
+
+/*
  * The directory a test makes its temporary files in: $TMPDIR when it is an absolute path, else
  * /tmp. scripts/test.sh gives the suite a TMPDIR of its own and fails when anything is left in it.
  */

@@ -11,48 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "glmux_test.h"
 #include "util/env.h"
 #include "util/log.h"
-
-static FILE *capture;
-static int saved_stderr = -1;
-
-static void capture_begin(void)
-{
-    fflush(stderr);
-    capture = tmpfile();
-    CHECK(capture != NULL);
-    saved_stderr = dup(STDERR_FILENO);
-    CHECK(saved_stderr >= 0 && dup2(fileno(capture), STDERR_FILENO) == STDERR_FILENO);
-}
-
-/* What was written to stderr since capture_begin (the caller frees it). */
-static char *capture_end(void)
-{
-    long n;
-    char *text;
-
-    CHECK(dup2(saved_stderr, STDERR_FILENO) == STDERR_FILENO);
-    close(saved_stderr);
-    n = ftell(capture);
-    CHECK(n >= 0 && (text = calloc(1, (size_t)n + 1)) != NULL);
-    rewind(capture);
-    CHECK(fread(text, 1, (size_t)n, capture) == (size_t)n);
-    fclose(capture);
-    return text;
-}
-
-static int count(const char *text, const char *what)
-{
-    int n = 0;
-
-    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
-        n++;
-    return n;
-}
 
 int main(void)
 {
@@ -72,16 +34,17 @@ int main(void)
     CHECK(setenv("GLMUX_GLX_REMOTE_SHM", "99999999999999999999", 1) == 0);
     CHECK(setenv("GLMUX_TEST_WORD", "twelve", 1) == 0);
     CHECK(setenv("GLMUX_TEST_BIG", big, 1) == 0);
-    capture_begin();
+    glmux_test_capture_begin();
     for (int i = 0; i < 3; i++) {
         CHECK(glmux_env_get_int("GLMUX_GLX_REMOTE_SHM", 1) == 1);
         CHECK(glmux_env_get_int("GLMUX_TEST_WORD", 7) == 7);
         CHECK(glmux_env_get_int("GLMUX_TEST_BIG", 3) == 3);
     }
-    text = capture_end();
-    CHECK_MSG(count(text, range_line) == 1, "got: %s", text);
-    CHECK_MSG(count(text, word_line) == 1, "got: %s", text);
-    CHECK_MSG(count(text, "glmux: ignoring GLMUX_TEST_BIG=\"vvvv") == 1, "got: %.300s", text);
+    text = glmux_test_capture_end();
+    CHECK_MSG(glmux_test_count(text, range_line) == 1, "got: %s", text);
+    CHECK_MSG(glmux_test_count(text, word_line) == 1, "got: %s", text);
+    CHECK_MSG(glmux_test_count(text, "glmux: ignoring GLMUX_TEST_BIG=\"vvvv") == 1, "got: %.300s",
+              text);
     /* The 10 kB value is cut: 508 bytes of it, then "...". */
     CHECK_MSG(strstr(text, "vvv...\": not a decimal number; using 3\n") != NULL, "got: %.300s",
               text);
