@@ -5,6 +5,7 @@
  */
 #include "json.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -566,4 +567,31 @@ struct glmux_json *glmux_json_parse(const char *text, size_t len, struct glmux_j
         return NULL;
     }
     return root;
+}
+
+const char *glmux_json_type_name(enum glmux_json_type type)
+{
+    switch (type) {
+    case GLMUX_JSON_NULL: return "null";
+    case GLMUX_JSON_BOOL: return "a boolean";
+    case GLMUX_JSON_NUMBER: return "a number";
+    case GLMUX_JSON_STRING: return "a string";
+    case GLMUX_JSON_ARRAY: return "an array";
+    case GLMUX_JSON_OBJECT: return "an object";
+    }
+    return "?";
+}
+
+bool glmux_json_valid_name(const char *name, size_t max)
+{
+    size_t n = 0;
+
+    if (name == NULL || *name == '\0')
+        return false;
+    for (; name[n] != '\0'; n++) {
+        unsigned char ch = (unsigned char)name[n];
+        if (!isalnum(ch) && ch != '_' && ch != '-' && ch != '.')
+            return false;
+    }
+    return n <= max;
 }

@@ -57,4 +57,11 @@ void glmux_json_free(struct glmux_json *value);
 /* The member named key of an object, or NULL (also when obj is not an object). */
 const struct glmux_json *glmux_json_get(const struct glmux_json *obj, const char *key);
 
+/* A type as a manifest's error message names it: "a string", "an object", "null". */
+const char *glmux_json_type_name(enum glmux_json_type type);
+
+/* True for a name a manifest may give (a vendor's, a layer's): [A-Za-z0-9_.-]+, at most max
+ * bytes. Such a name is safe in a file name, an environment variable's value and a log line. */
+bool glmux_json_valid_name(const char *name, size_t max);
+
 #endif /* GLMUX_SELECT_JSON_H */

@@ -64,16 +64,7 @@ void glmux_manifest_clear(struct glmux_manifest *m)
 
 bool glmux_manifest_valid_name(const char *name)
 {
-    size_t n = 0;
-
-    if (name == NULL || *name == '\0')
-        return false;
-    for (; name[n] != '\0'; n++) {
-        unsigned char ch = (unsigned char)name[n];
-        if (!isalnum(ch) && ch != '_' && ch != '-' && ch != '.')
-            return false;
-    }
-    return n <= GLMUX_MANIFEST_NAME_MAX;
+    return glmux_json_valid_name(name, GLMUX_MANIFEST_NAME_MAX);
 }
 
 bool glmux_manifest_name_from_library(const char *library, char *buf, size_t size)
@@ -141,19 +132,6 @@ static char *resolve_library(const char *manifest_path, const char *lib)
     return out;
 }
 
-static const char *with_article(enum glmux_json_type type)
-{
-    switch (type) {
-    case GLMUX_JSON_NULL: return "null";
-    case GLMUX_JSON_BOOL: return "a boolean";
-    case GLMUX_JSON_NUMBER: return "a number";
-    case GLMUX_JSON_STRING: return "a string";
-    case GLMUX_JSON_ARRAY: return "an array";
-    case GLMUX_JSON_OBJECT: return "an object";
-    }
-    return "?";
-}
-
 static const struct glmux_json *get_typed(struct ctx *c, const struct glmux_json *obj,
                                           const char *key, const char *where,
                                           enum glmux_json_type type, bool required)
@@ -167,7 +145,7 @@ static const struct glmux_json *get_typed(struct ctx *c, const struct glmux_json
     }
     if (v->type != type) {
         say(c, GLMUX_MANIFEST_ERROR, v->line, "\"%s\" must be %s, not %s", key,
-            with_article(type), with_article(v->type));
+            glmux_json_type_name(type), glmux_json_type_name(v->type));
         return NULL;
     }
     return v;
@@ -360,7 +338,7 @@ bool glmux_manifest_parse(const char *path, const char *text, size_t len,
     }
     if (root->type != GLMUX_JSON_OBJECT) {
         say(&c, GLMUX_MANIFEST_ERROR, root->line, "the manifest must be a JSON object, not %s",
-            with_article(root->type));
+            glmux_json_type_name(root->type));
         glmux_json_free(root);
         return false;
     }

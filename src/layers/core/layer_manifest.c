@@ -24,16 +24,7 @@
 
 bool glmux_layer_valid_name(const char *name)
 {
-    size_t n = 0;
-
-    if (name == NULL || *name == '\0')
-        return false;
-    for (; name[n] != '\0'; n++) {
-        unsigned char ch = (unsigned char)name[n];
-        if (!isalnum(ch) && ch != '_' && ch != '-' && ch != '.')
-            return false;
-    }
-    return n <= GLMUX_LAYER_NAME_MAX;
+    return glmux_json_valid_name(name, GLMUX_LAYER_NAME_MAX);
 }
 
 /* An environment variable's name: [A-Za-z_][A-Za-z0-9_]*, bounded. */
@@ -90,19 +81,6 @@ static void broken(struct glmux_layer_info *info, int line, const char *fmt, ...
         snprintf(info->reason, sizeof(info->reason), "%s", msg);
 }
 
-static const char *type_name(enum glmux_json_type type)
-{
-    switch (type) {
-    case GLMUX_JSON_NULL: return "null";
-    case GLMUX_JSON_BOOL: return "a boolean";
-    case GLMUX_JSON_NUMBER: return "a number";
-    case GLMUX_JSON_STRING: return "a string";
-    case GLMUX_JSON_ARRAY: return "an array";
-    case GLMUX_JSON_OBJECT: return "an object";
-    }
-    return "?";
-}
-
 /* The member key of obj when it has the type; NULL (and the layer broken when it is there but
  * of another type, or missing and required). */
 static const struct glmux_json *member(struct glmux_layer_info *info,
@@ -118,8 +96,8 @@ static const struct glmux_json *member(struct glmux_layer_info *info,
         return NULL;
     }
     if (v->type != type) {
-        broken(info, v->line, "\"%s\" must be %s, not %s", key, type_name(type),
-               type_name(v->type));
+        broken(info, v->line, "\"%s\" must be %s, not %s", key, glmux_json_type_name(type),
+               glmux_json_type_name(v->type));
         return NULL;
     }
     return v;
@@ -174,7 +152,7 @@ static bool read_var(struct glmux_layer_info *info, const struct glmux_json *lay
     }
     if (v->items[0]->type != GLMUX_JSON_STRING) {
         broken(info, v->items[0]->line, "\"%s\": the value of %s must be a string, not %s", key,
-               v->keys[0], type_name(v->items[0]->type));
+               v->keys[0], glmux_json_type_name(v->items[0]->type));
         return true;
     }
     out->name = strdup(v->keys[0]);
@@ -204,7 +182,7 @@ static bool read_apis(struct glmux_layer_info *info, const struct glmux_json *la
 
         if (a->type != GLMUX_JSON_STRING) {
             broken(info, a->line, "\"apis\" lists %s; write names such as \"gl\", \"egl\"",
-                   type_name(a->type));
+                   glmux_json_type_name(a->type));
             return true;
         }
         info->api_names[info->n_api_names] = strdup(a->string);
@@ -254,7 +232,8 @@ static bool read_layer(struct glmux_layer_info *info, const struct glmux_json *l
 
     info->manifest_line = layer->line;
     if (layer->type != GLMUX_JSON_OBJECT) {
-        broken(info, layer->line, "a layer must be an object, not %s", type_name(layer->type));
+        broken(info, layer->line, "a layer must be an object, not %s",
+               glmux_json_type_name(layer->type));
         return true;
     }
     ok = ok && copy_string(info, layer, "name", true, &info->name);
@@ -336,7 +315,7 @@ size_t glmux_layer_manifest_parse(const char *path, const char *text, size_t len
     }
     if (root->type != GLMUX_JSON_OBJECT) {
         broken(&out[0], root->line, "the manifest must be an object, not %s",
-               type_name(root->type));
+               glmux_json_type_name(root->type));
         goto done;
     }
     check_format(&out[0], root);
