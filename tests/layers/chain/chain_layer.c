@@ -7,14 +7,14 @@
  * through), glGetString, two dynamic names glmuxGen5MUX and glmuxGen7MUX and
  * glmuxTestAfterMUX (adding 1),
  * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
- * unload are written to the test program's chain_test_trace (found in the program, weak here);
+ * unload are written to the test program's trace (layer_hooks.h);
  * chain_test_layer_next() answers get_next for the test, chain_test_layer_init_next() what
  * get_next answered for glClear while the layer initialized (the layers below it loaded).
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "glmux/glmux_layer.h"
+#include "layer_hooks.h"
 
 #ifndef LAYER_ANDROID
 #define LAYER_ANDROID 0
@@ -22,16 +22,6 @@
 #ifndef LAYER_SWAP
 #define LAYER_SWAP 0
 #endif
-
-#define EXPORT __attribute__((visibility("default")))
-
-extern void chain_test_trace(const char *layer, const char *what) __attribute__((weak));
-
-static void trace(const char *what)
-{
-    if (chain_test_trace != NULL)
-        chain_test_trace(LAYER_NAME, what);
-}
 
 static void *my_id;
 static PFNEGLGETNEXTLAYERPROCADDRESSPROC my_get_next;
@@ -96,12 +86,6 @@ __attribute__((unused)) static void hook_glx_swap(void *dpy, unsigned long drawa
         next_glx_swap(dpy, drawable);
 }
 
-#define HOOK(str, var, fn)                                                             \
-    if (strcmp(name, str) == 0) {                                                      \
-        *(void **)&var = next;                                                         \
-        return (void *)(uintptr_t)fn;                                                  \
-    }
-
 static void *answer(const char *name, void *next)
 {
     if (next == NULL)
@@ -147,12 +131,6 @@ EXPORT void *AndroidGLESLayer_GetProcAddress(const char *funcName, EGLFuncPointe
     return answer(funcName, (void *)(uintptr_t)next);
 }
 #else
-static void *get_proc_address(const char *name, uint32_t api, void *next)
-{
-    (void)api;
-    return answer(name, next);
-}
-
 static void layer_unload(void)
 {
     trace("unload");
@@ -160,11 +138,8 @@ static void layer_unload(void)
 
 EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
 {
-    if (n->size < sizeof(*n))
+    if (!layer_accept(n, layer_unload))
         return 1;
-    n->abi_version = GLMUX_LAYER_ABI_VERSION;
-    n->get_proc_address = get_proc_address;
-    n->unload = layer_unload;
     my_id = n->layer_id;
     my_get_next = n->get_next;
     init_next_clear = n->get_next(n->layer_id, "glClear");

@@ -25,7 +25,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,125 +37,56 @@
 
 #include "fake_vendor.h"
 #include "glmux_test.h"
+#include "layer_test.h"
 
-/* ---- the trace the layers write ---- */
-
-static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
-static char trace_buf[8192];
-static int trace_calls;
-
-/* Called by the test layers (found in this program: ENABLE_EXPORTS). */
-__attribute__((visibility("default"))) void chain_test_trace(const char *layer,
-                                                              const char *what);
-void chain_test_trace(const char *layer, const char *what)
-{
-    pthread_mutex_lock(&trace_lock);
-    trace_calls++;
-    if (strlen(trace_buf) + strlen(layer) + strlen(what) + 3 < sizeof(trace_buf)) {
-        strcat(trace_buf, layer);
-        strcat(trace_buf, ":");
-        strcat(trace_buf, what);
-        strcat(trace_buf, " ");
-    }
-    pthread_mutex_unlock(&trace_lock);
-}
+/* ---- the trace the layers write (layer_test.h) ---- */
 
 static void trace_clear(void)
 {
-    pthread_mutex_lock(&trace_lock);
-    trace_buf[0] = '\0';
-    trace_calls = 0;
-    pthread_mutex_unlock(&trace_lock);
+    (void)glmux_layer_test_trace_take();
 }
 
 static void expect_trace(const char *want)
 {
-    pthread_mutex_lock(&trace_lock);
-    CHECK_MSG(strcmp(trace_buf, want) == 0, "trace \"%s\", want \"%s\"", trace_buf, want);
-    pthread_mutex_unlock(&trace_lock);
-    trace_clear();
+    const char *got = glmux_layer_test_trace_take();
+
+    CHECK_MSG(strcmp(got, want) == 0, "trace \"%s\", want \"%s\"", got, want);
 }
 
 /* ---- manifests in a folder of the test's own ---- */
 
-static char folder[512];
-
 static void write_manifest(const char *name, const char *apis)
 {
-    char path[600];
-    FILE *f;
+    char library[600];
 
-    snprintf(path, sizeof(path), "%s/%s.json", folder, name);
-    f = fopen(path, "we");
-    CHECK(f != NULL);
-    fprintf(f, "{\n  \"file_format_version\": \"1.0.0\",\n  \"layer\": {\n"
-               "    \"name\": \"%s\",\n    \"type\": \"explicit\",\n"
-               "    \"library_path\": \"%s/libglmux_chain_%s.so\",\n"
-               "    \"apis\": [%s],\n    \"description\": \"glmux chain test layer\"\n  }\n}\n",
-            name, CHAIN_LAYER_DIR, name, apis);
-    CHECK(fclose(f) == 0);
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_folder(void)
-{
-    if (folder[0] != '\0')
-        nftw(folder, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    snprintf(library, sizeof(library), "%s/libglmux_chain_%s.so", CHAIN_LAYER_DIR, name);
+    glmux_layer_test_manifest(name, name, library, apis, "glmux chain test layer");
 }
 
 /* Writes every test layer's manifest and switches on `layers` (NULL: none). */
 static void setup_layers(const char *layers)
 {
-    snprintf(folder, sizeof(folder), "%s/glmux-chain-XXXXXX", glmux_test_tmpdir());
-    CHECK(mkdtemp(folder) != NULL);
-    atexit(remove_folder);
+    glmux_layer_test_folder("glmux-chain");
     write_manifest("a", "\"gl\", \"gles2\"");
     write_manifest("b", "\"gl\"");
     write_manifest("droid", "\"gles2\"");
     write_manifest("swap", "\"egl\", \"glx\"");
-    setenv("GLMUX_LAYER_PATH", folder, 1);
-    setenv("XDG_DATA_HOME", folder, 1);
     /* Only these layers: implicit ones installed on this machine stay off. */
-    setenv("GLMUX_LAYERS_DISABLE", "~implicit~", 1);
-    if (layers != NULL)
-        setenv("GLMUX_LAYERS", layers, 1);
-    else
-        unsetenv("GLMUX_LAYERS");
+    glmux_layer_test_switch_on(layers);
 }
 
 /* Whether a test layer library is mapped (/proc/self/maps). */
 static bool layer_mapped(const char *name)
 {
-    char want[64], line[1024];
-    FILE *f = fopen("/proc/self/maps", "re");
-    bool found = false;
+    char want[64];
 
-    CHECK(f != NULL);
     snprintf(want, sizeof(want), "libglmux_chain_%s.so", name);
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-        found = strstr(line, want) != NULL;
-    fclose(f);
-    return found;
+    return glmux_layer_test_mapped(want);
 }
 
 static bool any_layer_mapped(void)
 {
-    char line[1024];
-    FILE *f = fopen("/proc/self/maps", "re");
-    bool found = false;
-
-    CHECK(f != NULL);
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-        found = strstr(line, "libglmux_chain_") != NULL;
-    fclose(f);
-    return found;
+    return glmux_layer_test_mapped("libglmux_chain_");
 }
 
 /* A function a loaded test layer exports for the test. */
@@ -430,9 +360,8 @@ static int mode_threads(void)
                   args[i].first_wrong);
     CHECK(fake_vendors[0].calls_total == 2 * THREAD_CALLS);
     CHECK(fake_vendors[1].calls_total == 2 * THREAD_CALLS);
-    pthread_mutex_lock(&trace_lock);
-    CHECK_MSG(trace_calls == 1 + 4 * THREAD_CALLS, "%d layer calls", trace_calls);
-    pthread_mutex_unlock(&trace_lock);
+    CHECK_MSG(glmux_layer_test_trace_calls() == 1 + 4 * THREAD_CALLS, "%d layer calls",
+              glmux_layer_test_trace_calls());
     return 0;
 }
 

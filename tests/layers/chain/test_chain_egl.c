@@ -7,7 +7,6 @@
  * manifest is written into a fresh folder of the test's own (GLMUX_LAYER_PATH).
  */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,35 +17,20 @@
 
 #include "egl_fake.h"
 #include "glmux_test.h"
+#include "layer_test.h"
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int traced_get_string;
 
-/* Called by the test layer (found in this program: ENABLE_EXPORTS). */
-__attribute__((visibility("default"))) void chain_test_trace(const char *layer,
-                                                              const char *what);
-void chain_test_trace(const char *layer, const char *what)
+/* Called by the test layer (found in this program: ENABLE_EXPORTS); this program counts
+ * glGetString calls instead of keeping layer_trace.c's trace. */
+void glmux_layer_test_trace(const char *layer, const char *what)
 {
     (void)layer;
     pthread_mutex_lock(&trace_lock);
     if (strcmp(what, "glGetString") == 0)
         traced_get_string++;
     pthread_mutex_unlock(&trace_lock);
-}
-
-static char folder[512];
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_folder(void)
-{
-    nftw(folder, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 #define CALLS 500
@@ -85,23 +69,11 @@ static void *thread_main(void *p)
 int main(void)
 {
     pthread_t t[2];
-    FILE *f;
-    char path[600];
 
-    snprintf(folder, sizeof(folder), "%s/glmux-chain-egl-XXXXXX", glmux_test_tmpdir());
-    CHECK(mkdtemp(folder) != NULL);
-    atexit(remove_folder);
-    snprintf(path, sizeof(path), "%s/a.json", folder);
-    f = fopen(path, "we");
-    CHECK(f != NULL);
-    fprintf(f, "{ \"file_format_version\": \"1.0.0\", \"layer\": { \"name\": \"a\", "
-               "\"type\": \"explicit\", \"library_path\": \"%s/libglmux_chain_a.so\", "
-               "\"apis\": [\"gl\", \"egl\"] } }\n", CHAIN_LAYER_DIR);
-    CHECK(fclose(f) == 0);
-    setenv("GLMUX_LAYER_PATH", folder, 1);
-    setenv("XDG_DATA_HOME", folder, 1);
-    setenv("GLMUX_LAYERS_DISABLE", "~implicit~", 1);
-    setenv("GLMUX_LAYERS", "a", 1);
+    glmux_layer_test_folder("glmux-chain-egl");
+    glmux_layer_test_manifest("a", "a", CHAIN_LAYER_DIR "/libglmux_chain_a.so",
+                              "\"gl\", \"egl\"", NULL);
+    glmux_layer_test_switch_on("a");
 
     CHECK(pthread_create(&t[0], NULL, thread_main, (void *)"fake0") == 0);
     CHECK(pthread_create(&t[1], NULL, thread_main, (void *)"fake1") == 0);

@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glmux/glmux_layer.h"
-
-#define EXPORT __attribute__((visibility("default")))
+#include "layer_hooks.h"
 
 __attribute__((unused)) static void record(const char *what)
 {
@@ -40,12 +38,6 @@ __attribute__((unused)) static void *answer(const char *name, void *next)
 }
 
 #if TEST_LAYER_KIND == 1 || TEST_LAYER_KIND == 3 || TEST_LAYER_KIND == 4
-static void *gpa(const char *name, uint32_t api, void *next)
-{
-    (void)api;
-    return answer(name, next);
-}
-
 static void on_unload(void)
 {
     record("unload");
@@ -56,12 +48,11 @@ EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
     record("init");
     if (TEST_LAYER_KIND == 3)
         return 1;
-    if (n->size < sizeof(*n) || n->layer_id == NULL || n->get_next == NULL ||
-        strcmp(n->layer_name, TEST_LAYER_NAME) != 0)
+    if (n->layer_id == NULL || n->get_next == NULL || strcmp(n->layer_name, TEST_LAYER_NAME) != 0 ||
+        !layer_accept(n, on_unload))
         return 2;
-    n->abi_version = TEST_LAYER_KIND == 4 ? (2u << 16) : GLMUX_LAYER_ABI_VERSION;
-    n->get_proc_address = gpa;
-    n->unload = on_unload;
+    if (TEST_LAYER_KIND == 4)
+        n->abi_version = 2u << 16;
     return 0;
 }
 #endif

@@ -31,7 +31,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +40,7 @@
 #include <unistd.h>
 
 #include "glmux_test.h"
+#include "layer_test.h"
 
 #ifdef WINSYS_TEST_EGL
 #define EGL_NO_X11
@@ -58,108 +58,41 @@
 #include "GLdispatch.h"
 #include "glmux_constants.h"
 
-/* ---- the trace the layers write ---- */
-
-static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
-static char trace_buf[16384];
-
-/* Called by the test layers (found in this program: ENABLE_EXPORTS). */
-__attribute__((visibility("default"))) void winsys_test_trace(const char *layer,
-                                                               const char *what);
-void winsys_test_trace(const char *layer, const char *what)
-{
-    pthread_mutex_lock(&trace_lock);
-    if (strlen(trace_buf) + strlen(layer) + strlen(what) + 3 < sizeof(trace_buf)) {
-        strcat(trace_buf, layer);
-        strcat(trace_buf, ":");
-        strcat(trace_buf, what);
-        strcat(trace_buf, " ");
-    }
-    pthread_mutex_unlock(&trace_lock);
-}
-
-/* The trace since the last call (a static copy), and starts a new one. */
-static const char *trace_take(void)
-{
-    static char copy[sizeof(trace_buf)];
-
-    pthread_mutex_lock(&trace_lock);
-    memcpy(copy, trace_buf, sizeof(copy));
-    trace_buf[0] = '\0';
-    pthread_mutex_unlock(&trace_lock);
-    return copy;
-}
+/* ---- the trace the layers write (layer_test.h) ---- */
 
 #define CHECK_TRACE(want)                                                              \
     do {                                                                               \
-        const char *got_ = trace_take();                                               \
+        const char *got_ = glmux_layer_test_trace_take();                              \
         CHECK_MSG(strcmp(got_, want) == 0, "trace \"%s\", expected \"%s\"", got_, want); \
     } while (0)
 
 /* ---- manifests in a folder of the test's own ---- */
 
-static char folder[512];
-
 static void write_manifest(const char *name)
 {
-    char path[600];
-    FILE *f;
+    char layer[64], library[600];
 
-    snprintf(path, sizeof(path), "%s/%s.json", folder, name);
-    f = fopen(path, "we");
-    CHECK(f != NULL);
-    fprintf(f, "{\n  \"file_format_version\": \"1.0.0\",\n  \"layer\": {\n"
-               "    \"name\": \"winsys_%s\",\n    \"type\": \"explicit\",\n"
-               "    \"library_path\": \"%s/libglmux_winsys_%s.so\",\n"
-               "    \"apis\": [\"egl\", \"glx\"],\n"
-               "    \"description\": \"glmux EGL/GLX layer test\"\n  }\n}\n",
-            name, WINSYS_LAYER_DIR, name);
-    CHECK(fclose(f) == 0);
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void remove_folder(void)
-{
-    if (folder[0] != '\0')
-        nftw(folder, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    snprintf(layer, sizeof(layer), "winsys_%s", name);
+    snprintf(library, sizeof(library), "%s/libglmux_winsys_%s.so", WINSYS_LAYER_DIR, name);
+    glmux_layer_test_manifest(name, layer, library, "\"egl\", \"glx\"",
+                              "glmux EGL/GLX layer test");
 }
 
 /* Writes the test layers' manifests and switches on layers ("a,b"; NULL: none). */
 static void setup_layers(const char *layers)
 {
-    snprintf(folder, sizeof(folder), "%s/glmux-winsys-XXXXXX", glmux_test_tmpdir());
-    CHECK(mkdtemp(folder) != NULL);
-    atexit(remove_folder);
+    glmux_layer_test_folder("glmux-winsys");
     write_manifest("sink");
     write_manifest("p1");
     write_manifest("p2");
     write_manifest("reenter");
-    setenv("GLMUX_LAYER_PATH", folder, 1);
-    setenv("XDG_DATA_HOME", folder, 1);
-    setenv("GLMUX_LAYERS_DISABLE", "~implicit~", 1);
-    if (layers != NULL)
-        setenv("GLMUX_LAYERS", layers, 1);
-    else
-        unsetenv("GLMUX_LAYERS");
+    glmux_layer_test_switch_on(layers);
 }
 
 /* Whether any test layer library is mapped (/proc/self/maps). */
 static bool layer_mapped(void)
 {
-    char line[1024];
-    bool found = false;
-    FILE *f = fopen("/proc/self/maps", "re");
-
-    CHECK(f != NULL);
-    while (fgets(line, sizeof(line), f) != NULL)
-        found = found || strstr(line, "libglmux_winsys_") != NULL;
-    fclose(f);
-    return found;
+    return glmux_layer_test_mapped("libglmux_winsys_");
 }
 
 /* ---- every function by name ---- */
@@ -244,10 +177,10 @@ static void call_sink(const char *how, const char *name, void *fn)
     const char *got;
 
     CHECK_MSG(fn != NULL, "%s: no function for %s", how, name);
-    trace_take();
+    glmux_layer_test_trace_take();
     ((any_fn)(uintptr_t)fn)(0, 0, 0, 0, 0, 0);
     snprintf(want, sizeof(want), "sink:%s ", name);
-    got = trace_take();
+    got = glmux_layer_test_trace_take();
     CHECK_MSG(strcmp(got, want) == 0, "%s %s: trace \"%s\", expected \"%s\"", how, name, got,
               want);
 }
@@ -325,7 +258,7 @@ static int mode_egl_all(const char *symbols)
 
     setup_layers("winsys_sink");
     CHECK(eglQueryAPI() == 0);      /* the first call loads the layers: the sink answers 0 */
-    CHECK(strstr(trace_take(), "sink:eglQueryAPI") != NULL);
+    CHECK(strstr(glmux_layer_test_trace_take(), "sink:eglQueryAPI") != NULL);
     glmux_test_require_ours("libEGL.so.1");
     all_names("libEGL.so.1 exports", lib, NULL, names, n);
 
@@ -414,7 +347,7 @@ static int mode_egl_threads(void)
         CHECK(pthread_create(&t[i], NULL, egl_thread, vendors[i]) == 0);
     for (int i = 0; i < 2; i++)
         CHECK(pthread_join(t[i], NULL) == 0);
-    CHECK(strstr(trace_take(), "p1:eglQueryString p2:eglQueryString ") != NULL);
+    CHECK(strstr(glmux_layer_test_trace_take(), "p1:eglQueryString p2:eglQueryString ") != NULL);
     glmux_test_require_ours("libEGL.so.1");
     return 0;
 }
@@ -471,7 +404,7 @@ static int mode_mesa_egl(void)
     CHECK_TRACE("p1:init ");
     CHECK_MSG(strstr(eglQueryString(dpy, EGL_VENDOR), "Mesa") != NULL, "not Mesa: %s",
               eglQueryString(dpy, EGL_VENDOR));
-    trace_take();
+    glmux_layer_test_trace_take();
     CHECK(eglQueryString(dpy, EGL_VERSION) != NULL);
     CHECK_TRACE("p1:eglQueryString ");
     CHECK(eglChooseConfig(dpy, want, &config, 1, &n) && n == 1);
@@ -541,7 +474,7 @@ static int mode_glx_all(const char *symbols, const char *gl_symbols)
 
     setup_layers("winsys_sink");
     CHECK(glXGetCurrentContext() == NULL);  /* loads the layers: the sink answers 0 */
-    CHECK(strstr(trace_take(), "sink:glXGetCurrentContext") != NULL);
+    CHECK(strstr(glmux_layer_test_trace_take(), "sink:glXGetCurrentContext") != NULL);
     glmux_test_require_ours("libGLX.so.0");
     glmux_test_require_ours("libGL.so.1");
     /* The sink is asked about glXGetProcAddressARB at its first call, and answers NULL. */
@@ -593,13 +526,13 @@ static void make_current_and_swap(Display *dpy, int screen, const char *trace_wa
                         vis->visual, CWColormap, &swa);
     ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
     CHECK(ctx != NULL);
-    trace_take();
+    glmux_layer_test_trace_take();
     CHECK(glXMakeCurrent(dpy, win, ctx));
     glXSwapBuffers(dpy, win);
     CHECK_TRACE(trace_want);
     CHECK(glXGetCurrentContext() == ctx);
     CHECK(glXMakeCurrent(dpy, None, NULL));
-    trace_take();
+    glmux_layer_test_trace_take();
     glXDestroyContext(dpy, ctx);
     XDestroyWindow(dpy, win);
     XFreeColormap(dpy, swa.colormap);
@@ -627,7 +560,7 @@ static int mode_glx_vendors(void)
     CHECK(ScreenCount(dpy) >= 2);
     *(void **)&which = (void *)glXGetProcAddressARB((const GLubyte *)"glXFakeWhichVendorGLMUX");
     CHECK(which != NULL);
-    CHECK(strstr(trace_take(), "p2:init p1:init ") != NULL);
+    CHECK(strstr(glmux_layer_test_trace_take(), "p2:init p1:init ") != NULL);
     glmux_test_require_ours("libGLX.so.0");
     *(void **)&gl_server_string = dlsym(gl, "glXQueryServerString");
     *(void **)&gl_current_display = dlsym(gl, "glXGetCurrentDisplay");

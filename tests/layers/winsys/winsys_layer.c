@@ -2,7 +2,7 @@
 /*
  * glmux GL layer tests for libEGL and libGLX: one test layer, built several times
  * (CMakeLists.txt). LAYER_NAME names it in the trace the test program keeps
- * (winsys_test_trace, found in the program, weak here).
+ * (layer_hooks.h).
  *
  * LAYER_SINK=1: every egl and glX name it is asked about gets a hook of its own that writes
  * the name to the trace and returns 0 without calling below, so that a test can call every
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glmux/glmux_layer.h"
+#include "layer_hooks.h"
 
 #ifndef LAYER_SINK
 #define LAYER_SINK 0
@@ -38,16 +38,6 @@ __attribute__((unused)) static void call_public(const char *name)
     *(void **)&fn = dlsym(RTLD_DEFAULT, name);
     if (fn != NULL)
         fn();
-}
-
-#define EXPORT __attribute__((visibility("default")))
-
-extern void winsys_test_trace(const char *layer, const char *what) __attribute__((weak));
-
-static void trace(const char *what)
-{
-    if (winsys_test_trace != NULL)
-        winsys_test_trace(LAYER_NAME, what);
 }
 
 #if LAYER_SINK
@@ -182,12 +172,6 @@ static int hook_glx_make_current(void *dpy, unsigned long drawable, void *ctx)
     return next_glx_make_current(dpy, drawable, ctx);
 }
 
-#define HOOK(str, var, fn)                                                             \
-    if (strcmp(name, str) == 0) {                                                      \
-        *(void **)&var = next;                                                         \
-        return (void *)(uintptr_t)fn;                                                  \
-    }
-
 static void *answer(const char *name, void *next)
 {
     if (next == NULL)
@@ -205,18 +189,10 @@ static void *answer(const char *name, void *next)
 }
 #endif
 
-static void *get_proc_address(const char *name, uint32_t api, void *next)
-{
-    (void)api;
-    return answer(name, next);
-}
-
 EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
 {
-    if (n->size < sizeof(*n))
+    if (!layer_accept(n, NULL))
         return 1;
-    n->abi_version = GLMUX_LAYER_ABI_VERSION;
-    n->get_proc_address = get_proc_address;
     trace("init");
     return 0;
 }
