@@ -39,7 +39,9 @@ def test_log(glmux, vendors):
           "bad GLMUX_DEBUG token quoted escaped")
     with tempfile.TemporaryDirectory(prefix="glmux-escape-") as d:
         path = os.path.join(d, "missing", "log\x1b[2J\nglmux: forged")
-        env = clean_env({"GLMUX_DEBUG_FILE": path, "GLMUX_VENDOR_DIRS": vendors})
+        # The file is opened at the first line to write: an odd GLMUX_GPU makes one (a warning).
+        env = clean_env({"GLMUX_DEBUG_FILE": path, "GLMUX_VENDOR_DIRS": vendors,
+                         "GLMUX_GPU": "bogus"})
         r = subprocess.run([glmux, "gpus"], env=env, capture_output=True, timeout=60)
         lines = [l for l in r.stderr.split(b"\n") if l]
         check(no_controls(r.stderr) and not any(l.startswith(b"glmux: forged") for l in lines),
