@@ -49,10 +49,12 @@ def archive_members(nm, archive):
                          text=True).stdout
     members, current, lines = {}, None, []
     for line in out.splitlines():
-        if line.endswith("]:") and "[" in line:
+        # A member's heading: "lib.a[member.o]:" from GNU nm, "member.o:" from llvm-nm (the
+        # clang configurations' CMAKE_NM). A symbol line has spaces, a heading none.
+        if line.endswith(":") and not any(c.isspace() for c in line):
             if current is not None:
                 members[current] = parse(lines)
-            member = line[line.rindex("[") + 1:-2]
+            member = line[line.rindex("[") + 1:-2] if line.endswith("]:") else line[:-1]
             current = "%s(%s)" % (archive, member)
             lines = []
         elif current is not None:
