@@ -45,6 +45,8 @@ int glmux_cli_manifest(int argc, char **argv);
 /* libmix.c: reports which GL libraries a program started here would load, glmux's or not;
  * returns 1 (and says so on stderr) when they would be a mix of both, else 0. */
 int glmux_cli_check_libraries(void);
+/* Whether the library file at path carries the mark of glmux's builds (libmix.c). */
+bool glmux_cli_is_glmux_library(const char *path);
 
 /* help.c: prints the help of command name (NULL: the list of commands) on stdout; false when
  * there is no such command. */

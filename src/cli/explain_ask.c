@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "explain_ask.h"
+#include "cli.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -172,7 +173,8 @@ static void child(int fd, struct ctx *c)
     }
     library_path(glx, h.library, sizeof(h.library));
     *(void **)&gpa = dlsym(glx, "glXGetProcAddressARB");
-    if (gpa != NULL)
+    /* libglvnd's answers every name (with a dispatch stub): ask only a library of glmux's. */
+    if (gpa != NULL && glmux_cli_is_glmux_library(h.library))
         *(void **)&explain = gpa((const unsigned char *)GLMUX_GLX_EXPLAIN_NAME);
     if (explain == NULL) {
         snprintf(h.why, sizeof(h.why), "%.300s is not glmux's libGLX of this version "
@@ -192,11 +194,13 @@ static void child(int fd, struct ctx *c)
     }
     h.state = GLMUX_CLI_GLX_ASKED;
     h.screens = count(dpy);
-    if (!write_all(fd, &h, sizeof(h)) || (rec = malloc(sizeof(*rec))) == NULL)
+    if (!write_all(fd, &h, sizeof(h)) || (rec = calloc(1, sizeof(*rec))) == NULL)
         _exit(1);
     for (int s = 0; s < h.screens; s++) {
-        if (!explain(dpy, s, &req, rec))
+        if (!explain(dpy, s, &req, rec)) {
+            memset(rec, 0, sizeof(*rec));   /* nothing of a refused answer is sent */
             rec->decided = false;
+        }
         if (!write_all(fd, rec, sizeof(*rec)))
             _exit(1);
     }
@@ -368,7 +372,7 @@ static void egl_child(int fd, struct glmux_select *sel, const struct glmux_vendo
     }
     library_path(egl, m->library, sizeof(m->library));
     *(void **)&gpa = dlsym(egl, "eglGetProcAddress");
-    if (gpa != NULL)
+    if (gpa != NULL && glmux_cli_is_glmux_library(m->library))
         *(void **)&explain = gpa(GLMUX_EGL_EXPLAIN_NAME);
     if (explain == NULL) {
         snprintf(m->why, sizeof(m->why), "%.300s is not glmux's libEGL of this version "

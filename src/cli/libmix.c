@@ -28,7 +28,7 @@ static const char *const sonames[] = {
 enum owner { MISSING, GLMUX, OTHER };
 
 /* Whether the file at path carries glmux's mark. */
-static bool is_glmux(const char *path)
+bool glmux_cli_is_glmux_library(const char *path)
 {
     static const char mark[] = GLMUX_LIBRARY_MARK;
     size_t len = 0;
@@ -49,7 +49,7 @@ int glmux_cli_check_libraries(void)
         owner[i] = MISSING;
         if (glmux_cli_libcheck(sonames[i], found[i], sizeof(found[i]), why, sizeof(why)) ==
             GLMUX_LIBCHECK_OK)
-            owner[i] = is_glmux(found[i]) ? GLMUX : OTHER;
+            owner[i] = glmux_cli_is_glmux_library(found[i]) ? GLMUX : OTHER;
         count[owner[i]]++;
     }
     if (count[GLMUX] > 0 && count[OTHER] > 0) {

@@ -365,6 +365,10 @@ def test_x_screens(glmux, tests, egl_lib, glx_lib, have_glx):
         display = ":" + number.decode()
         bed = os.path.join(tests, "cli", "beds", "intel-nvidia.umockdev")
         env = clean_env(GLMUX_VENDOR_DIRS=os.path.join(tests, "cli", "vendors"), DISPLAY=display)
+        # Sanitized builds: the build's libGLX and libEGL for the tool (tests/cli/CMakeLists.txt).
+        tool_libs = os.environ.get("GLMUX_TEST_TOOL_LIBS", "")
+        if tool_libs:
+            env["LD_LIBRARY_PATH"] = tool_libs
         r = run([glmux, "explain", "--json"], env=env, bed=bed)
         screens = json.loads(r.stdout)["glx"]["screens"]
         check([s["vendor"] for s in screens] == ["mesa"] * 2 and
@@ -395,7 +399,7 @@ def test_x_screens(glmux, tests, egl_lib, glx_lib, have_glx):
         try:
             os.symlink(glx_lib, os.path.join(libdir, "libGLX_nvidia.so.0"))
             os.symlink(egl_lib, os.path.join(libdir, "libEGL_nvidia.so.0"))
-            asleep = dict(env, LD_LIBRARY_PATH=libdir)
+            asleep = dict(env, LD_LIBRARY_PATH=":".join(p for p in (libdir, tool_libs) if p))
             out = json.loads(run([glmux, "explain", "--json"], env=asleep, bed=bed).stdout)
             s0 = out["glx"]["screens"][0]
             last = (s0["tries"] or [{}])[-1]
