@@ -42,7 +42,9 @@ run() {   # expected exit status, then the environment
     shift
     : >"$work/seen"
     rc=0
-    env PATH="$work/bin:$PATH" TMPDIR="$work/tmp" GLMUX_CONFIGS=default FAKE_SEEN="$work/seen" \
+    # Not the caller's CI rows: the copied tree has no .ci/packages-cross.
+    env -u CI -u GLMUX_CROSS -u GLMUX_PACKAGING \
+        PATH="$work/bin:$PATH" TMPDIR="$work/tmp" GLMUX_CONFIGS=default FAKE_SEEN="$work/seen" \
         "$@" sh "$work/tree/scripts/test.sh" >"$work/out" 2>&1 || rc=$?
     [ "$rc" = "$want" ] || fail "exit status $rc, expected $want"
 }
