@@ -8,6 +8,7 @@
  * buffer ends in "...".
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +19,17 @@
 
 int main(void)
 {
-    static const char range_line[] =
-        "glmux: ignoring GLMUX_GLX_REMOTE_SHM=\"99999999999999999999\": out of range (from "
-        "-9223372036854775808 to 9223372036854775807); using 1\n";
+    char range_line[160];
     static const char word_line[] =
         "glmux: ignoring GLMUX_TEST_WORD=\"twelve\": not a decimal number; using 7\n";
     const char *volatile utf8 = "abcdefghijk\xc3\xa9zzzz";
     char *big = malloc(10001), *text, buf[16];
 
     CHECK(big != NULL);
+    /* The range is a long's: 32 or 64 bits, as the architecture has it. */
+    snprintf(range_line, sizeof(range_line),
+             "glmux: ignoring GLMUX_GLX_REMOTE_SHM=\"99999999999999999999\": out of range (from "
+             "%ld to %ld); using 1\n", LONG_MIN, LONG_MAX);
     memset(big, 'v', 10000);
     big[10000] = '\0';
 
