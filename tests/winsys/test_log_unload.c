@@ -4,8 +4,9 @@
  * library has its own copy of the log (src/util/log.c), which opens GLMUX_DEBUG_FILE on its
  * first message. This program dlopens each library given (libEGL, libGLX, libGL), makes it log
  * (eglGetDisplay, or a new GLX name through glXGetProcAddress), dlcloses it, checks that it
- * really went, 50 times, and requires the same open descriptors at the end as at the start.
- * Nothing else holds libGLdispatch, so it is unloaded each time too.
+ * really went, 50 times, and requires the same open descriptors at the end as after the first
+ * round. libGLdispatch stays once loaded (-z nodelete, src/dispatch/CMakeLists.txt), so the
+ * descriptor of its own log copy, opened in the first round, is counted from then on.
  *   test_log_unload LIBRARY...   (GLMUX_DEBUG=all and GLMUX_DEBUG_FILE set by ctest)
  */
 #define _GNU_SOURCE
@@ -57,10 +58,13 @@ int main(int argc, char **argv)
     CHECK(log != NULL && argc > 1);
     remove(log);
     for (int i = 1; i < argc; i++) {
-        int before = glmux_test_open_fds(), after;
-        long size = file_size(log);
+        int before, after;
+        long size;
 
-        for (int round = 0; round < ROUNDS; round++)
+        round_trip(argv[i], 0);     /* libGLdispatch loaded (and kept), its log opened */
+        before = glmux_test_open_fds();
+        size = file_size(log);
+        for (int round = 1; round <= ROUNDS; round++)
             round_trip(argv[i], round);
         after = glmux_test_open_fds();
         printf("%s: %d rounds, open descriptors %d -> %d, debug file %ld -> %ld bytes\n",
