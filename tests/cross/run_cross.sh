@@ -43,7 +43,7 @@ mesa=no
 # programs do not run under qemu-user, nor do the test programs that scripts or the build
 # machine's umockdev-run start themselves (egl_mesa_x11, egl_wayland_*; no binfmt_misc here).
 # The glx_pixels_* scripts run the build machine's glxinfo.
-exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|install_consumer|filesystem_layout|glx_pixels"
+exclude="valgrind|eglinfo|glxinfo|glxgears|demo|beds|cli_tool|cli_watch|layers_tool|install_consumer|filesystem_layout|glx_pixels"
 # Label "nocross" marks any other test that cannot run here: a harness that runs the built
 # programs directly (no emulator) or wraps them in the build machine's tools (umockdev's
 # preload, strace, switcheroo-control), and checks nothing that depends on the architecture.

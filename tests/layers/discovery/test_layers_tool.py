@@ -40,6 +40,7 @@ def manifest(folder, file, layer):
 def main():
     glmux, good, work = sys.argv[1], sys.argv[2], sys.argv[3]
     lib32 = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+    ptr_size = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else 8
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     folder = os.path.join(work, "layers.d")
@@ -49,9 +50,12 @@ def main():
     foreign = os.path.join(work, "libforeign.so")
     if lib32:
         shutil.copy(lib32, foreign)
-    else:  # an ELF header of the other word size, i386 or x86-64
+    elif ptr_size == 8:  # an ELF header of the other word size: i386 for a 64-bit build
         with open(foreign, "wb") as f:
             f.write(b"\x7fELF" + bytes([1, 1, 1]) + bytes(9) + bytes([3, 0, 3, 0]) + bytes(44))
+    else:  # x86-64 for a 32-bit build
+        with open(foreign, "wb") as f:
+            f.write(b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + bytes([3, 0, 62, 0]) + bytes(48))
     manifest(folder, "10_good.json", {"name": "tl_good", "type": "explicit",
                                       "library_path": good, "apis": ["gl", "egl"],
                                       "description": "the good one"})
