@@ -40,50 +40,50 @@ static const unsigned char *(*next_get_string)(unsigned int name);
 __attribute__((unused)) static void hook_clear(unsigned int mask)
 {
     trace("glClear");
-    next_clear(mask);
+    NEXT(next_clear)(mask);
 }
 
 __attribute__((unused)) static GLenum_ hook_get_error(void)
 {
     trace("glGetError");
-    return next_get_error() + 0x10;
+    return NEXT(next_get_error)() + 0x10;
 }
 
 __attribute__((unused)) static const unsigned char *hook_get_string(unsigned int name)
 {
     trace("glGetString");
-    return next_get_string(name);
+    return NEXT(next_get_string)(name);
 }
 
 __attribute__((unused)) static int hook_gen5(int x)
 {
     trace("glmuxGen5MUX");
-    return next_gen5(x) + 1;
+    return NEXT(next_gen5)(x) + 1;
 }
 
 __attribute__((unused)) static int hook_gen7(int x)
 {
     trace("glmuxGen7MUX");
-    return next_gen7(x) + 1;
+    return NEXT(next_gen7)(x) + 1;
 }
 
 __attribute__((unused)) static int hook_after(int x)
 {
     trace("glmuxTestAfterMUX");
-    return next_after(x) + 1;
+    return NEXT(next_after)(x) + 1;
 }
 
 __attribute__((unused)) static unsigned int hook_egl_swap(void *dpy, void *surface)
 {
     trace("eglSwapBuffers");
-    return next_egl_swap != NULL ? next_egl_swap(dpy, surface) : 0;
+    return NEXT(next_egl_swap) != NULL ? NEXT(next_egl_swap)(dpy, surface) : 0;
 }
 
 __attribute__((unused)) static void hook_glx_swap(void *dpy, unsigned long drawable)
 {
     trace("glXSwapBuffers");
-    if (next_glx_swap != NULL)
-        next_glx_swap(dpy, drawable);
+    if (NEXT(next_glx_swap) != NULL)
+        NEXT(next_glx_swap)(dpy, drawable);
 }
 
 static void *answer(const char *name, void *next)

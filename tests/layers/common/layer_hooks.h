@@ -18,12 +18,17 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* In answer(): when name is str, keeps next in var and hands out fn. */
+/* In answer(): when name is str, keeps next in var and hands out fn. Two threads may ask at
+ * once (docs/layers.md) and a hook may run on a third: var is written and read atomically
+ * (NEXT), as a layer author's should be. */
 #define HOOK(str, var, fn)                                                             \
     if (strcmp(name, str) == 0) {                                                      \
-        *(void **)&var = next;                                                         \
+        __atomic_store_n((void **)&var, next, __ATOMIC_RELEASE);                      \
         return (void *)(uintptr_t)fn;                                                  \
     }
+
+/* The function below, as HOOK kept it. */
+#define NEXT(var) ((__typeof__(var))__atomic_load_n((void **)&(var), __ATOMIC_ACQUIRE))
 
 static void *answer(const char *name, void *next);
 

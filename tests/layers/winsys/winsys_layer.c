@@ -117,19 +117,19 @@ static int (*next_glx_make_current)(void *dpy, unsigned long drawable, void *ctx
 static const char *hook_egl_query_string(void *dpy, int32_t name)
 {
     trace("eglQueryString");
-    return next_egl_query_string(dpy, name);
+    return NEXT(next_egl_query_string)(dpy, name);
 }
 
 static unsigned int hook_egl_swap(void *dpy, void *surface)
 {
     trace("eglSwapBuffers");
-    return next_egl_swap(dpy, surface);
+    return NEXT(next_egl_swap)(dpy, surface);
 }
 
 static const char *hook_egl_fake_display(void *dpy)
 {
     trace("eglFakeDisplayFAKE");
-    return next_egl_fake_display(dpy);
+    return NEXT(next_egl_fake_display)(dpy);
 }
 
 static void *hook_egl_get_current_context(void)
@@ -137,25 +137,25 @@ static void *hook_egl_get_current_context(void)
     trace("eglGetCurrentContext");
     if (LAYER_REENTER)
         call_public("eglQueryAPI");
-    return next_egl_get_current_context();
+    return NEXT(next_egl_get_current_context)();
 }
 
 static const char *hook_glx_query_server_string(void *dpy, int screen, int name)
 {
     trace("glXQueryServerString");
-    return next_glx_query_server_string(dpy, screen, name);
+    return NEXT(next_glx_query_server_string)(dpy, screen, name);
 }
 
 static void hook_glx_swap(void *dpy, unsigned long drawable)
 {
     trace("glXSwapBuffers");
-    next_glx_swap(dpy, drawable);
+    NEXT(next_glx_swap)(dpy, drawable);
 }
 
 static const char *hook_glx_which_vendor(void *dpy, int screen)
 {
     trace("glXFakeWhichVendorGLMUX");
-    return next_glx_which_vendor(dpy, screen);
+    return NEXT(next_glx_which_vendor)(dpy, screen);
 }
 
 static void *hook_glx_get_current_display(void)
@@ -163,13 +163,13 @@ static void *hook_glx_get_current_display(void)
     trace("glXGetCurrentDisplay");
     if (LAYER_REENTER)
         call_public("glXGetCurrentContext");
-    return next_glx_get_current_display();
+    return NEXT(next_glx_get_current_display)();
 }
 
 static int hook_glx_make_current(void *dpy, unsigned long drawable, void *ctx)
 {
     trace("glXMakeCurrent");
-    return next_glx_make_current(dpy, drawable, ctx);
+    return NEXT(next_glx_make_current)(dpy, drawable, ctx);
 }
 
 static void *answer(const char *name, void *next)
