@@ -20,7 +20,8 @@
  *   tunnel's buffers included);
  * - with a swap interval and Present, a PresentNotifyMSC for the retrace due is waited for
  *   before the put (pacing: the one wait of such a frame, bounded).
- * Every request goes through the display's xcb connection, checked, and each checked request's
+ * Every request goes through the display's xcb connection, checked (pixels_checked.c: the inside
+ * of a transport, pixels_xfer.h, is shared with it), and each checked request's
  * cookie is kept until it is answered (its error, or a later reply, comes in: every fence is
  * such a reply): an error is heard however late it comes, logged (a drawable gone, and what
  * follows from it, at level info; the rest rate-limited at level warn), and either marks the
@@ -54,217 +55,20 @@
 #include "pixels/pixels_records.h"
 #include "pixels/pixels_resolve.h"
 #include "pixels/pixels_server.h"
+#include "pixels/pixels_xfer.h"
 #include "pixels/pixels_xlibs.h"
 #include "util/log.h"
 
-/* GetGeometry requests in flight per drawable (more: the oldest is waited for). */
-#define XFER_PENDING 4
 /* The largest PutImage request sent, in 4-byte words (Xlib's XPutImage's too). */
 #define PUT_MAX_WORDS 65536
 /* The longest a paced frame waits for its retrace, in milliseconds per swap interval. */
 #define PACE_MS_PER_INTERVAL 1000
-/* X errors logged at level warn in a process (the rest are counted, not logged). */
-#define ERRORS_LOGGED 16
 /* Segments let go and still waiting for their attach's answer (a window resized again and again
  * while the server runs none of our requests, XGrabServer): past this many, the transport waits
  * for the server (one round trip) before it makes more. */
 #define RETIRED_MAX 8
 
-/* A checked request whose answer (its error, or none) has not come in yet. */
-struct checked {
-    unsigned int seq;
-    enum glmux_pixels_request req;
-};
-
-/* An MIT-SHM segment the transport no longer uses, still mapped here until the server has
- * answered its ShmAttach: it is marked for removal, so it would be gone with our mapping, and
- * an attach the server runs after that fails (BadAccess) and loses the frames put from it. */
-struct retired {
-    char *data;
-    unsigned int attach;
-};
-
-struct glmux_pixels_xfer {
-    Display *dpy;
-    struct present_display *pd;
-    xcb_connection_t *c;
-    xcb_drawable_t target;
-    int depth;
-    bool window;
-    xcb_gcontext_t gc;      /* 0: not made yet */
-    struct glmux_pixels_layout l; /* of the buffers; width 0: none yet */
-    bool shm;               /* the buffers are MIT-SHM segments */
-    struct glmux_pixels_buffer buf[2]; /* MIT-SHM: both, in turn; else buf[0] */
-    int next;               /* the buffer (MIT-SHM) or put_fence (PutImage) of the next frame */
-    unsigned int put_fence[2]; /* PutImage: the GetGeometry sent after each of the last two */
-    unsigned int pending[XFER_PENDING]; /* GetGeometry sequence numbers, oldest first */
-    int npending;
-    struct checked *checked; /* checked requests not answered yet, oldest first */
-    int nchecked, checked_cap;
-    struct retired *retired; /* segments let go whose ShmAttach is not answered yet */
-    int nretired, retired_cap;
-    struct glmux_pixels_heard h; /* what the server said: size, gone, MIT-SHM, retraces */
-    int good_width, good_height; /* the last size within glmux_pixels_size_allowed */
-    bool too_big;           /* the size heard last is not: reported once */
-    bool begun;             /* a frame began (glmux_pixels_xfer_frame_start) since the last put */
-    xcb_special_event_t *special; /* Present's events of this window (NULL: none) */
-    struct glmux_pixels_xfer *chain; /* glmux_pixels_xfer_chain's list */
-};
-
 static struct glmux_pixels_stats stats;
-static unsigned int errors_logged;
-
-/* ---- checked requests and their errors ---- */
-
-static const char *request_name(enum glmux_pixels_request req)
-{
-    switch (req) {
-    case GLMUX_PIXELS_REQ_PUT: return "PutImage";
-    case GLMUX_PIXELS_REQ_SHM_PUT: return "ShmPutImage";
-    case GLMUX_PIXELS_REQ_SHM_ATTACH: return "ShmAttach";
-    case GLMUX_PIXELS_REQ_SHM_DETACH: return "ShmDetach";
-    case GLMUX_PIXELS_REQ_DRAWABLE: return "CreateGC or a Present request";
-    case GLMUX_PIXELS_REQ_KINDS: break;
-    }
-    return "a request";
-}
-
-/* An X error's name, for messages: a core error's, or MIT-SHM's one error. */
-static const char *error_name(struct glmux_pixels_xfer *x, const xcb_generic_error_t *e)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    const xcb_query_extension_reply_t *shm;
-
-    if (e->error_code > BadImplementation && xl->shm &&
-        (shm = xl->get_extension_data(x->c, xl->shm_id)) != NULL && shm->present &&
-        e->error_code == shm->first_error)
-        return "BadShmSeg";
-    return glmux_pixels_error_name(e->error_code);
-}
-
-/* The error of one of the transport's checked requests: what it changes, logged. A drawable
- * gone, and every error after it (they follow from it), at level info; MIT-SHM given up at
- * level warn, and the errors that follow from that (the other segments' attaches and puts,
- * the detaches) at level info; any other at level warn. Warnings: ERRORS_LOGGED a process. */
-static void error_heard(struct glmux_pixels_xfer *x, enum glmux_pixels_request req,
-                        const xcb_generic_error_t *e)
-{
-    bool was_gone = x->h.gone, was_failed = x->h.shm_failed;
-    bool changed = glmux_pixels_heard_error(&x->h, req, e);
-    bool shm = req == GLMUX_PIXELS_REQ_SHM_ATTACH || req == GLMUX_PIXELS_REQ_SHM_DETACH ||
-               req == GLMUX_PIXELS_REQ_SHM_PUT;
-    unsigned int n;
-
-    if (changed && x->h.gone) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: X drawable 0x%lx is gone (X error %d, "
-                  "%s, to %s, request %u); rendering goes on off screen",
-                  (unsigned long)x->target, e->error_code, error_name(x, e), request_name(req),
-                  e->full_sequence);
-        return;
-    }
-    if (was_gone || (!changed && shm && (was_failed || req == GLMUX_PIXELS_REQ_SHM_DETACH))) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
-                  "request %u), as the %s heard before it made it", request_name(req),
-                  (unsigned long)x->target, e->error_code, error_name(x, e), e->full_sequence,
-                  was_gone ? "drawable's end" : "MIT-SHM failure");
-        return;
-    }
-    /* The display's first: once a display has given MIT-SHM up, its other transports' turn
-     * follows from that. */
-    if (changed && x->h.shm_failed && !glmux_pixels_shm_failed(x->pd)) {
-        glmux_log(GLMUX_LOG_INFO, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
-                  "request %u): frames go out with xcb PutImage requests, as display %s's "
-                  "other frames already do", request_name(req), (unsigned long)x->target,
-                  e->error_code, error_name(x, e), e->full_sequence, DisplayString(x->dpy));
-        return;
-    }
-    n = __atomic_fetch_add(&errors_logged, 1, __ATOMIC_RELAXED);
-    if (n >= ERRORS_LOGGED)
-        return;
-    if (changed && x->h.shm_failed)
-        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
-                  "request %u, major %d, minor %d): the X server cannot use this process's "
-                  "shared memory (MIT-SHM); frames of display %s go out with xcb PutImage "
-                  "requests from now on%s", request_name(req), (unsigned long)x->target,
-                  e->error_code, error_name(x, e), e->full_sequence, e->major_code, e->minor_code,
-                  DisplayString(x->dpy), n + 1 == ERRORS_LOGGED ? " (further X errors of the "
-                  "pixels vendor are not logged)" : "");
-    else
-        glmux_log(GLMUX_LOG_WARN, "pixels GLX vendor: %s to 0x%lx failed (X error %d, %s, "
-                  "request %u, major %d, minor %d); that frame may not show%s",
-                  request_name(req), (unsigned long)x->target, e->error_code, error_name(x, e),
-                  e->full_sequence, e->major_code, e->minor_code,
-                  n + 1 == ERRORS_LOGGED ? " (further X errors of the pixels vendor are not "
-                                           "logged)" : "");
-}
-
-/* Whether the server has answered the checked request seq (it is no longer awaited). */
-static bool answered(const struct glmux_pixels_xfer *x, unsigned int seq)
-{
-    for (int i = 0; i < x->nchecked; i++) {
-        if (x->checked[i].seq == seq)
-            return false;
-    }
-    return true;
-}
-
-/* Unmaps the segments let go whose attach the server has answered. */
-static void retired_release(struct glmux_pixels_xfer *x)
-{
-    int kept = 0;
-
-    for (int i = 0; i < x->nretired; i++) {
-        if (answered(x, x->retired[i].attach))
-            shmdt(x->retired[i].data);
-        else
-            x->retired[kept++] = x->retired[i];
-    }
-    x->nretired = kept;
-}
-
-/* Takes in the answers of the checked requests answered so far, in the order sent (one not
- * answered yet means none after it is). */
-static void checked_heard(struct glmux_pixels_xfer *x)
-{
-    const struct glmux_pixels_xlibs *xl = glmux_pixels_xlibs();
-    int n = 0;
-
-    while (n < x->nchecked) {
-        xcb_generic_error_t *err = NULL;
-        void *reply = NULL;
-
-        if (!xl->poll_for_reply(x->c, x->checked[n].seq, &reply, &err))
-            break;
-        free(reply);
-        if (err != NULL)
-            error_heard(x, x->checked[n].req, err);
-        free(err);
-        n++;
-    }
-    if (n > 0) {
-        x->nchecked -= n;
-        memmove(x->checked, x->checked + n, sizeof(x->checked[0]) * (size_t)x->nchecked);
-        retired_release(x);
-    }
-}
-
-/* Keeps the cookie of a checked request until it is answered (checked_heard). */
-static void checked_add(struct glmux_pixels_xfer *x, unsigned int seq,
-                        enum glmux_pixels_request req)
-{
-    if (x->nchecked == x->checked_cap) {
-        int cap = x->checked_cap > 0 ? x->checked_cap * 2 : 16;
-        struct checked *more = realloc(x->checked, sizeof(*more) * (size_t)cap);
-
-        if (more == NULL) { /* out of memory: this one's error is not heard */
-            glmux_pixels_xlibs()->discard_reply(x->c, seq);
-            return;
-        }
-        x->checked = more;
-        x->checked_cap = cap;
-    }
-    x->checked[x->nchecked++] = (struct checked){ seq, req };
-}
 
 /* ---- Present ---- */
 
@@ -278,11 +82,13 @@ static void checked_add(struct glmux_pixels_xfer *x, unsigned int seq,
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
 {
     x->h.eid = xl->generate_id(x->c);
-    checked_add(x, xl->present_select_input_checked(
-                       x->c, x->h.eid, x->target,
-                       XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
-                       XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY).sequence,
-                GLMUX_PIXELS_REQ_DRAWABLE);
+    glmux_pixels_checked_add(
+        x,
+        xl->present_select_input_checked(x->c, x->h.eid, x->target,
+                                         XCB_PRESENT_EVENT_MASK_CONFIGURE_NOTIFY |
+                                             XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY)
+            .sequence,
+        GLMUX_PIXELS_REQ_DRAWABLE);
     x->special = xl->register_for_special_xge(x->c, xl->present_id, x->h.eid, NULL);
     x->h.sized_by_events = x->special != NULL;
 }
@@ -299,9 +105,9 @@ static void present_unlisten(const struct glmux_pixels_xlibs *xl, struct glmux_p
 static void present_notify(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x,
                            uint64_t msc)
 {
-    checked_add(x, xl->present_notify_msc_checked(x->c, x->target, x->h.serial, msc, 0,
-                                                  0).sequence,
-                GLMUX_PIXELS_REQ_DRAWABLE);
+    glmux_pixels_checked_add(
+        x, xl->present_notify_msc_checked(x->c, x->target, x->h.serial, msc, 0, 0).sequence,
+        GLMUX_PIXELS_REQ_DRAWABLE);
 }
 #else
 static void present_listen(const struct glmux_pixels_xlibs *xl, struct glmux_pixels_xfer *x)
@@ -396,7 +202,7 @@ struct glmux_pixels_xfer *glmux_pixels_xfer_new(Display *dpy,
  * caller waits for the server first. */
 static bool segment_retire(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b)
 {
-    if (answered(x, b->attach)) {
+    if (glmux_pixels_checked_answered(x, b->attach)) {
         shmdt(b->data);
         return true;
     }
@@ -442,7 +248,7 @@ static void buffers_free(struct glmux_pixels_xfer *x, bool keep_checking)
             unsigned int seq = xl->shm_detach_checked(x->c, b->seg).sequence;
 
             if (keep_checking)
-                checked_add(x, seq, GLMUX_PIXELS_REQ_SHM_DETACH);
+                glmux_pixels_checked_add(x, seq, GLMUX_PIXELS_REQ_SHM_DETACH);
             else
                 xl->discard_reply(x->c, seq);
             if (!segment_retire(x, b)) {
@@ -467,7 +273,7 @@ static bool shm_buffer(struct glmux_pixels_xfer *x, size_t size, struct glmux_pi
         server_caught_up(x);
     if (!glmux_pixels_shm_segment(glmux_pixels_xlibs(), x->c, size, b, &attach))
         return false;
-    checked_add(x, attach, GLMUX_PIXELS_REQ_SHM_ATTACH);
+    glmux_pixels_checked_add(x, attach, GLMUX_PIXELS_REQ_SHM_ATTACH);
     return true;
 }
 
@@ -523,7 +329,7 @@ static void hear(struct glmux_pixels_xfer *x)
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
-    checked_heard(x);
+    glmux_pixels_checked_heard(x);
 }
 
 /* Waits for the replies up to and including sequence seq (one round trip at most); none when
@@ -545,7 +351,7 @@ static void wait_for(struct glmux_pixels_xfer *x, unsigned int seq)
         geometry_heard(x, reply, err);
         memmove(x->pending, x->pending + 1, sizeof(x->pending[0]) * (size_t)--x->npending);
     }
-    checked_heard(x);
+    glmux_pixels_checked_heard(x);
 }
 
 /* Sends a GetGeometry whose reply is read later; returns its sequence number. */
@@ -675,12 +481,14 @@ static bool put(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b
     int rows;
 
     if (x->shm) {
-        checked_add(x, xl->shm_put_image_checked(x->c, x->target, x->gc, (uint16_t)l->width,
-                                                 (uint16_t)l->height, 0, 0, (uint16_t)l->width,
-                                                 (uint16_t)l->height, 0, 0, (uint8_t)x->depth,
-                                                 XCB_IMAGE_FORMAT_Z_PIXMAP, 0, b->seg, 0)
-                           .sequence,
-                    GLMUX_PIXELS_REQ_SHM_PUT);
+        glmux_pixels_checked_add(
+            x,
+            xl->shm_put_image_checked(x->c, x->target, x->gc, (uint16_t)l->width,
+                                      (uint16_t)l->height, 0, 0, (uint16_t)l->width,
+                                      (uint16_t)l->height, 0, 0, (uint8_t)x->depth,
+                                      XCB_IMAGE_FORMAT_Z_PIXMAP, 0, b->seg, 0)
+                .sequence,
+            GLMUX_PIXELS_REQ_SHM_PUT);
         return true;
     }
     /* At most 256 KiB a request, as Xlib's XPutImage: a server reads a request whole into its
@@ -695,13 +503,14 @@ static bool put(struct glmux_pixels_xfer *x, const struct glmux_pixels_buffer *b
     for (int y = 0; y < l->height; y += rows) {
         int n = l->height - y < rows ? l->height - y : rows;
 
-        checked_add(x, xl->put_image_checked(x->c, XCB_IMAGE_FORMAT_Z_PIXMAP, x->target, x->gc,
-                                             (uint16_t)l->width, (uint16_t)n, 0, (int16_t)y, 0,
-                                             (uint8_t)x->depth, (uint32_t)(n * l->stride),
-                                             (const uint8_t *)b->data +
-                                                 (size_t)y * (size_t)l->stride)
-                           .sequence,
-                    GLMUX_PIXELS_REQ_PUT);
+        glmux_pixels_checked_add(
+            x,
+            xl->put_image_checked(x->c, XCB_IMAGE_FORMAT_Z_PIXMAP, x->target, x->gc,
+                                  (uint16_t)l->width, (uint16_t)n, 0, (int16_t)y, 0,
+                                  (uint8_t)x->depth, (uint32_t)(n * l->stride),
+                                  (const uint8_t *)b->data + (size_t)y * (size_t)l->stride)
+                .sequence,
+            GLMUX_PIXELS_REQ_PUT);
     }
     return true;
 }
@@ -741,8 +550,8 @@ bool glmux_pixels_present(struct glmux_pixels_drawable *d, int interval)
         return false;
     if (x->gc == 0) {
         x->gc = xl->generate_id(x->c);
-        checked_add(x, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence,
-                    GLMUX_PIXELS_REQ_DRAWABLE);
+        glmux_pixels_checked_add(x, xl->create_gc_checked(x->c, x->gc, x->target, 0, NULL).sequence,
+                                 GLMUX_PIXELS_REQ_DRAWABLE);
     }
     b = &x->buf[x->shm ? x->next : 0];
     glmux_pixels_read_back(d->surface_config, &x->l, x->pd->order, b->data);
@@ -786,10 +595,11 @@ void glmux_pixels_xfer_free(struct glmux_pixels_xfer *x)
     /* What has been answered is heard; the rest is the server's business now, once it has
      * answered the attaches of the segments still mapped for it (a window destroyed right
      * after a resize: one round trip). */
-    checked_heard(x);
+    glmux_pixels_checked_heard(x);
     waiting = x->nretired > 0;
     for (int i = 0; i < 2; i++)
-        waiting = waiting || (x->buf[i].seg != 0 && !answered(x, x->buf[i].attach));
+        waiting =
+            waiting || (x->buf[i].seg != 0 && !glmux_pixels_checked_answered(x, x->buf[i].attach));
     if (waiting)
         server_caught_up(x);
     buffers_free(x, false);
