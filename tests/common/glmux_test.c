@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <link.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct find {
@@ -111,4 +112,51 @@ int glmux_test_count(const char *text, const char *what)
     for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
         n++;
     return n;
+}
+
+/* Removes each line of LeakSanitizer's notice that a thread was not suspended. */
+static void drop_thread_notice(char *text)
+{
+    char *p;
+
+    while ((p = strstr(text, "was not suspended. False leaks are possible.\n")) != NULL) {
+        char *start = p, *end = strchr(p, '\n') + 1;
+
+        while (start > text && start[-1] != '\n')
+            start--;
+        memmove(start, end, strlen(end) + 1);
+    }
+}
+
+void glmux_test_fork_children(int n, void (*child)(FILE *err))
+{
+    FILE *errs[16];
+    pid_t pids[16];
+    char text[4096];
+
+    CHECK(n > 0 && n <= 16);
+    for (int i = 0; i < n; i++) {
+        errs[i] = tmpfile();
+        CHECK(errs[i] != NULL);
+        fflush(NULL);
+        pids[i] = fork();
+        CHECK(pids[i] >= 0);
+        if (pids[i] == 0)
+            child(errs[i]);
+        usleep(100 * 1000);
+    }
+    for (int i = 0; i < n; i++) {
+        int status;
+        size_t len;
+
+        CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+        rewind(errs[i]);
+        len = fread(text, 1, sizeof(text) - 1, errs[i]);
+        text[len] = '\0';
+        drop_thread_notice(text);
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status 0x%x: %s",
+                  i, status, text);
+        CHECK_MSG(text[0] == '\0', "child %d wrote: %s", i, text);
+        fclose(errs[i]);
+    }
 }

@@ -63,6 +63,14 @@ char *glmux_test_capture_end(void);
 int glmux_test_count(const char *text, const char *what);
 
 /*
+ * Forks n children, one every 100 ms, each running child(err) (which must end with exit), err
+ * a fresh temporary file its standard error goes to; then waits for each: it must exit with 0
+ * and write nothing, LeakSanitizer's notice of a thread it could not suspend aside (the
+ * parent's other threads are not in a child). At most 16 children.
+ */
+void glmux_test_fork_children(int n, void (*child)(FILE *err));
+
+/*
  * The directory a test makes its temporary files in: $TMPDIR when it is an absolute path, else
  * /tmp. scripts/test.sh gives the suite a TMPDIR of its own and fails when anything is left in it.
  */

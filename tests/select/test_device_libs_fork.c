@@ -49,24 +49,6 @@ static void *load(void *arg)
     return NULL;
 }
 
-/*
- * LeakSanitizer's notice that the parent's loading thread, which the child does not have, was
- * not suspended ("==PID==Running thread TID was not suspended. False leaks are possible."):
- * not glmux's word, and no report (a leak fails the child's exit status).
- */
-static void drop_thread_notice(char *text)
-{
-    char *p;
-
-    while ((p = strstr(text, "was not suspended. False leaks are possible.\n")) != NULL) {
-        char *start = p, *end = strchr(p, '\n') + 1;
-
-        while (start > text && start[-1] != '\n')
-            start--;
-        memmove(start, end, strlen(end) + 1);
-    }
-}
-
 static void child(FILE *err)
 {
     const struct glmux_device_libs *libs;
@@ -87,8 +69,6 @@ static void child(FILE *err)
 int main(void)
 {
     const struct glmux_device_libs *libs = NULL;
-    FILE *errs[CHILDREN];
-    pid_t pids[CHILDREN];
     pthread_t thread;
     char text[4096];
     int pipefd[2];
@@ -108,31 +88,7 @@ int main(void)
     signal_fd = pipefd[1];
     CHECK(pthread_create(&thread, NULL, load, &libs) == 0);
     CHECK(read(pipefd[0], text, 1) == 1);
-    for (int i = 0; i < CHILDREN; i++) {
-        errs[i] = tmpfile();
-        CHECK(errs[i] != NULL);
-        fflush(NULL);
-        pids[i] = fork();
-        CHECK(pids[i] >= 0);
-        if (pids[i] == 0)
-            child(errs[i]);
-        usleep(100 * 1000);
-    }
-    for (int i = 0; i < CHILDREN; i++) {
-        int status;
-        size_t n;
-
-        CHECK(waitpid(pids[i], &status, 0) == pids[i]);
-        rewind(errs[i]);
-        n = fread(text, 1, sizeof(text) - 1, errs[i]);
-        text[n] = '\0';
-        drop_thread_notice(text);
-        n = strlen(text);
-        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status 0x%x: %s",
-                  i, status, text);
-        CHECK_MSG(n == 0, "child %d wrote: %s", i, text);
-        fclose(errs[i]);
-    }
+    glmux_test_fork_children(CHILDREN, child);
     CHECK(pthread_join(thread, NULL) == 0);
     CHECK(libs != NULL && libs->have_drm && libs->have_udev);
     CHECK(atomic_load(&drm_opens) == 1 && atomic_load(&udev_opens) == 1);
