@@ -228,6 +228,24 @@ static bool trusted_file(const struct glmux_layers_env *env, const char *path, c
     return true;
 }
 
+/* One candidate file for a bare name: returned when it is of this process's architecture;
+ * kept in *foreign (with what it is) when it is the first of another; else freed. */
+static char *try_candidate(char *path, char **foreign, char *foreign_what, size_t what_size)
+{
+    char what[64];
+    enum glmux_elf_result r = glmux_elf_check(path, what, sizeof(what));
+
+    if (r == GLMUX_ELF_OURS)
+        return path;
+    if (r == GLMUX_ELF_FOREIGN && *foreign == NULL) {
+        *foreign = path;
+        snprintf(foreign_what, what_size, "%s", what);
+    } else {
+        free(path);
+    }
+    return NULL;
+}
+
 /* Finds a bare library name where the dynamic linker would usually find it: LD_LIBRARY_PATH
  * (not in secure execution, as ld.so), glmux's libdir and the system folders. The first file of
  * this process's architecture wins; *foreign gets the first of another (ld.so skips those). */
@@ -244,43 +262,23 @@ static char *search_library(const struct glmux_layers_env *env, const char *name
         "/lib",
         "/usr/lib",
     };
-    char what[64];
+    char *path, *found;
 
     *foreign = NULL;
     for (const char *p = ld; p != NULL && *p != '\0';) {
         size_t len = strcspn(p, ":;");
-        char *path;
 
-        if (len > 0 && asprintf(&path, "%.*s/%s", (int)len, p, name) >= 0) {
-            enum glmux_elf_result r = glmux_elf_check(path, what, sizeof(what));
-            if (r == GLMUX_ELF_OURS)
-                return path;
-            if (r == GLMUX_ELF_FOREIGN && *foreign == NULL) {
-                *foreign = path;
-                snprintf(foreign_what, what_size, "%s", what);
-            } else {
-                free(path);
-            }
-        }
+        if (len > 0 && asprintf(&path, "%.*s/%s", (int)len, p, name) >= 0 &&
+            (found = try_candidate(path, foreign, foreign_what, what_size)) != NULL)
+            return found;
         p += len;
         if (*p != '\0')
             p++;
     }
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-        char *path;
-        enum glmux_elf_result r;
-
-        if (fixed[i] == NULL || asprintf(&path, "%s/%s", fixed[i], name) < 0)
-            continue;
-        r = glmux_elf_check(path, what, sizeof(what));
-        if (r == GLMUX_ELF_OURS)
-            return path;
-        if (r == GLMUX_ELF_FOREIGN && *foreign == NULL) {
-            *foreign = path;
-            snprintf(foreign_what, what_size, "%s", what);
-        } else {
-            free(path);
-        }
+        if (fixed[i] != NULL && asprintf(&path, "%s/%s", fixed[i], name) >= 0 &&
+            (found = try_candidate(path, foreign, foreign_what, what_size)) != NULL)
+            return found;
     }
     return NULL;
 }
