@@ -91,6 +91,10 @@ done
 for l in frame_limiter frame_time call_counter android_counter; do
     need glmux-layers $L/glvnd/layers.d/glmux_$l.json
 done
+# ... and nothing else: the layers, their manifests (in whichever layer folder) and its folders.
+other=$(files glmux-layers | grep -v -e "^$L/glmux$" -e "^$L/glmux/layers$" \
+    -e "^$L/glmux/layers/libglmux-layer-[a-z-]*\.so$" -e "^$L/glvnd/[^/]*/glmux_[a-z_]*\.json$" || true)
+[ -z "$other" ] || fail "glmux-layers holds more than the layers and their manifests: $other"
 need glmux-rpm-macros /usr/lib/rpm/macros.d/macros.glmux
 [ "$(q --qf '%{ARCH}' "$(rpmof glmux-rpm-macros)")" = noarch ] || fail "glmux-rpm-macros is not noarch"
 q --requires "$(rpmof libglvnd-core-devel)" | grep -q '^glmux-rpm-macros = ' ||
