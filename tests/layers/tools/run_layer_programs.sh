@@ -10,8 +10,11 @@
 # Mode "installed": the build installed into a scratch prefix (cmake --install), the EGL program
 # run against the installed libraries with the installed manifests (their library_path relative
 # to ${libdir}/glvnd/layers.d), the call counter's counts checked.
+# Mode "glxgears": Mesa's glxgears through the layers, stopped by layer_gears_frames right after
+# its first "N frames" report; the counts must be N (see gears_frames.c).
 # usage: run_layer_programs.sh glx|egl PROGRAM LAYER_DIR
 #        run_layer_programs.sh installed PROGRAM BUILD_DIR
+#        run_layer_programs.sh glxgears HARNESS LAYER_DIR LIBGL LIBGLX LIBGLDISPATCH
 set -u
 api=$1 prog=$2 layers=$3
 frames=30
@@ -57,6 +60,24 @@ manifest glmux_android_counter libglmux-layer-android-counter.so '"gles2", "egl"
 export GLMUX_LAYER_PATH="$work/layers.d" XDG_DATA_HOME="$work/xdg"
 export GLMUX_CALL_COUNT_FILE="$work/calls.txt" GLMUX_FRAMETIME_LOG="$work/frames.csv"
 export GLMUX_ANDROID_COUNTER_FILE="$work/android.txt"
+
+# Mode glxgears: Mesa's glxgears (no frame limit of its own), with the call counter on top,
+# the frame-time log, the frame limiter at 20 frames a second, through our libGL, libGLX and
+# libGLdispatch; layer_gears_frames (gears_frames.c) stops it right after its first report,
+# proves what it mapped, and checks the counts against the frames it reported.
+if [ "$api" = glxgears ]; then
+    command -v glxgears > /dev/null ||
+        { echo "skipped: glxgears is not installed (mesa-utils)"; exit 77; }
+    gl=$4 glx=$5 dispatch=$6
+    export LD_LIBRARY_PATH="$(dirname "$gl"):$(dirname "$glx"):$(dirname "$dispatch")"
+    GLMUX_LAYERS=glmux_call_counter,glmux_frame_time,glmux_frame_limiter GLMUX_FRAME_LIMIT=20 \
+        "$prog" --lib "$gl" --lib "$glx" --lib "$dispatch" \
+        --lib "$layers/libglmux-layer-call-counter.so" \
+        --lib "$layers/libglmux-layer-frame-time.so" \
+        --lib "$layers/libglmux-layer-frame-limiter.so" --mapped libGLX_mesa.so.0 \
+        --calls glXSwapBuffers --calls glClear -- glxgears
+    exit $?
+fi
 if [ "$api" = glx ]; then swap=glXSwapBuffers; else swap=eglSwapBuffers; fi
 
 # 1. Three layers at once: counter on top, then the frame-time log, then the Android-ABI one.
