@@ -2,7 +2,9 @@
 /*
  * glmux tool: GL layers. `glmux layers` prints what the core (layers/core/layers.h) finds and
  * decides for a program started in this environment, loading nothing: the folders in the order
- * read, each layer with its kind, manifest, library and the library's architecture read from its
+ * read (the explicit ones always, which a program reads only when GLMUX_LAYERS or
+ * GLMUX_LAYERS_ENABLE may switch an explicit layer on, and says which), each layer with its
+ * kind, manifest, library and the library's architecture read from its
  * ELF header, the variables its manifest names and their values now, and one verdict; then the
  * chain, `program -> layer -> ... -> glmux -> vendor`. `glmux explain` prints the same chain in
  * a few lines. `glmux manifest --layer` prints a layer manifest, checked with the loader's own
@@ -29,6 +31,7 @@ static const char *verdict_key(enum glmux_layer_verdict v)
     case GLMUX_LAYER_NO_LIBRARY: return "library_missing";
     case GLMUX_LAYER_SECURE_IGNORED: return "secure_ignored";
     case GLMUX_LAYER_DUPLICATE: return "duplicate";
+    case GLMUX_LAYER_WRONG_FOLDER: return "wrong_folder";
     case GLMUX_LAYER_BROKEN: return "broken";
     }
     return "?";
@@ -58,7 +61,19 @@ static const char *folder_state(const struct glmux_layer_folder *f)
 {
     if (f->ignored_secure)
         return "ignored in secure execution";
+    if (f->unasked)
+        return "not read";
     return f->missing ? "missing" : "read";
+}
+
+static const char *folder_kind(const struct glmux_layer_folder *f)
+{
+    switch (f->kind) {
+    case GLMUX_LAYER_FOLDER_IMPLICIT: return "implicit";
+    case GLMUX_LAYER_FOLDER_EXPLICIT: return "explicit";
+    case GLMUX_LAYER_FOLDER_ANY: break;
+    }
+    return "any";
 }
 
 static void print_var(const char *key, const struct glmux_layer_var *v)
@@ -101,9 +116,26 @@ static void print_text(const struct glmux_layer_scan *s)
         return;
     }
     printf("\nLayer folders, in the order read (the first layer of a name wins):\n");
-    for (size_t i = 0; i < s->n_folders; i++)
-        printf("  %zu. %s (%s): %s\n", i + 1, glmux_cli_esc(s->folders[i].path),
-               s->folders[i].source, folder_state(&s->folders[i]));
+    for (size_t i = 0; i < s->n_folders; i++) {
+        const struct glmux_layer_folder *f = &s->folders[i];
+
+        if (f->kind == GLMUX_LAYER_FOLDER_ANY)
+            printf("  %zu. %s (%s): %s\n", i + 1, glmux_cli_esc(f->path), f->source,
+                   folder_state(f));
+        else
+            printf("  %zu. %s (%s, %s): %s\n", i + 1, glmux_cli_esc(f->path), f->source,
+                   folder_kind(f), folder_state(f));
+    }
+    if (!s->secure && s->explicit_asked)
+        printf("A program started now reads the explicit folders: GLMUX_LAYERS or "
+               "GLMUX_LAYERS_ENABLE may switch an explicit layer on.\n");
+    else if (!s->secure)
+        printf("A program started now does not read the explicit folders (shown here all the "
+               "same):\nGLMUX_LAYERS names no layer and GLMUX_LAYERS_ENABLE none that could be "
+               "explicit.\n");
+    else
+        printf("A program in secure execution never reads the explicit folders (shown here all "
+               "the same).\n");
     if (s->count == 0)
         printf("\nNo layer found.\n");
     for (size_t i = 0; i < s->count; i++) {
@@ -132,7 +164,8 @@ static void print_text(const struct glmux_layer_scan *s)
                            ? " (not this process's)" : "");
             else if (l->verdict == GLMUX_LAYER_NO_LIBRARY)
                 printf("not checked: no library\n");
-            else if (l->verdict == GLMUX_LAYER_BROKEN || l->verdict == GLMUX_LAYER_DUPLICATE)
+            else if (l->verdict == GLMUX_LAYER_BROKEN || l->verdict == GLMUX_LAYER_DUPLICATE ||
+                     l->verdict == GLMUX_LAYER_WRONG_FOLDER)
                 printf("not checked\n");
             else
                 printf("not checked: a bare name not found in LD_LIBRARY_PATH or the system "
@@ -192,6 +225,7 @@ static void print_json(const struct glmux_layer_scan *s)
     glmux_jw_object(&w, NULL);
     glmux_jw_bool(&w, "secure_execution", s->secure);
     glmux_jw_bool(&w, "scan_skipped", s->skipped);
+    glmux_jw_bool(&w, "explicit_folders_read_by_programs", s->explicit_asked);
     glmux_jw_object(&w, "variables");
     glmux_jw_string(&w, GLMUX_LAYERS_VAR, s->layers_var);
     glmux_jw_string(&w, GLMUX_LAYERS_ENABLE_VAR, s->enable_var);
@@ -203,6 +237,7 @@ static void print_json(const struct glmux_layer_scan *s)
         glmux_jw_object(&w, NULL);
         glmux_jw_string(&w, "path", s->folders[i].path);
         glmux_jw_string(&w, "source", s->folders[i].source);
+        glmux_jw_string(&w, "kind", folder_kind(&s->folders[i]));
         glmux_jw_string(&w, "state", folder_state(&s->folders[i]));
         glmux_jw_end(&w, '}');
     }

@@ -111,6 +111,11 @@ bool glmux_layer_filter_empty(const struct glmux_layer_filter *filter)
     return !filter->all && !filter->implicit && !filter->explicit_ && filter->n_globs == 0;
 }
 
+bool glmux_layer_filter_may_match_explicit(const struct glmux_layer_filter *filter)
+{
+    return filter->all || filter->explicit_ || filter->n_globs > 0;
+}
+
 bool glmux_layer_names_parse(const char *value, char ***names, size_t *count)
 {
     const char *p = value != NULL ? value : "", *s;

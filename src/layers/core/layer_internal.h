@@ -33,11 +33,12 @@ bool glmux_layer_valid_name(const char *name);
  * the process's own. */
 bool glmux_layers_none_quick(const struct glmux_layers_env *env);
 /*
- * glmux_layers_scan, with all_libraries false for the loader: only the libraries of layers
- * that are switched on are looked at.
+ * glmux_layers_scan, with tool false for the loader: only the libraries of layers that are
+ * switched on are looked at, and the explicit folders are read only when something can switch
+ * an explicit layer on (out->explicit_asked).
  */
 bool glmux_layers_scan_mode(const struct glmux_layers_env *env, struct glmux_layer_scan *out,
-                            bool all_libraries);
+                            bool tool);
 
 /* A GLMUX_LAYERS_ENABLE / GLMUX_LAYERS_DISABLE value, parsed. */
 struct glmux_layer_filter {
@@ -54,6 +55,9 @@ bool glmux_layer_filter_match(const struct glmux_layer_filter *filter, const cha
 /* True when the filter names every layer there could be (~all~, both words, or a glob "*"). */
 bool glmux_layer_filter_covers_all(const struct glmux_layer_filter *filter);
 bool glmux_layer_filter_empty(const struct glmux_layer_filter *filter);
+/* True when the filter may name an explicit layer (~all~, ~explicit~ or any glob): not when
+ * it is empty or only ~implicit~. */
+bool glmux_layer_filter_may_match_explicit(const struct glmux_layer_filter *filter);
 
 /* Splits GLMUX_LAYERS ("a,b" or "a:b"; blanks around names dropped, repeats dropped). */
 bool glmux_layer_names_parse(const char *value, char ***names, size_t *count);

@@ -145,6 +145,9 @@ static void report_scan(const struct glmux_layer_scan *s)
         case GLMUX_LAYER_BROKEN:
             warn("layer manifest %s is broken, skipped: %s", info->manifest, info->reason);
             break;
+        case GLMUX_LAYER_WRONG_FOLDER:
+            warn("layer %s (%s) skipped: %s", name, info->manifest, info->reason);
+            break;
         case GLMUX_LAYER_WRONG_ARCH:
         case GLMUX_LAYER_NO_LIBRARY:
             warn("layer %s (%s) not loaded: %s: %s", name, info->manifest,

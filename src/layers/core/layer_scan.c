@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux GL layers: discovery and judgement (docs/layers.md, "Folders", "Variables", "Security").
- * The folders are read in their documented order (GLMUX_LAYER_PATH, the user's, the
- * administrators', the packages'), each folder's *.json in byte order; the first layer of a
- * name wins. Then each layer gets one verdict: broken, duplicate, ignored in secure execution,
+ * The folders are read in their documented order (GLMUX_LAYER_PATH; the user's, the
+ * administrators' and the packages' implicit_layer.d; the same three explicit_layer.d), each
+ * folder's *.json in byte order; the first layer of a name wins. As Vulkan's, a folder says the
+ * kind of its layers (a manifest whose "type" disagrees is skipped; GLMUX_LAYER_PATH's folders
+ * hold both kinds), so that the explicit folders are read only when something can switch an
+ * explicit layer on: installed explicit layers cost a program nothing until asked for. Then
+ * each layer gets one verdict: broken, wrong folder, duplicate, ignored in secure execution,
  * off (and by what), wrong architecture, library missing, or would load; and the layers that
  * would load are put in chain order, top first: GLMUX_LAYERS's names in their order, then the
  * others in discovery order. A disable filter that covers every layer (and nothing named or
  * enabled) ends it before any folder is read. The same code serves the loader (which checks
- * the library files of the layers it will load only) and `glmux layers` (all of them).
+ * the library files of the layers it will load only) and `glmux layers` (all of them, and the
+ * explicit folders always).
  */
 #define _GNU_SOURCE
 #include "layers/core/layer_internal.h"
@@ -27,11 +32,13 @@
 #include "util/file.h"
 #include "util/log.h"
 
-#ifndef GLMUX_LAYER_SYSTEM_DIR
-#define GLMUX_LAYER_SYSTEM_DIR "/etc/glmux/layers.d"
+/* The administrators' and the packages' bases; each holds implicit_layer.d and
+ * explicit_layer.d. */
+#ifndef GLMUX_LAYER_SYSTEM_BASE
+#define GLMUX_LAYER_SYSTEM_BASE "/etc/glmux"
 #endif
-#ifndef GLMUX_LAYER_PACKAGE_DIR
-#define GLMUX_LAYER_PACKAGE_DIR "/usr/lib/glvnd/layers.d"
+#ifndef GLMUX_LAYER_PACKAGE_BASE
+#define GLMUX_LAYER_PACKAGE_BASE "/usr/lib/glvnd"
 #endif
 #ifndef GLMUX_LIBDIR
 #define GLMUX_LIBDIR "/usr/lib"
@@ -69,6 +76,7 @@ const char *glmux_layer_verdict_name(enum glmux_layer_verdict verdict)
     case GLMUX_LAYER_NO_LIBRARY: return "library missing";
     case GLMUX_LAYER_SECURE_IGNORED: return "ignored in secure execution";
     case GLMUX_LAYER_DUPLICATE: return "duplicate";
+    case GLMUX_LAYER_WRONG_FOLDER: return "wrong folder";
     case GLMUX_LAYER_BROKEN: return "broken manifest";
     }
     return "?";
@@ -91,7 +99,7 @@ static void set_verdict(struct glmux_layer_info *info, enum glmux_layer_verdict 
 /* ---- folders ---- */
 
 static bool add_folder(struct glmux_layer_scan *s, const char *path, size_t len,
-                       const char *source, bool ignored)
+                       const char *source, enum glmux_layer_folder_kind kind, bool ignored)
 {
     struct glmux_layer_folder *grown;
     char *copy = strndup(path, len);
@@ -110,21 +118,50 @@ static bool add_folder(struct glmux_layer_scan *s, const char *path, size_t len,
         return false;
     }
     s->folders = grown;
-    grown[s->n_folders++] = (struct glmux_layer_folder){ copy, source, ignored, false };
+    grown[s->n_folders++] = (struct glmux_layer_folder){ copy, source, kind, ignored, false,
+                                                         false };
     return true;
 }
 
+static const char *kind_folder(enum glmux_layer_folder_kind kind)
+{
+    return kind == GLMUX_LAYER_FOLDER_IMPLICIT ? GLMUX_LAYER_IMPLICIT_FOLDER
+                                               : GLMUX_LAYER_EXPLICIT_FOLDER;
+}
+
+/* base/implicit_layer.d or base/explicit_layer.d. */
+static bool add_kind_folder(struct glmux_layer_scan *s, const char *base, const char *source,
+                            enum glmux_layer_folder_kind kind, bool ignored)
+{
+    char *path;
+    bool ok;
+
+    if (asprintf(&path, "%s/%s", base, kind_folder(kind)) < 0)
+        return false;
+    ok = add_folder(s, path, strlen(path), source, kind, ignored);
+    free(path);
+    return ok;
+}
+
+/*
+ * GLMUX_LAYER_PATH's folders, then the implicit folders of the user, the administrators and the
+ * packages, then their explicit folders. All implicit folders come before any explicit one, so
+ * that whether the explicit folders are read never changes which implicit layer of a name wins.
+ */
 static bool add_folders(const struct glmux_layers_env *env, struct glmux_layer_scan *s)
 {
+    static const enum glmux_layer_folder_kind kinds[] = { GLMUX_LAYER_FOLDER_IMPLICIT,
+                                                          GLMUX_LAYER_FOLDER_EXPLICIT };
+    static const char *const sources[] = { "user", "system", "package" };
     const char *path = env->secure ? env->get_always(GLMUX_LAYER_PATH_VAR) : s->path_var;
-    const char *data, *home, *sys, *pkg;
+    const char *data, *home, *bases[3];
     char *user = NULL;
     bool ok = true;
 
     for (const char *p = path; ok && p != NULL && *p != '\0';) {
         size_t len = strcspn(p, ":");
         if (len > 0)
-            ok = add_folder(s, p, len, GLMUX_LAYER_PATH_VAR, env->secure);
+            ok = add_folder(s, p, len, GLMUX_LAYER_PATH_VAR, GLMUX_LAYER_FOLDER_ANY, env->secure);
         p += len;
         if (*p == ':')
             p++;
@@ -133,20 +170,40 @@ static bool add_folders(const struct glmux_layers_env *env, struct glmux_layer_s
     data = env->secure ? env->get_always("XDG_DATA_HOME") : env->get("XDG_DATA_HOME");
     home = env->secure ? env->get_always("HOME") : env->get("HOME");
     if (data != NULL && data[0] == '/') {
-        if (asprintf(&user, "%s/glmux/layers.d", data) < 0)
+        if (asprintf(&user, "%s/glmux", data) < 0)
             return false;
     } else if (home != NULL && home[0] == '/') {
-        if (asprintf(&user, "%s/.local/share/glmux/layers.d", home) < 0)
+        if (asprintf(&user, "%s/.local/share/glmux", home) < 0)
             return false;
     }
-    if (ok && user != NULL)
-        ok = add_folder(s, user, strlen(user), "user", env->secure);
+    bases[0] = user;
+    bases[1] = env->system_base != NULL ? env->system_base : GLMUX_LAYER_SYSTEM_BASE;
+    bases[2] = env->package_base != NULL ? env->package_base : GLMUX_LAYER_PACKAGE_BASE;
+    for (size_t k = 0; ok && k < 2; k++)
+        for (size_t i = 0; ok && i < 3; i++)
+            if (bases[i] != NULL)
+                ok = add_kind_folder(s, bases[i], sources[i], kinds[k], i == 0 && env->secure);
     free(user);
-    sys = env->system_dir != NULL ? env->system_dir : GLMUX_LAYER_SYSTEM_DIR;
-    pkg = env->package_dir != NULL ? env->package_dir : GLMUX_LAYER_PACKAGE_DIR;
-    ok = ok && add_folder(s, sys, strlen(sys), "system", false);
-    ok = ok && add_folder(s, pkg, strlen(pkg), "package", false);
     return ok;
+}
+
+/* A folder of one kind holds layers of that kind only: one whose "type" says the other is
+ * skipped, with where it belongs. */
+static void check_kind(const struct glmux_layer_folder *f, struct glmux_layer_info *info)
+{
+    bool implicit_folder = f->kind == GLMUX_LAYER_FOLDER_IMPLICIT;
+    const char *slash = strrchr(f->path, '/');
+    int base_len = slash != NULL ? (int)(slash - f->path) : 0;
+
+    if (f->kind == GLMUX_LAYER_FOLDER_ANY || info->verdict == GLMUX_LAYER_BROKEN ||
+        info->implicit == implicit_folder)
+        return;
+    set_verdict(info, GLMUX_LAYER_WRONG_FOLDER,
+                "its \"type\" is \"%s\", but %s is a folder of %s layers; move the manifest to "
+                "%.*s/%s or correct its \"type\"",
+                info->implicit ? "implicit" : "explicit", f->path,
+                implicit_folder ? "implicit" : "explicit", base_len, f->path,
+                info->implicit ? GLMUX_LAYER_IMPLICIT_FOLDER : GLMUX_LAYER_EXPLICIT_FOLDER);
 }
 
 static bool read_folder(struct glmux_layer_scan *s, size_t *cap, struct glmux_layer_folder *f)
@@ -185,6 +242,8 @@ static bool read_folder(struct glmux_layer_scan *s, size_t *cap, struct glmux_la
             glmux_file_list_free(names, n);
             return false;
         }
+        for (size_t k = 0; k < count; k++)
+            check_kind(f, &got[k]);
         if (s->count + count > *cap) {
             size_t more = *cap * 2 + count + 8;
             struct glmux_layer_info *grown = realloc(s->layers, more * sizeof(*grown));
@@ -440,11 +499,12 @@ static bool judge(const struct glmux_layers_env *env, struct glmux_layer_scan *s
         int named;
         bool on;
 
-        if (info->verdict == GLMUX_LAYER_BROKEN)
+        if (info->verdict == GLMUX_LAYER_BROKEN || info->verdict == GLMUX_LAYER_WRONG_FOLDER)
             continue;
         for (size_t j = 0; j < i; j++) {
             const struct glmux_layer_info *first = &s->layers[j];
             if (first->verdict != GLMUX_LAYER_BROKEN && first->verdict != GLMUX_LAYER_DUPLICATE &&
+                first->verdict != GLMUX_LAYER_WRONG_FOLDER &&
                 strcmp(first->name, info->name) == 0) {
                 set_verdict(info, GLMUX_LAYER_DUPLICATE, "duplicate of %s from %s (the first "
                             "found wins)", first->name, first->manifest);
@@ -587,37 +647,45 @@ static const char *quick_get(const struct glmux_layers_env *env, const char *nam
     return env != NULL ? env->get(name) : glmux_env_get(name);
 }
 
-/* The user's folder, by the XDG rule of add_folders. */
+/* base/implicit_layer.d; true too when it is too long to be checked here. */
+static bool implicit_folder_has_manifest(const char *base, const char *tail)
+{
+    char buf[PATH_MAX];
+    int n = snprintf(buf, sizeof(buf), "%s%s/" GLMUX_LAYER_IMPLICIT_FOLDER, base, tail);
+
+    return n < 0 || (size_t)n >= sizeof(buf) || folder_has_manifest(buf);
+}
+
+/* The user's implicit folder, by the XDG rule of add_folders. */
 static bool user_folder_has_manifest(const struct glmux_layers_env *env)
 {
-    const char *base = quick_get(env, "XDG_DATA_HOME"), *tail = "/glmux/layers.d";
-    char buf[PATH_MAX];
-    int n;
+    const char *base = quick_get(env, "XDG_DATA_HOME"), *tail = "/glmux";
 
     if (base == NULL || base[0] != '/') {
         base = quick_get(env, "HOME");
         if (base == NULL || base[0] != '/')
             return false;
-        tail = "/.local/share/glmux/layers.d";
+        tail = "/.local/share/glmux";
     }
-    n = snprintf(buf, sizeof(buf), "%s%s", base, tail);
-    return n < 0 || (size_t)n >= sizeof(buf) || folder_has_manifest(buf);
+    return implicit_folder_has_manifest(base, tail);
 }
 
 /*
  * The loader's answer, without a scan, when it can tell that no layer can load: nothing names
- * or enables a layer, and GLMUX_LAYERS_DISABLE is "~all~" or none of the four folders holds a
- * manifest (an open each, and a read of those that exist; nothing allocated, no message
- * formatted). False means "scan": whenever a variable names a layer, a manifest is found (a
- * broken one is warned about by the scan), or the layer messages are on (the scan says what
- * it read). Where it answers true, the scan would find no layer and say nothing at the levels
- * that are on (docs/performance.md, "GL layers"). In secure execution env->get answers NULL
- * (glmux_env_get), so only the administrators' and the packages' folders are looked at, the
- * only ones the scan reads there.
+ * or enables a layer, and GLMUX_LAYERS_DISABLE is "~all~" or neither GLMUX_LAYER_PATH's folders
+ * nor the three implicit folders hold a manifest (an open each, and a read of those that
+ * exist; nothing allocated, no message formatted). The explicit folders are never looked at:
+ * with nothing named or enabled the scan does not read them either. False means "scan":
+ * whenever a variable names or enables a layer, a manifest is found (a broken one is warned
+ * about by the scan), or the layer messages are on (the scan says what it read). Where it
+ * answers true, the scan would find no layer and say nothing at the levels that are on
+ * (docs/performance.md, "GL layers"). In secure execution env->get answers NULL
+ * (glmux_env_get), so only the administrators' and the packages' implicit folders are looked
+ * at, the only ones the scan reads there.
  */
 bool glmux_layers_none_quick(const struct glmux_layers_env *env)
 {
-    const char *v, *sys, *pkg;
+    const char *v;
 
     if (glmux_log_enabled(GLMUX_LOG_LAYER))
         return false;
@@ -642,13 +710,19 @@ bool glmux_layers_none_quick(const struct glmux_layers_env *env)
     }
     if (user_folder_has_manifest(env))
         return false;
-    sys = env != NULL && env->system_dir != NULL ? env->system_dir : GLMUX_LAYER_SYSTEM_DIR;
-    pkg = env != NULL && env->package_dir != NULL ? env->package_dir : GLMUX_LAYER_PACKAGE_DIR;
-    return !folder_has_manifest(sys) && !folder_has_manifest(pkg);
+    if (env != NULL && env->system_base != NULL) {
+        if (implicit_folder_has_manifest(env->system_base, ""))
+            return false;
+    } else if (folder_has_manifest(GLMUX_LAYER_SYSTEM_BASE "/" GLMUX_LAYER_IMPLICIT_FOLDER)) {
+        return false;
+    }
+    if (env != NULL && env->package_base != NULL)
+        return !implicit_folder_has_manifest(env->package_base, "");
+    return !folder_has_manifest(GLMUX_LAYER_PACKAGE_BASE "/" GLMUX_LAYER_IMPLICIT_FOLDER);
 }
 
 bool glmux_layers_scan_mode(const struct glmux_layers_env *env, struct glmux_layer_scan *out,
-                            bool all_libraries)
+                            bool tool)
 {
     struct glmux_layer_filter enable = { 0 }, disable = { 0 };
     char **names = NULL;
@@ -683,15 +757,24 @@ bool glmux_layers_scan_mode(const struct glmux_layers_env *env, struct glmux_lay
                   "layer folder read", out->disable_var);
         goto done;
     }
+    /* In secure execution both are unset (env->get), so the explicit folders stay unread. */
+    out->explicit_asked = ok && (n_names > 0 || glmux_layer_filter_may_match_explicit(&enable));
     ok = ok && add_folders(env, out);
+    if (ok && !out->explicit_asked && !tool)
+        glmux_log(GLMUX_LOG_LAYER, "explicit layer folders not read: GLMUX_LAYERS names no "
+                  "layer and GLMUX_LAYERS_ENABLE none that could be explicit");
     for (size_t i = 0; ok && i < out->n_folders; i++) {
-        if (out->folders[i].ignored_secure)
+        struct glmux_layer_folder *f = &out->folders[i];
+
+        if (f->ignored_secure)
             glmux_log(GLMUX_LOG_LAYER, "secure execution: layer folder %s (%s) ignored",
-                      out->folders[i].path, out->folders[i].source);
+                      f->path, f->source);
+        else if (f->kind == GLMUX_LAYER_FOLDER_EXPLICIT && !out->explicit_asked && !tool)
+            f->unasked = true;
         else
-            ok = read_folder(out, &cap, &out->folders[i]);
+            ok = read_folder(out, &cap, f);
     }
-    ok = ok && judge(env, out, names, n_names, &enable, &disable, all_libraries) &&
+    ok = ok && judge(env, out, names, n_names, &enable, &disable, tool) &&
          make_chain(out, names, n_names);
 done:
     for (size_t i = 0; i < n_names; i++)

@@ -74,6 +74,7 @@ enum glmux_layer_verdict {
     GLMUX_LAYER_NO_LIBRARY,     /* the library is missing or unreadable */
     GLMUX_LAYER_SECURE_IGNORED, /* secure execution: the folder or the layer may not be used */
     GLMUX_LAYER_DUPLICATE,      /* a layer of the same name was found first: reason names it */
+    GLMUX_LAYER_WRONG_FOLDER,   /* its "type" is not its folder's kind: reason says where */
     GLMUX_LAYER_BROKEN,         /* the manifest is unusable: reason says why */
 };
 
@@ -107,11 +108,26 @@ struct glmux_layer_info {
     int chain_position;         /* 0 on top; -1 when not in the chain */
 };
 
+/* The folder names under each of the user's, the administrators' and the packages' bases
+ * (Vulkan's names): the folder says the kind of the layers in it. */
+#define GLMUX_LAYER_IMPLICIT_FOLDER "implicit_layer.d"
+#define GLMUX_LAYER_EXPLICIT_FOLDER "explicit_layer.d"
+
+/* What a folder may hold. */
+enum glmux_layer_folder_kind {
+    GLMUX_LAYER_FOLDER_ANY,     /* GLMUX_LAYER_PATH's: each manifest's "type" says */
+    GLMUX_LAYER_FOLDER_IMPLICIT,
+    GLMUX_LAYER_FOLDER_EXPLICIT,
+};
+
 /* One folder searched, in order. */
 struct glmux_layer_folder {
     char *path;
     const char *source;         /* "GLMUX_LAYER_PATH", "user", "system", "package" */
+    enum glmux_layer_folder_kind kind;
     bool ignored_secure;        /* not read: secure execution */
+    bool unasked;               /* not read: an explicit folder, and nothing can switch an
+                                 * explicit layer on (the loader only) */
     bool missing;               /* does not exist */
 };
 
@@ -124,6 +140,9 @@ struct glmux_layer_scan {
     size_t chain_count;
     bool secure;                        /* secure execution */
     bool skipped;                       /* a disable filter covers everything: nothing read */
+    bool explicit_asked;                /* GLMUX_LAYERS or GLMUX_LAYERS_ENABLE can switch an
+                                         * explicit layer on: a program reads the explicit
+                                         * folders (the tool reads them always) */
     char **unknown_names;               /* GLMUX_LAYERS names no manifest has */
     size_t n_unknown;
     /* The variables read and their values (NULL: unset or ignored). */
@@ -142,15 +161,17 @@ struct glmux_layers_env {
     bool secure;
     /* The owner a file must have in secure execution (0, root). */
     unsigned trusted_uid;
-    /* The administrators' and the packages' folders; NULL: the built-in ones. */
-    const char *system_dir, *package_dir;
+    /* The administrators' and the packages' bases, each holding implicit_layer.d and
+     * explicit_layer.d; NULL: the built-in ones (${sysconfdir}/glmux, ${libdir}/glvnd). */
+    const char *system_base, *package_base;
 };
 const struct glmux_layers_env *glmux_layers_env_default(void);
 
 /*
  * Finds and judges every layer as glmux_layers_load would, loading nothing (the ELF header of
- * each library is read to check its class and machine). Returns false only when out of memory.
- * env NULL means glmux_layers_env_default().
+ * each library is read to check its class and machine), and reads the explicit folders even
+ * when a program would not (explicit_asked false): what the tool shows. Returns false only
+ * when out of memory. env NULL means glmux_layers_env_default().
  */
 bool glmux_layers_scan(const struct glmux_layers_env *env, struct glmux_layer_scan *out);
 void glmux_layers_scan_free(struct glmux_layer_scan *scan);

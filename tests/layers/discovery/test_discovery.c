@@ -8,10 +8,12 @@
  * the architecture check on a foreign ELF header (and a real 32-bit library when the build could
  * make one); and loading the fake layers of test_layer.c: bottom-first initialization at final
  * addresses, a declining and a wrong-version negotiation, missing entries, Android's entries,
- * one message per failure naming the manifest.
+ * one message per failure naming the manifest. The implicit_layer.d / explicit_layer.d split
+ * is test_split.c's (discovery.h: what the two files share).
  *
  * With --quick, alone and with GLMUX_DEBUG unset: the loader's answer without a scan
- * (glmux_layers_none_quick) in each case where it may give one, and the scan agreeing.
+ * (glmux_layers_none_quick) in each case where it may give one, and the scan agreeing; and
+ * explicit layers installed, none asked for: no explicit folder opened, nothing written.
  *
  *   layers_discovery FIXTURES_DIR LAYER_GOOD LAYER_ANDROID LAYER_DECLINE LAYER_BADABI
  *                    LAYER_NOENTRY LAYER_ANDROIDHALF [LIB32]
@@ -30,8 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "discovery.h"
 #include "glmux_test.h"
-#include "layers/core/layer_internal.h"
 
 /* ---- a fake environment ---- */
 
@@ -40,7 +42,7 @@ static struct {
     const char *name;
     char *value;
 } vars[VARS_MAX];
-static bool fake_secure;
+bool fake_secure;
 
 static const char *lookup(const char *name)
 {
@@ -61,7 +63,7 @@ static const char *fake_get_always(const char *name)
     return lookup(name);
 }
 
-static void setvar(const char *name, const char *value)
+void setvar(const char *name, const char *value)
 {
     for (size_t i = 0; i < VARS_MAX; i++) {
         if (vars[i].name != NULL && strcmp(vars[i].name, name) == 0) {
@@ -90,10 +92,26 @@ static void clearvars(void)
     }
 }
 
-static char work[PATH_MAX], sysdir[PATH_MAX + 16], pkgdir[PATH_MAX + 16];
-static struct glmux_layers_env fenv;
+char work[PATH_MAX], sysdir[PATH_MAX + 16], pkgdir[PATH_MAX + 16];
+char sys_im[PATH_MAX + 40], sys_ex[PATH_MAX + 40], pkg_im[PATH_MAX + 40], pkg_ex[PATH_MAX + 40];
+struct glmux_layers_env fenv;
 
-static void reset_env(void)
+/* The administrators' and the packages' bases in the work folder, and their kind folders. */
+static void make_bases(void)
+{
+    snprintf(sysdir, sizeof(sysdir), "%s/etc-glmux", work);
+    snprintf(pkgdir, sizeof(pkgdir), "%s/lib-glvnd", work);
+    snprintf(sys_im, sizeof(sys_im), "%s/" GLMUX_LAYER_IMPLICIT_FOLDER, sysdir);
+    snprintf(sys_ex, sizeof(sys_ex), "%s/" GLMUX_LAYER_EXPLICIT_FOLDER, sysdir);
+    snprintf(pkg_im, sizeof(pkg_im), "%s/" GLMUX_LAYER_IMPLICIT_FOLDER, pkgdir);
+    snprintf(pkg_ex, sizeof(pkg_ex), "%s/" GLMUX_LAYER_EXPLICIT_FOLDER, pkgdir);
+    CHECK(mkdir(sysdir, 0755) == 0 && mkdir(pkgdir, 0755) == 0);
+    CHECK(mkdir(sys_im, 0755) == 0 && mkdir(sys_ex, 0755) == 0);
+    CHECK(mkdir(pkg_im, 0755) == 0 && mkdir(pkg_ex, 0755) == 0);
+    CHECK(chmod(pkgdir, 0755) == 0 && chmod(pkg_im, 0755) == 0 && chmod(pkg_ex, 0755) == 0);
+}
+
+void reset_env(void)
 {
     clearvars();
     fake_secure = false;
@@ -103,14 +121,14 @@ static void reset_env(void)
 
 /* ---- files ---- */
 
-static char *path_in(const char *dir, const char *name)
+char *path_in(const char *dir, const char *name)
 {
     char *p;
     CHECK(asprintf(&p, "%s/%s", dir, name) > 0);
     return p;
 }
 
-static void write_file(const char *path, const char *text, mode_t mode)
+void write_file(const char *path, const char *text, mode_t mode)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     CHECK_MSG(fd >= 0, "%s: %s", path, strerror(errno));
@@ -119,7 +137,7 @@ static void write_file(const char *path, const char *text, mode_t mode)
     close(fd);
 }
 
-static char *make_dir(const char *name)
+char *make_dir(const char *name)
 {
     char *p = path_in(work, name);
     CHECK_MSG(mkdir(p, 0755) == 0 || errno == EEXIST, "%s: %s", p, strerror(errno));
@@ -128,8 +146,8 @@ static char *make_dir(const char *name)
 }
 
 /* A manifest file for one layer; extra is more members ("" for none). */
-static void manifest(const char *dir, const char *file, const char *name, const char *type,
-                     const char *library, const char *extra)
+void manifest(const char *dir, const char *file, const char *name, const char *type,
+              const char *library, const char *extra)
 {
     char *path = path_in(dir, file), *text;
 
@@ -152,15 +170,15 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 /* ---- scans ---- */
 
-static struct glmux_layer_scan scan;
+struct glmux_layer_scan scan;
 
-static void do_scan(void)
+void do_scan(void)
 {
     glmux_layers_scan_free(&scan);
     CHECK(glmux_layers_scan(&fenv, &scan));
 }
 
-static const struct glmux_layer_info *find(const char *name)
+const struct glmux_layer_info *find(const char *name)
 {
     for (size_t i = 0; i < scan.count; i++)
         if (scan.layers[i].name != NULL && strcmp(scan.layers[i].name, name) == 0)
@@ -168,7 +186,7 @@ static const struct glmux_layer_info *find(const char *name)
     return NULL;
 }
 
-static const struct glmux_layer_info *must_find(const char *name)
+const struct glmux_layer_info *must_find(const char *name)
 {
     const struct glmux_layer_info *l = find(name);
     CHECK_MSG(l != NULL, "no layer %s found", name);
@@ -176,7 +194,7 @@ static const struct glmux_layer_info *must_find(const char *name)
 }
 
 /* The chain as "a,b,c". */
-static const char *chain(void)
+const char *chain(void)
 {
     static char buf[512];
     size_t len = 0;
@@ -188,16 +206,6 @@ static const char *chain(void)
     return buf;
 }
 
-#define CHECK_CHAIN(want) CHECK_MSG(strcmp(chain(), want) == 0, "chain \"%s\", want \"%s\"", \
-                                    chain(), want)
-#define CHECK_VERDICT(name, v, text)                                                         \
-    do {                                                                                     \
-        const struct glmux_layer_info *l_ = must_find(name);                                 \
-        CHECK_MSG(l_->verdict == (v) && strstr(l_->reason, text) != NULL,                    \
-                  "%s: verdict %s (%s), want %s with \"%s\"", name,                          \
-                  glmux_layer_verdict_name(l_->verdict), l_->reason,                         \
-                  glmux_layer_verdict_name(v), text);                                        \
-    } while (0)
 
 /* ---- parser ---- */
 
@@ -352,18 +360,27 @@ static void test_folders(void)
     write_file(p, big, 0644);
     free(big);
     free(p);
-    /* The same name in a later folder, and in the system folder. */
+    /* The same name in a later folder, and in the system's explicit folder. */
     manifest(d2, "a.json", "alpha", "explicit", "liba2.so", "");
-    manifest(sysdir, "alpha.json", "alpha", "explicit", "liba3.so", "");
+    manifest(sys_ex, "alpha.json", "alpha", "explicit", "liba3.so", "");
 
     CHECK(asprintf(&p, "%s:%s", d1, d2) > 0);
     setvar("GLMUX_LAYER_PATH", p);
     free(p);
     do_scan();
-    CHECK(scan.n_folders == 5); /* two of GLMUX_LAYER_PATH, the user's, system, package */
+    /* Two of GLMUX_LAYER_PATH, then the user's, system and package implicit folders, then
+     * their explicit ones (the tool's scan reads them though nothing asks). */
+    CHECK_MSG(scan.n_folders == 8, "%zu folders", scan.n_folders);
     CHECK(strcmp(scan.folders[0].path, d1) == 0 && strcmp(scan.folders[1].path, d2) == 0);
+    CHECK(scan.folders[0].kind == GLMUX_LAYER_FOLDER_ANY);
     CHECK(strcmp(scan.folders[2].source, "user") == 0 && scan.folders[2].missing);
-    CHECK(strcmp(scan.folders[3].path, sysdir) == 0 && strcmp(scan.folders[4].path, pkgdir) == 0);
+    CHECK(strcmp(scan.folders[2].path, "/nonexistent-home/.local/share/glmux/implicit_layer.d")
+          == 0 && scan.folders[2].kind == GLMUX_LAYER_FOLDER_IMPLICIT);
+    CHECK(strcmp(scan.folders[3].path, sys_im) == 0 && strcmp(scan.folders[4].path, pkg_im) == 0);
+    CHECK(strcmp(scan.folders[5].path, "/nonexistent-home/.local/share/glmux/explicit_layer.d")
+          == 0 && scan.folders[5].kind == GLMUX_LAYER_FOLDER_EXPLICIT);
+    CHECK(strcmp(scan.folders[6].path, sys_ex) == 0 && strcmp(scan.folders[7].path, pkg_ex) == 0);
+    CHECK(!scan.explicit_asked && !scan.folders[6].unasked);
     /* Byte order within the folder: a dir fifo huge loop m z, then order2's, then system's. */
     static const char *const files[] = { "a.json", "dir.json", "fifo.json", "huge.json",
                                          "loop.json", "m.json", "z.json" };
@@ -394,7 +411,7 @@ static void test_folders(void)
     CHECK(strcmp(scan.layers[0].library, "liba.so") == 0 && scan.chain_count == 1 &&
           scan.chain[0] == 0);
     glmux_layers_scan_free(&scan);
-    p = path_in(sysdir, "alpha.json");
+    p = path_in(sys_ex, "alpha.json");
     CHECK(unlink(p) == 0);
     free(p);
     free(d1);
@@ -458,28 +475,36 @@ static void test_quick(void)
     user = path_in(xdg, "glmux");
     CHECK(mkdir(user, 0755) == 0);
     free(user);
-    user = path_in(xdg, "glmux/layers.d");
+    user = path_in(xdg, "glmux/implicit_layer.d");
     CHECK(mkdir(user, 0755) == 0);
     setvar("XDG_DATA_HOME", xdg);
     expect_quick(true, "an empty user folder");
-    manifest(user, "u.json", "user", "explicit", "libu.so", "");
-    expect_quick(false, "a manifest in $XDG_DATA_HOME/glmux/layers.d");
+    manifest(user, "u.json", "user", "implicit", "libu.so",
+             "\"disable_environment\": {\"U_OFF\": \"1\"}");
+    expect_quick(false, "a manifest in $XDG_DATA_HOME/glmux/implicit_layer.d");
     setvar("XDG_DATA_HOME", "relative/ignored");
     expect_quick(true, "XDG_DATA_HOME not absolute: ~/.local/share");
     setvar("XDG_DATA_HOME", xdg);
     fake_secure = fenv.secure = true;
     expect_quick(true, "secure execution: the user's folder is not read");
-    manifest(pkgdir, "p.json", "pkg", "explicit", "libp.so", "");
+    manifest(pkg_im, "p.json", "pkg", "implicit", "libp.so",
+             "\"disable_environment\": {\"P_OFF\": \"1\"}");
     expect_quick(false, "secure execution, a manifest in the package folder");
     fake_secure = fenv.secure = false;
     expect_quick(false, "a manifest in the package folder");
-    p = path_in(pkgdir, "p.json");
+    p = path_in(pkg_im, "p.json");
     CHECK(unlink(p) == 0);
     free(p);
-    manifest(sysdir, "s.json", "sys", "implicit", "libs.so",
+    manifest(sys_im, "s.json", "sys", "implicit", "libs.so",
              "\"disable_environment\": {\"SYS_OFF\": \"1\"}");
     expect_quick(false, "a manifest in the system folder");
-    p = path_in(sysdir, "s.json");
+    p = path_in(sys_im, "s.json");
+    CHECK(unlink(p) == 0);
+    free(p);
+    /* A manifest of the wrong kind in an implicit folder: the scan warns about it. */
+    manifest(sys_im, "w.json", "wrong", "explicit", "libw.so", "");
+    expect_quick(false, "an explicit layer's manifest in an implicit folder");
+    p = path_in(sys_im, "w.json");
     CHECK(unlink(p) == 0);
     free(p);
     p = path_in(user, "u.json");
@@ -657,15 +682,15 @@ static void test_secure(const char *good)
     const char *sec = "\"disable_environment\": {\"SEC_OFF\": \"1\"}, \"secure_execution\": true";
 
     reset_env();
-    manifest(pkgdir, "s1.json", "sec_ok", "implicit", lib, sec);
-    manifest(pkgdir, "s2.json", "sec_no", "implicit", lib,
+    manifest(pkg_im, "s1.json", "sec_ok", "implicit", lib, sec);
+    manifest(pkg_im, "s2.json", "sec_no", "implicit", lib,
              "\"disable_environment\": {\"SEC_NO_OFF\": \"1\"}");
-    manifest(pkgdir, "s3.json", "sec_ex", "explicit", lib, "");
-    manifest(pkgdir, "s4.json", "sec_gw", "implicit", lib, sec);
-    p = path_in(pkgdir, "s4.json");
+    manifest(pkg_ex, "s3.json", "sec_ex", "explicit", lib, "");
+    manifest(pkg_im, "s4.json", "sec_gw", "implicit", lib, sec);
+    p = path_in(pkg_im, "s4.json");
     CHECK(chmod(p, 0664) == 0);
     free(p);
-    manifest(pkgdir, "s5.json", "sec_libgw", "implicit", libgw, sec);
+    manifest(pkg_im, "s5.json", "sec_libgw", "implicit", libgw, sec);
     manifest(path_dir, "p.json", "pathlayer", "implicit", lib, sec);
     setvar("GLMUX_LAYER_PATH", path_dir);
     setvar("GLMUX_LAYERS", "sec_ex");
@@ -686,7 +711,13 @@ static void test_secure(const char *good)
     CHECK(find("pathlayer") == NULL);
     CHECK_CHAIN("sec_ok");
     CHECK_VERDICT("sec_no", GLMUX_LAYER_SECURE_IGNORED, "\"secure_execution\": true");
-    CHECK_VERDICT("sec_ex", GLMUX_LAYER_SECURE_IGNORED, "explicit layer");
+    CHECK_VERDICT("sec_ex", GLMUX_LAYER_SECURE_IGNORED, "explicit layer"); /* the tool's scan */
+    CHECK(!scan.explicit_asked);
+    /* The loader's: GLMUX_LAYERS is ignored, so the explicit folders are not even read. */
+    glmux_layers_scan_free(&scan);
+    CHECK(glmux_layers_scan_mode(&fenv, &scan, false));
+    CHECK(!scan.explicit_asked && find("sec_ex") == NULL);
+    CHECK_CHAIN("sec_ok");
     CHECK_VERDICT("sec_gw", GLMUX_LAYER_SECURE_IGNORED, "writable by its group or others");
     CHECK_VERDICT("sec_libgw", GLMUX_LAYER_SECURE_IGNORED, "libsecure-gw.so is writable");
 
@@ -719,8 +750,8 @@ static void test_secure(const char *good)
     for (int i = 1; i <= 5; i++) {
         char name[16];
         snprintf(name, sizeof(name), "s%d.json", i);
-        p = path_in(pkgdir, name);
-        unlink(p);
+        p = path_in(i == 3 ? pkg_ex : pkg_im, name);
+        CHECK(unlink(p) == 0);
         free(p);
     }
     free(lib);
@@ -802,7 +833,7 @@ static void *terminator_sentinel(void)
 
 static void *seen_layer_id;
 
-static void *test_get_next(void *layer_id, const char *name)
+void *test_get_next(void *layer_id, const char *name)
 {
     const struct glmux_layer_loaded *below;
     size_t n = glmux_layers_below(layer_id, &below);
@@ -814,7 +845,7 @@ static void *test_get_next(void *layer_id, const char *name)
     return next;
 }
 
-static char *read_all(const char *path)
+char *read_all(const char *path)
 {
     char *text = NULL;
     size_t cap = 0;
@@ -914,10 +945,9 @@ int main(int argc, char **argv)
         snprintf(work, sizeof(work), "%s/glmux-layers-XXXXXX", glmux_test_tmpdir());
         CHECK(mkdtemp(work) != NULL);
         CHECK(chmod(work, 0755) == 0);
-        snprintf(sysdir, sizeof(sysdir), "%s/etc-layers.d", work);
-        snprintf(pkgdir, sizeof(pkgdir), "%s/lib-layers.d", work);
-        CHECK(mkdir(sysdir, 0755) == 0 && mkdir(pkgdir, 0755) == 0);
+        make_bases();
         test_quick();
+        test_quick_explicit();
         clearvars();
         CHECK(nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
         printf("ok\n");
@@ -931,10 +961,7 @@ int main(int argc, char **argv)
     snprintf(work, sizeof(work), "%s/glmux-layers-XXXXXX", glmux_test_tmpdir());
     CHECK(mkdtemp(work) != NULL);
     CHECK(chmod(work, 0755) == 0);
-    snprintf(sysdir, sizeof(sysdir), "%s/etc-layers.d", work);
-    snprintf(pkgdir, sizeof(pkgdir), "%s/lib-layers.d", work);
-    CHECK(mkdir(sysdir, 0755) == 0 && mkdir(pkgdir, 0755) == 0);
-    CHECK(chmod(pkgdir, 0755) == 0);
+    make_bases();
     log_path = path_in(work, "glmux.log");
     layer_log = path_in(work, "layers.log");
     /* Before the first message: the log reads its configuration once. */
@@ -947,6 +974,7 @@ int main(int argc, char **argv)
     test_folders();
     test_precedence(argv[2]);
     test_secure(argv[2]);
+    test_split(argv[2], log_path);
     test_arch(argc > 8 && argv[8][0] != '\0' ? argv[8] : NULL);
     test_load(argv + 2, log_path, layer_log);
 

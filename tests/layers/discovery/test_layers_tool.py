@@ -3,7 +3,9 @@
 """glmux layer tests: the tool's `layers` (text and --json), `manifest --layer`, `run --layer`
 and `env --layer`, on a layer folder of this test's own (GLMUX_LAYER_PATH) holding a good
 layer, an implicit one, a duplicate, a broken manifest, a wrong-architecture library and an
-off layer; then, as root with setcap, the same tool with a file capability (AT_SECURE, as a
+off layer, and the user's implicit_layer.d and explicit_layer.d (an explicit layer the tool
+shows though a program would not read its folder, and one in the implicit folder: wrong
+folder); then, as root with setcap, the same tool with a file capability (AT_SECURE, as a
 setuid program) run as nobody, which must ignore GLMUX_LAYER_PATH and GLMUX_LAYERS.
 
   test_layers_tool.py GLMUX GOOD_LAYER_LIBRARY WORKDIR [LIB32]
@@ -43,10 +45,12 @@ def main():
     ptr_size = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else 8
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    folder = os.path.join(work, "layers.d")
+    folder = os.path.join(work, "path1.d")
     second = os.path.join(work, "second.d")
-    os.makedirs(folder)
-    os.makedirs(second)
+    user_im = os.path.join(work, ".local/share/glmux/implicit_layer.d")
+    user_ex = os.path.join(work, ".local/share/glmux/explicit_layer.d")
+    for d in (folder, second, user_im, user_ex):
+        os.makedirs(d)
     foreign = os.path.join(work, "libforeign.so")
     if lib32:
         shutil.copy(lib32, foreign)
@@ -70,6 +74,10 @@ def main():
         f.write('{"file_format_version": "1.0.0", "layer": {"name": "tl_broken"}}\n')
     manifest(second, "10_good.json", {"name": "tl_good", "type": "explicit",
                                       "library_path": good, "apis": ["gl"]})
+    manifest(user_ex, "tl_userex.json", {"name": "tl_userex", "type": "explicit",
+                                         "library_path": good, "apis": ["gl"]})
+    manifest(user_im, "tl_misplaced.json", {"name": "tl_misplaced", "type": "explicit",
+                                            "library_path": good, "apis": ["gl"]})
     env = {k: v for k, v in os.environ.items() if not k.startswith("GLMUX_")}
     env.update(GLMUX_LAYER_PATH=folder + ":" + second, GLMUX_LAYERS="tl_good,tl_foreign,nope",
                HOME=work)
@@ -78,8 +86,14 @@ def main():
     out = run([glmux, "layers"], env).stdout
     for want in ("  GLMUX_LAYERS         tl_good,tl_foreign,nope",
                  f"  1. {folder} (GLMUX_LAYER_PATH): read",
-                 f"  3. {work}/.local/share/glmux/layers.d (user): missing",
+                 f"  3. {user_im} (user, implicit): read",
+                 f"  6. {user_ex} (user, explicit): read",
+                 "A program started now reads the explicit folders: GLMUX_LAYERS or",
                  "Layer tl_good: would load (1 of 2 in the chain, counted from the top)",
+                 "Layer tl_misplaced: wrong folder: its \"type\" is \"explicit\", but "
+                 f"{user_im} is a folder of implicit layers; move the manifest to "
+                 f"{os.path.dirname(user_im)}/explicit_layer.d or correct its \"type\"",
+                 "Layer tl_userex: off because an explicit layer, and neither GLMUX_LAYERS",
                  "  kind:                explicit",
                  f"  manifest:            {folder}/10_good.json (line 1)",
                  f"  library:             {good}",
@@ -102,12 +116,17 @@ def main():
         fail(f"chain {doc['chain']}")
     if doc["variables"]["GLMUX_LAYERS"] != "tl_good,tl_foreign,nope" or doc["secure_execution"]:
         fail("variables")
-    if doc["folders"][0] != {"path": folder, "source": "GLMUX_LAYER_PATH", "state": "read"}:
+    if doc["folders"][0] != {"path": folder, "source": "GLMUX_LAYER_PATH", "kind": "any",
+                             "state": "read"}:
         fail(f"folders {doc['folders'][0]}")
+    if doc["folders"][5] != {"path": user_ex, "source": "user", "kind": "explicit",
+                             "state": "read"} or not doc["explicit_folders_read_by_programs"]:
+        fail(f"the user's explicit folder {doc['folders'][5]}")
     verdicts = [(layer["name"], layer["verdict"]) for layer in doc["layers"]]
     if verdicts != [("tl_good", "would_load"), ("tl_implicit", "would_load"),
                     ("tl_foreign", "wrong_architecture"), ("tl_off", "off"),
-                    ("tl_broken", "broken"), ("tl_good", "duplicate")]:
+                    ("tl_broken", "broken"), ("tl_good", "duplicate"),
+                    ("tl_misplaced", "wrong_folder"), ("tl_userex", "off")]:
         fail(f"verdicts {verdicts}")
     first = doc["layers"][0]
     if (first["kind"] != "explicit" or first["library"] != good or first["chain_position"] != 0
@@ -118,6 +137,22 @@ def main():
         fail("disable_environment")
     if doc["unknown_names"] != ["nope"]:
         fail("unknown_names")
+
+    # Nothing asks for an explicit layer: the tool still reads the explicit folders, and says
+    # that a program would not.
+    env2 = dict(env)
+    env2.pop("GLMUX_LAYERS")
+    out = run([glmux, "layers"], env2).stdout
+    for want in ("A program started now does not read the explicit folders (shown here all the "
+                 "same):",
+                 "Layer tl_userex: off because an explicit layer",
+                 "Layer tl_misplaced: wrong folder: ",
+                 "Chain: program -> tl_implicit -> glmux -> vendor"):
+        if want not in out:
+            fail(f"no line with {want!r} when nothing asks for an explicit layer")
+    doc = json.loads(run([glmux, "layers", "--json"], env2).stdout)
+    if doc["explicit_folders_read_by_programs"] or doc["folders"][5]["state"] != "read":
+        fail("explicit folders with nothing asking")
 
     # Switched off by the layer's own variable, and everything off without a scan.
     env2 = dict(env, TL_IMPLICIT_OFF="1")
