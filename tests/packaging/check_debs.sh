@@ -6,7 +6,8 @@
 # installed here, Multi-Arch, vendor dependencies through the virtual packages, the vendor
 # directories (the ones the packaged libraries search), symbols files and ldconfig triggers, no
 # file in two packages, glmux's own layers run from the packages (glxgears held to 25 frames a
-# second, read from the frame-time log), and lintian (source package and .debs) with no errors.
+# second, read from the frame-time log; the call counter's and the log's counts equal to the
+# frames glxgears reports), and lintian (source package and .debs) with no errors.
 # Leaves the .debs in WORK/debs for packaging_vendor_debs.
 # MODE nocheck (packaging_deb, CI's run): DEB_BUILD_OPTIONS=nocheck, and the log must show that
 # the test suite was not even built (BUILD_TESTING=OFF, no object under tests/): the suite the
@@ -171,7 +172,9 @@ echo "ok: same paths as Debian's package of the same name:${compared:- none (no 
 # unpacked in one root, glxgears under an Xvfb of its own through the packaged libGL, with
 # glmux_frame_limiter at 25 frames a second and glmux_frame_time below it, both found through
 # the packaged manifests (library_path relative to their folder): the log has frames, at the
-# asked rate. Skipped (said so) without Xvfb, glxgears or Mesa's GLX.
+# asked rate; then glxgears with the packaged call counter too, stopped right after its first
+# report, whose frames the counter and the log must equal. Skipped (said so) without Xvfb,
+# glxgears or Mesa's GLX.
 layers_check() {
     command -v Xvfb > /dev/null && command -v glxgears > /dev/null &&
         [ -e "/$M/libGLX_mesa.so.0" ] ||
@@ -190,6 +193,33 @@ layers_check() {
         GLMUX_LAYERS=glmux_frame_limiter,glmux_frame_time GLMUX_FRAME_LIMIT=25 \
         GLMUX_FRAMETIME_LOG="$PWD/lroot/frames.csv" timeout 4 glxgears > lroot/gears.log 2>&1 ||
         true
+    # What the layers report equals what glxgears draws: layer_gears_frames (the build's, from
+    # tests/layers/tools/gears_frames.c, named by GLMUX_TEST_GEARS_FRAMES) stops glxgears right
+    # after its first "N frames" report; the packaged call counter's glXSwapBuffers and glClear
+    # counts and the packaged frame-time log's lines must be N, and glxgears must have mapped
+    # the packaged libraries.
+    gears=${GLMUX_TEST_GEARS_FRAMES:-}
+    if [ -n "$gears" ] && [ -x "$gears" ]; then
+        env -u GLMUX_LAYERS_DISABLE -u GLMUX_LAYERS_ENABLE -u GLMUX_TEST_XVFB_DIR \
+            DISPLAY=":$(head -n 1 lroot/fd)" LD_LIBRARY_PATH="$PWD/lroot/$M" \
+            GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/layers.d" \
+            GLMUX_LAYERS=glmux_call_counter,glmux_frame_time,glmux_frame_limiter \
+            GLMUX_FRAME_LIMIT=20 GLMUX_CALL_COUNT_FILE="$PWD/lroot/calls.txt" \
+            GLMUX_FRAMETIME_LOG="$PWD/lroot/gears-frames.csv" "$gears" \
+            --lib "lroot/$M/libGL.so.1" --lib "lroot/$M/libGLX.so.0" \
+            --lib "lroot/$M/libGLdispatch.so.0" \
+            --lib "lroot/$M/glmux/layers/libglmux-layer-call-counter.so" \
+            --lib "lroot/$M/glmux/layers/libglmux-layer-frame-time.so" \
+            --lib "lroot/$M/glmux/layers/libglmux-layer-frame-limiter.so" \
+            --mapped libGLX_mesa.so.0 --calls glXSwapBuffers --calls glClear -- glxgears \
+            > lroot/gears-frames.log 2>&1 ||
+            { kill $xvfb 2> /dev/null; cat lroot/gears-frames.log >&2
+              fail "the packaged layers' counts differ from the frames glxgears reported"; }
+        grep '^ok: ' lroot/gears-frames.log
+    else
+        echo "SKIP: the packaged layers' counts against glxgears' frames" \
+             "(GLMUX_TEST_GEARS_FRAMES names no layer_gears_frames)"
+    fi
     kill $xvfb 2> /dev/null
     rate=$(awk -F, 'NR > 2 { if (!n++) a = $2; b = $2 }
         END { if (n > 1) printf "%.1f", (n - 1) * 1000 / (b - a); else print 0 }' \
