@@ -4,10 +4,11 @@
 # Ninja) and the pure-C (Unix Makefiles, so that both CMake generators are built every time)
 # configurations and runs ctest in both (in pure-C, the tests that call through the stubs), runs
 # the unit, dispatch, EGL, GLX, selector and tool tests (not those that run Mesa's own programs;
-# the lifetime and pixels-vendor tests with Mesa too) and the fuzz targets' smoke runs
-# (libFuzzer, a fixed number of executions each) in an ASan+UBSan Debug build made with clang,
-# the unit and fake-vendor tests under ThreadSanitizer (gcc), and everything in a build with
-# EGL, GLX and GLES switched off.
+# the lifetime, pixels-vendor and layer-program tests with Mesa too, glxgears among them) and
+# the fuzz targets' smoke runs (libFuzzer, a fixed number of executions each) in an ASan+UBSan
+# Debug build made with clang, the unit and fake-vendor tests under ThreadSanitizer (gcc, with
+# the pixels vendor's and glxgears through the layers), and everything in a build with EGL,
+# GLX and GLES switched off.
 # It installs what is missing of .ci/packages first (scripts/install-deps.sh), which adds no
 # foreign architecture; the builds require Present in the pixels vendor (GLMUX_REQUIRE_PRESENT,
 # its tests test it). With CI=true it also runs the packaging tests (label "packaging": builds
@@ -155,6 +156,10 @@ for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
         # The pixels vendor's tests (Xvfb, Mesa's llvmpipe) under ASan: frame buffers sized from
         # what the X server answers, with MIT-SHM and with XPutImage (docs/remote.md).
         run_ctest "sanitize: pixels vendor" -j "$jobs" -R '^glx_pixels_' "$@"
+        # glmux's layers in real programs with Mesa (label mesa, left out above): our own
+        # program and glxgears (not instrumented: the harness preloads the ASan runtime).
+        run_ctest "sanitize: layers, Mesa" -j "$jobs" \
+            -R '^layer_tools_(programs_(glx|egl)|glxgears)$' "$@"
     fi
     # The pixels vendor's frame transport under ThreadSanitizer (Xvfb, Mesa's llvmpipe; Mesa's
     # own threads are suppressed by tests/glx/tsan_mesa.supp): threads, swaps across threads,
@@ -164,6 +169,9 @@ for config in ${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}; do
     if [ "$config" = tsan ]; then
         run_ctest "tsan: pixels vendor" -j "$jobs" \
             -R '^glx_pixels_(noglx|nopresent|count|swap|interval|resize|shmerrors|threads|objects|iodeath(-threads)?)$' "$@"
+        # glxgears through the frame limiter, the frame-time log and the call counter, with
+        # Mesa's threads (label mesa, left out above).
+        run_ctest "tsan: layers, Mesa" -j "$jobs" -R '^layer_tools_glxgears$' "$@"
     fi
     # CI also builds the .deb and .rpm packages (label "packaging", nocheck, a few minutes).
     if [ "$config" = default ] && [ "${CI:-}" = true ]; then
