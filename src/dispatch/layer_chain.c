@@ -14,7 +14,9 @@
  * published); for egl/glX names, in a hash map that is read without a lock. No lock is held
  * while a layer is asked, except the dynamic-slot lock while a new GL name's slot waits to be
  * published (layer_chain.h). With no layer found, the state is NONE and every caller returns
- * after one load.
+ * after one load. Under GLMUX_DEBUG=layer the re-entry guard (layer_guard.h) adds its wrappers
+ * at the bottom and the top of each chain: of every GL slot (then the GL part is set up even
+ * for layers without GL names), and of each intercepted egl/glX name.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -24,6 +26,7 @@
 #include "floor.h"
 #include "lazy.h"
 #include "layer_chain.h"
+#include "layer_guard.h"
 #include "layers/core/layers.h"
 #include "lifetime.h"
 #include "slots.h"
@@ -76,15 +79,27 @@ const void *glmux_below_stub(unsigned slot)
 }
 #endif
 
+/* The bottom of a GL name's chain: the slot's below stub, under the guard's bottom wrapper
+ * while the guard is on; NULL without a stub. */
+static const void *gl_bottom(unsigned slot, const char *name)
+{
+    const void *stub = glmux_below_stub(slot);
+    void *guarded = stub != NULL ? glmux_guard_wrap(name, GLMUX_LAYER_API_GL, GLMUX_GUARD_BOTTOM,
+                                                    (void *)(uintptr_t)stub)
+                                 : NULL;
+
+    return guarded != NULL ? guarded : stub;
+}
+
 /*
- * Asks layers count-1 down to from about a GL name, the slot's below stub at the bottom;
+ * Asks layers count-1 down to from about a GL name, the slot's bottom (gl_bottom) below them;
  * stores what each was given in full->below when full is not NULL. Returns what layer `from`
- * answered (the stub itself when from == count). Called with no lock held.
+ * answered (the bottom itself when from == count). Called with no lock held.
  */
 static const void *gl_ask(unsigned slot, const char *name, size_t from,
                           struct chain_gl_full *full)
 {
-    const void *p = glmux_below_stub(slot);
+    const void *p = gl_bottom(slot, name);
     size_t count = __atomic_load_n(&layer_count, __ATOMIC_ACQUIRE);
 
     if (p == NULL)
@@ -97,13 +112,19 @@ static const void *gl_ask(unsigned slot, const char *name, size_t from,
     return p;
 }
 
-/* Sets a slot's chain (the loader, or the dynamic-slot lock's owner). */
+/* Sets a slot's chain (the loader, or the dynamic-slot lock's owner). With the guard on, every
+ * slot it has a wrapper for gets its top wrapper, intercepted or not (a layer's public call
+ * of a function nobody intercepts is reported too). */
 static void gl_set_slot(struct chain_gl_full *full, unsigned slot, const char *name)
 {
     const void *top = gl_ask(slot, name, 0, full);
+    bool intercepted = top != NULL && top != gl_bottom(slot, name);
+    void *guarded = top != NULL ? glmux_guard_wrap(name, GLMUX_LAYER_API_GL, GLMUX_GUARD_TOP,
+                                                   (void *)(uintptr_t)top)
+                                : NULL;
 
-    full->pub.top[slot] = top != glmux_below_stub(slot) ? top : NULL;
-    if (full->pub.top[slot] != NULL)
+    full->pub.top[slot] = guarded != NULL ? guarded : intercepted ? top : NULL;
+    if (intercepted)
         glmux_log(GLMUX_LOG_LAYER, "%s: intercepted by a GL layer", name);
     __atomic_store_n(&full->done[slot], 1, __ATOMIC_RELEASE);
 }
@@ -256,7 +277,7 @@ static struct name_chain *name_chain(const char *name, uint32_t api, void *termi
     size_t count = __atomic_load_n(&layer_count, __ATOMIC_ACQUIRE);
     uint64_t hash = glmux_slot_hash(name, strlen(name));
     struct name_chain *c, *have;
-    void *p;
+    void *p, *bottom;
 
     *owned = false;
     if (cells == NULL)
@@ -274,12 +295,21 @@ static struct name_chain *name_chain(const char *name, uint32_t api, void *termi
         return NULL;
     }
     c->api = api;
-    p = terminator;
+    /* Under the guard's wrappers while it is on (layer_guard.h): none when nothing intercepts. */
+    bottom = glmux_guard_wrap(name, api, GLMUX_GUARD_BOTTOM, terminator);
+    if (bottom == NULL)
+        bottom = terminator;
+    p = bottom;
     for (size_t i = count; i-- > 0;) {
         c->below[i] = p;
         p = glmux_layer_ask(&layers[i], name, api, p);
     }
-    c->top = p != terminator ? p : NULL;
+    c->top = NULL;
+    if (p != bottom) {
+        c->top = glmux_guard_wrap(name, api, GLMUX_GUARD_TOP, p);
+        if (c->top == NULL)
+            c->top = p;
+    }
     if (c->top != NULL)
         glmux_log(GLMUX_LOG_LAYER, "%s: intercepted by a layer", name);
     have = name_insert(cells, c, hash);
@@ -370,8 +400,8 @@ static void *get_next(void *layer_id, const char *name)
         }
         if (i < count && full != NULL && __atomic_load_n(&full->done[slot], __ATOMIC_ACQUIRE))
             return (void *)(uintptr_t)full->below[i * GLMUX_TOTAL_SLOTS + (unsigned)slot];
-        return ask_list(below, n_below, name, api,
-                        (void *)(uintptr_t)glmux_below_stub((unsigned)slot));
+        return ask_list(below, n_below, name, api, (void *)(uintptr_t)gl_bottom((unsigned)slot,
+                                                                                  name));
     }
     if (i < count) {
         bool owned;
@@ -463,6 +493,9 @@ void glmux_chain_load(void)
     if (count > 0) {
         for (size_t i = 0; i < count; i++)
             apis |= loaded[i].apis;
+        /* GLMUX_DEBUG=layer: the re-entry guard watches every GL slot (layer_guard.h). */
+        if (glmux_guard_load())
+            apis |= GLMUX_LAYER_API_GL;
         layer_apis = apis;
         generation++;
         __atomic_store_n(&name_cells, cells, __ATOMIC_RELEASE);
@@ -500,6 +533,7 @@ void glmux_chain_unload(void)
     __atomic_store_n(&layers, NULL, __ATOMIC_RELEASE);
     layer_apis = 0;
     name_count = 0;
+    glmux_guard_drop();
     __atomic_store_n(&glmux_chain_state, GLMUX_CHAIN_UNLOADED, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&chain_lock);
 
