@@ -83,6 +83,7 @@ enum {
     GLMUX_PIXELS_ORDER_CONFIGS = 30,  /* pixels_config.c: configs_lock */
     GLMUX_PIXELS_ORDER_SERVER = 40,   /* pixels_server.c: shm_lock */
     GLMUX_PIXELS_ORDER_SWAP = 50,     /* pixels_swap.c: swap_lock, own_free */
+    GLMUX_PIXELS_ORDER_EGL = 60,      /* pixels_egl.c: egl_gate, the selector's enum_lock */
 };
 
 #endif /* GLMUX_GLX_PIXELS_H */

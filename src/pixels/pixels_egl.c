@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * glmux: the EGL vendor the pixels GLX vendor renders with, found once per process (a
- * pthread_once, outside every lock of the vendor) on the first use of a pixels screen.
+ * once-gate, util/once.h, outside every lock of the vendor) on the first use of a pixels screen.
  *
  * libGLdispatch holds one current API per thread, and the context this GLX vendor makes current
  * must stay a GLX one: libGLX (glmux's and libglvnd's alike) installs its GLX state before it
@@ -27,7 +27,9 @@
  *     serve the vendor's EGL extension stubs).
  *
  * The first vendor that offers a surfaceless display (EGL_MESA_platform_surfaceless) that
- * initialises and supports desktop GL is used. docs/remote.md and docs/architecture.md say more.
+ * initialises and supports desktop GL is used. A fork() while another thread finds it leaves
+ * the child the vendors tried so far, and the child's first call goes on from there (the gate
+ * and its progress record below). docs/remote.md and docs/architecture.md say more.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -43,7 +45,9 @@
 #include "pixels/pixels_egl.h"
 #include "select/select.h"
 #include "select/vendor_load.h"
+#include "util/lifecycle.h"
 #include "util/log.h"
+#include "util/once.h"
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
@@ -52,12 +56,37 @@
 /* Vendors asked at most (as many as libEGL asks for one display). */
 #define PIXELS_EGL_VENDORS_MAX 64
 
-static pthread_once_t egl_once = PTHREAD_ONCE_INIT;
 static struct glmux_pixels_egl egl;
 static struct glmux_pixels_gl gl;
 static bool egl_ok;
 static char egl_why[512];
 static const __EGLapiImports *imports;
+
+/*
+ * The search runs once (util/once.h) under glmux_once_run, since it dlopens libEGL or vendor
+ * libraries and calls vendors, and resumably: a fork() while another thread searches leaves
+ * the child the vendors tried so far, and the child's first call goes on from there. Each
+ * step's result is written under the gate's lock (the fork step takes it), so the child's
+ * copy is whole: path (1 or 2, with the vendors to try: what glmux's libEGL offered, or the
+ * vendor directory read, under the lock since that reads only the environment and manifest
+ * files, and its order), next (the vendors tried), trying (order[next] is being tried: a
+ * child tries it again; under path 2 its library, mapped by the parent's cut thread, is taken
+ * though it is loaded already, and keeps one reference more), finished (before the last
+ * message, so that a child never says it again). Whatever the search allocates hangs here
+ * before it is filled, so a child that finishes it frees it.
+ */
+static struct glmux_once egl_gate = GLMUX_ONCE_INIT;
+static struct {
+    int path;                                  /* 0: not chosen yet */
+    struct glmux_egl_shared_vendor *shared;    /* path 1: glmux's libEGL's vendors */
+    struct glmux_vendor_list list;             /* path 2: the vendor directory */
+    struct glmux_select *sel;
+    struct glmux_select_candidate *cands;
+    size_t *order;
+    bool planned;
+    size_t count, next;                        /* vendors to try; [0, next) tried */
+    bool trying, finished;
+} load;
 
 /* ---- the services our own __egl_Main call hands over (path 2) ---- */
 
@@ -195,7 +224,8 @@ static void *open_libegl(char *path, size_t size)
 /*
  * The vendors of glmux's libEGL, which stays loaded for the life of the process (what this
  * vendor makes current belongs to libEGL's vendors). False when libEGL.so.1 is not glmux's or
- * cannot be loaded: path 2 then. *n is how many vendors libEGL offered.
+ * cannot be loaded: path 2 then. *n is how many vendors libEGL offered. A child whose parent
+ * forked in here opens libEGL again (one reference more), whose own gate resumes its load.
  */
 static bool from_libegl(struct glmux_egl_shared_vendor *out, size_t *n)
 {
@@ -243,13 +273,14 @@ static bool call_main(void (*entry)(void), uint32_t version, void *arg)
                                      &own_imports);
 }
 
-/* Loads one EGL vendor library and opens its surfaceless display; false with egl_why set. */
-static bool load_vendor(const struct glmux_vendor *v)
+/* Loads one EGL vendor library and opens its surfaceless display; false with egl_why set.
+ * again: the parent forked while it loaded this one, so the library may be mapped already. */
+static bool load_vendor(const struct glmux_vendor *v, bool again)
 {
     /* Not one loaded already (by another libEGL.so.1): its __egl_Main must not run again. */
     struct glmux_vendor_load req = {
         .file = v->egl_library, .abi = "EGL", .entry = __EGL_MAIN_PROTO_NAME,
-        .abi_version = EGL_VENDOR_ABI_VERSION, .flags = GLMUX_VENDOR_LOAD_NEW_ONLY,
+        .abi_version = EGL_VENDOR_ABI_VERSION, .flags = again ? 0 : GLMUX_VENDOR_LOAD_NEW_ONLY,
         .call = call_main,
     };
     void *handle;
@@ -277,66 +308,117 @@ static bool load_vendor(const struct glmux_vendor *v)
     return try_vendor(v->name, v->egl_library);
 }
 
-static void from_vendor_dir(void)
+/* Path 2: the vendor directory read and its vendors with an EGL library listed, with the
+ * gate's lock held (the environment and manifest files only: a fork waits for it). */
+static void find_vendor_dir(void)
 {
+    glmux_once_lock(&egl_gate);
+    snprintf(egl_why, sizeof(egl_why), "no EGL vendor is installed (searched the vendor "
+             "directory; __EGL_VENDOR_LIBRARY_DIRS and GLMUX_VENDOR_DIRS change where)");
+    if (!glmux_vendor_list_discover(&load.list)) {
+        snprintf(egl_why, sizeof(egl_why), "out of memory reading the vendor directory");
+    } else {
+        load.cands = calloc(load.list.count + 1, sizeof(*load.cands));
+        load.order = calloc(load.list.count + 1, sizeof(*load.order));
+        load.sel = glmux_select_new(NULL);
+    }
+    load.path = 2;
+    glmux_once_unlock(&egl_gate);
+}
+
+/* Path 2: the order to try them in (the selector's: it may enumerate GPUs, so not under the
+ * gate's lock; a child whose parent forked in here plans again). */
+static void plan_vendor_dir(void)
+{
+    size_t n = 0;
+
+    if (load.cands != NULL && load.order != NULL) {
+        for (size_t i = 0; i < load.list.count; i++) {
+            if (load.list.vendors[i].egl_library != NULL)
+                load.cands[n++] = glmux_select_candidate_of(&load.list.vendors[i]);
+        }
+        if (load.sel != NULL)
+            n = glmux_select_egl_vendor_order(load.sel, load.cands, n, load.order);
+        else
+            for (size_t i = 0; i < n; i++)
+                load.order[i] = i;
+    }
+    glmux_once_lock(&egl_gate);
+    load.count = n;
+    load.planned = true;
+    glmux_once_unlock(&egl_gate);
+}
+
+/* Path 1: glmux's libEGL's vendors, in the order a display of the surfaceless platform asks
+ * them; false when libEGL.so.1 is not glmux's (path 2 then). */
+static bool find_libegl(void)
+{
+    size_t n = 0;
+
+    glmux_once_lock(&egl_gate);
+    if (load.shared == NULL)
+        load.shared = calloc(PIXELS_EGL_VENDORS_MAX, sizeof(*load.shared));
+    glmux_once_unlock(&egl_gate);
+    if (load.shared == NULL) {
+        snprintf(egl_why, sizeof(egl_why), "out of memory");
+        glmux_once_lock(&egl_gate);
+        load.path = 1;      /* nothing to try */
+        load.planned = true;
+        glmux_once_unlock(&egl_gate);
+        return true;
+    }
+    if (!from_libegl(load.shared, &n))
+        return false;
+    glmux_once_lock(&egl_gate);
+    load.count = n;
+    load.path = 1;
+    load.planned = true;
+    glmux_once_unlock(&egl_gate);
+    return true;
+}
+
+/* Tries load.next (again: after a fork cut its try); true when it renders. */
+static bool try_next(bool again)
+{
+    size_t k = load.next;
+    const struct glmux_vendor *v;
+
+    if (load.path == 1) {
+        imports = load.shared[k].imports;
+        return try_vendor(load.shared[k].name, load.shared[k].library);
+    }
+    v = glmux_vendor_list_find(&load.list, load.cands[load.order[k]].name);
+    return v != NULL && v->egl_library != NULL && load_vendor(v, again);
+}
+
+/* The last step: marked finished (a child never says it again) and what the search allocated
+ * detached under the gate's lock, then freed, and the outcome said. */
+static void finish(void)
+{
+    struct glmux_egl_shared_vendor *shared;
     struct glmux_vendor_list list;
     struct glmux_select *sel;
     struct glmux_select_candidate *cands;
-    size_t *order, n = 0;
+    size_t *order;
 
-    snprintf(egl_why, sizeof(egl_why), "no EGL vendor is installed (searched the vendor "
-             "directory; __EGL_VENDOR_LIBRARY_DIRS and GLMUX_VENDOR_DIRS change where)");
-    if (!glmux_vendor_list_discover(&list)) {
-        snprintf(egl_why, sizeof(egl_why), "out of memory reading the vendor directory");
-        return;
-    }
-    cands = calloc(list.count + 1, sizeof(*cands));
-    order = calloc(list.count + 1, sizeof(*order));
-    sel = glmux_select_new(NULL);
-    if (cands != NULL && order != NULL) {
-        for (size_t i = 0; i < list.count; i++) {
-            if (list.vendors[i].egl_library != NULL)
-                cands[n++] = glmux_select_candidate_of(&list.vendors[i]);
-        }
-        if (sel != NULL)
-            n = glmux_select_egl_vendor_order(sel, cands, n, order);
-        else
-            for (size_t i = 0; i < n; i++)
-                order[i] = i;
-        for (size_t i = 0; i < n && !egl_ok; i++) {
-            const struct glmux_vendor *v = glmux_vendor_list_find(&list, cands[order[i]].name);
-
-            if (v == NULL || v->egl_library == NULL)
-                continue;
-            egl_ok = load_vendor(v);
-            if (!egl_ok)
-                glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
-        }
-    }
+    glmux_once_lock(&egl_gate);
+    shared = load.shared;
+    list = load.list;
+    sel = load.sel;
+    cands = load.cands;
+    order = load.order;
+    load.shared = NULL;
+    memset(&load.list, 0, sizeof(load.list));
+    load.sel = NULL;
+    load.cands = NULL;
+    load.order = NULL;
+    load.finished = true;
+    glmux_once_unlock(&egl_gate);
+    free(shared);
+    glmux_vendor_list_clear(&list);
     glmux_select_free(sel);
     free(cands);
     free(order);
-    glmux_vendor_list_clear(&list);
-}
-
-static void egl_init(void)
-{
-    struct glmux_egl_shared_vendor *vendors = calloc(PIXELS_EGL_VENDORS_MAX, sizeof(*vendors));
-    size_t n = 0;
-
-    if (vendors == NULL) {
-        snprintf(egl_why, sizeof(egl_why), "out of memory");
-    } else if (from_libegl(vendors, &n)) {
-        for (size_t i = 0; i < n && !egl_ok; i++) {
-            imports = vendors[i].imports;
-            egl_ok = try_vendor(vendors[i].name, vendors[i].library);
-            if (!egl_ok)
-                glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
-        }
-    } else {
-        from_vendor_dir();
-    }
-    free(vendors);
     if (egl_ok)
         glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: renders with EGL vendor \"%s\" (%s), "
                   "EGL %d.%d, surfaceless platform", egl.vendor_name, egl.library, egl.major,
@@ -347,9 +429,49 @@ static void egl_init(void)
                   "(libegl-mesa0) or set GLMUX_DEBUG=warn,vendor to see the search", egl_why);
 }
 
+static void egl_init(void)
+{
+    bool again;
+
+    glmux_once_lock(&egl_gate);
+    again = load.trying;
+    glmux_once_unlock(&egl_gate);
+    if (again)
+        glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: the parent process forked while it "
+                  "tried an EGL vendor: trying it again in this child");
+    if (load.path == 0 && !find_libegl()) {
+        glmux_once_lock(&egl_gate);
+        free(load.shared);
+        load.shared = NULL;
+        glmux_once_unlock(&egl_gate);
+        find_vendor_dir();
+    }
+    if (!load.planned)
+        plan_vendor_dir();
+    while (!egl_ok && load.next < load.count) {
+        bool ok;
+
+        glmux_once_lock(&egl_gate);
+        load.trying = true;
+        glmux_once_unlock(&egl_gate);
+        ok = try_next(again);
+        again = false;
+        if (!ok)
+            glmux_log(GLMUX_LOG_VENDOR, "pixels GLX vendor: %s", egl_why);
+        glmux_once_lock(&egl_gate);
+        egl_ok = ok;
+        load.trying = false;
+        load.next++;
+        glmux_once_unlock(&egl_gate);
+    }
+    if (load.finished)
+        return;
+    finish();
+}
+
 const struct glmux_pixels_egl *glmux_pixels_egl_get(const char **why)
 {
-    pthread_once(&egl_once, egl_init);
+    glmux_once_run(&egl_gate, egl_init);
     if (why != NULL)
         *why = egl_ok ? NULL : egl_why;
     return egl_ok ? &egl : NULL;
@@ -357,6 +479,22 @@ const struct glmux_pixels_egl *glmux_pixels_egl_get(const char **why)
 
 const struct glmux_pixels_gl *glmux_pixels_gl_get(void)
 {
-    pthread_once(&egl_once, egl_init);
+    glmux_once_run(&egl_gate, egl_init);
     return egl_ok ? &gl : NULL;
 }
+
+/* Around fork: the gate (its lock keeps the search's progress whole in the child; a search
+ * another thread was running is resumed by the child's first call) and the selector's
+ * enumeration lock of this library's copy of src/select. */
+static void egl_fork(enum glmux_fork_step step)
+{
+    if (step == GLMUX_FORK_PREPARE) {
+        glmux_once_fork(&egl_gate, step);
+        glmux_select_fork(step);
+    } else {
+        glmux_select_fork(step);
+        glmux_once_fork(&egl_gate, step);
+    }
+}
+
+GLMUX_LIFECYCLE_STEP(pixels_egl, GLMUX_PIXELS_ORDER_EGL, .fork = egl_fork);

@@ -47,8 +47,9 @@ struct glmux_pixels_gl {
 };
 
 /*
- * The EGL vendor, loaded and initialised once per process (pthread_once); NULL when there is
- * none, with the reason logged once and copied to why (when non-NULL).
+ * The EGL vendor, loaded and initialised once per process (a once-gate that a fork() cannot
+ * break, util/once.h); NULL when there is none, with the reason logged once and copied to why
+ * (when non-NULL).
  */
 const struct glmux_pixels_egl *glmux_pixels_egl_get(const char **why);
 const struct glmux_pixels_gl *glmux_pixels_gl_get(void);

@@ -10,7 +10,10 @@
  * (the GPU-selection tests, test_egl_select.py). With FAKE_EGL_ANY_WAYLAND set it serves any
  * Wayland display and records "wayland NAME" (test_egl_wayland). The slow variant's
  * __egl_Main writes a byte to the descriptor FAKE_EGL_SLOW_FD names, then sleeps 0.8 s: a
- * load that a fork() can cut (test_egl_fork_load).
+ * load that a fork() can cut (test_egl_fork_load, test_glx_pixels_fork). The vendors that
+ * FAKE_EGL_SURFACELESS names (separated by spaces) offer a surfaceless display
+ * (EGL_MESA_platform_surfaceless) and the GL functions the pixels GLX vendor reads frames back
+ * with (no-ops), so that the pixels vendor takes them (test_glx_pixels_fork).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -40,6 +43,10 @@
 #define VARIANT_MISSING_IMPORT 5
 #define VARIANT_GLES_ONLY 6
 #define VARIANT_SLOW 7
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_DEVICES 3
@@ -485,10 +492,35 @@ static const char *const trivial[] = {
     "eglCreatePbufferFromClientBuffer", "eglWaitClient",
 };
 
+/* Whether FAKE_EGL_SURFACELESS names this vendor. */
+static bool surfaceless(void)
+{
+    const char *s = getenv("FAKE_EGL_SURFACELESS");
+    size_t len;
+
+    while (s != NULL && *(s += strspn(s, " ")) != '\0') {
+        len = strcspn(s, " ");
+        if (len == strlen(FAKE_NAME) && strncmp(s, FAKE_NAME, len) == 0)
+            return true;
+        s += len;
+    }
+    return false;
+}
+
+/* What the pixels vendor reads a frame back with (pixels_egl.c). */
+static const char *const pixels_gl[] = {
+    "glReadPixels", "glGetIntegerv", "glBindFramebuffer", "glBindBuffer", "glReadBuffer",
+    "glPixelStorei", "glFinish", "glFlush",
+};
+
 static void *fake_getProcAddress(const char *name)
 {
     if (FAKE_VARIANT == VARIANT_MISSING_FUNCTION && strcmp(name, "eglSwapBuffers") == 0)
         return NULL;
+    for (size_t i = 0; i < sizeof(pixels_gl) / sizeof(pixels_gl[0]) && surfaceless(); i++) {
+        if (strcmp(name, pixels_gl[i]) == 0)
+            return (void *)fake_true;
+    }
     for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++) {
         if (strcmp(name, procs[i].name) == 0)
             return procs[i].impl;
@@ -554,6 +586,8 @@ static EGLDisplay fake_getPlatformDisplay(EGLenum platform, void *native,
         /* Not ours: no error, so that libEGL reports EGL_SUCCESS if nobody claims it. */
         return EGL_NO_DISPLAY;
     }
+    if (platform == EGL_PLATFORM_SURFACELESS_MESA && surfaceless())
+        return (EGLDisplay)&displays[0];
     if (platform == EGL_PLATFORM_WAYLAND_KHR && getenv("FAKE_EGL_ANY_WAYLAND") != NULL) {
         /* test_egl_wayland: a real wl_display (never dereferenced); the first vendor asked
          * serves it, so the order libEGL asks in is what the test sees. */
