@@ -42,6 +42,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Sends glmux's log (warnings about the bad input) to /dev/null; call from the initializer. */
 void glmux_fuzz_quiet_log(void);
 
+/* Defines LLVMFuzzerInitialize for a target that needs nothing but glmux_fuzz_quiet_log. */
+#define GLMUX_FUZZ_QUIET_INITIALIZE()                                                          \
+    int LLVMFuzzerInitialize(int *argc, char ***argv)                                          \
+    {                                                                                          \
+        (void)argc;                                                                            \
+        (void)argv;                                                                            \
+        glmux_fuzz_quiet_log();                                                                \
+        return 0;                                                                              \
+    }
+
+/*
+ * The driver of a target over a file's text whose rules depend on where the file is (a
+ * manifest reader): it defines LLVMFuzzerInitialize (GLMUX_FUZZ_QUIET_INITIALIZE) and
+ * LLVMFuzzerTestOneInput, which takes the file's path from the array paths by the input's
+ * length, so that every kind of path runs, and calls check(path, text, size), the target's
+ * parse and its invariants. The target keeps only those two. No ';' after it.
+ */
+#define GLMUX_FUZZ_FILE_TARGET(paths, check)                                                   \
+    GLMUX_FUZZ_QUIET_INITIALIZE()                                                              \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                               \
+    {                                                                                          \
+        check(paths[size % (sizeof(paths) / sizeof(paths[0]))], (const char *)data, size);    \
+        return 0;                                                                              \
+    }
+
 /* The descriptors the process has open (/proc/self/fd), or -1 when that cannot be read. */
 int glmux_fuzz_open_fds(void);
 

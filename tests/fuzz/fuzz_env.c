@@ -33,13 +33,7 @@ static const char *fake_getenv(const char *name)
     return NULL;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    glmux_fuzz_quiet_log();
-    return 0;
-}
+GLMUX_FUZZ_QUIET_INITIALIZE()
 
 static void check_request(const char *value)
 {

@@ -13,26 +13,16 @@
 #include "layers/core/layer_internal.h"
 
 static const char *const paths[] = {
-    "/usr/lib/x86_64-linux-gnu/glvnd/layers.d/fuzz.json",
-    "/etc/glmux/layers.d/10_fuzz.json",
-    "relative/layers.d/x.json",
+    "/usr/lib/x86_64-linux-gnu/glvnd/explicit_layer.d/fuzz.json",
+    "/etc/glmux/implicit_layer.d/10_fuzz.json",
+    "relative/explicit_layer.d/x.json",
     "plain.json",
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+static void check(const char *path, const char *text, size_t size)
 {
-    (void)argc;
-    (void)argv;
-    glmux_fuzz_quiet_log();
-    return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    const char *path = paths[size % (sizeof(paths) / sizeof(paths[0]))];
     struct glmux_layer_info out[GLMUX_LAYER_PER_MANIFEST_MAX];
-    size_t n = glmux_layer_manifest_parse(path, (const char *)data, size, out,
-                                          GLMUX_LAYER_PER_MANIFEST_MAX);
+    size_t n = glmux_layer_manifest_parse(path, text, size, out, GLMUX_LAYER_PER_MANIFEST_MAX);
 
     GLMUX_FUZZ_CHECK(n <= GLMUX_LAYER_PER_MANIFEST_MAX);
     for (size_t i = 0; i < n; i++) {
@@ -54,5 +44,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (size_t i = 0; i < n; i++)
         glmux_layer_info_clear(&out[i]);
-    return 0;
 }
+
+GLMUX_FUZZ_FILE_TARGET(paths, check)

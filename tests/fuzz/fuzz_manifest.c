@@ -19,14 +19,6 @@ static const char *const paths[] = {
     "plain.json",
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    glmux_fuzz_quiet_log();
-    return 0;
-}
-
 static void report(void *data, enum glmux_manifest_severity severity, const char *path, int line,
                    const char *message)
 {
@@ -36,15 +28,14 @@ static void report(void *data, enum glmux_manifest_severity severity, const char
     GLMUX_FUZZ_CHECK(message != NULL && message[0] != '\0' && strlen(message) < 256);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(const char *path, const char *text, size_t size)
 {
-    const char *path = paths[size % (sizeof(paths) / sizeof(paths[0]))];
     struct glmux_manifest m;
 
-    if (!glmux_manifest_parse(path, (const char *)data, size, &m, report, NULL)) {
+    if (!glmux_manifest_parse(path, text, size, &m, report, NULL)) {
         /* A refused manifest owns nothing. */
         GLMUX_FUZZ_CHECK(m.path == NULL && m.name == NULL && m.drivers == NULL);
-        return 0;
+        return;
     }
     GLMUX_FUZZ_CHECK(m.path != NULL && strcmp(m.path, path) == 0);
     GLMUX_FUZZ_CHECK(glmux_manifest_valid_name(m.name));
@@ -56,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         GLMUX_FUZZ_CHECK(glmux_manifest_valid_name(m.drivers[i]));
     glmux_manifest_clear(&m);
     /* The same text with no reporter at all. */
-    if (glmux_manifest_parse(path, (const char *)data, size, &m, NULL, NULL))
+    if (glmux_manifest_parse(path, text, size, &m, NULL, NULL))
         glmux_manifest_clear(&m);
-    return 0;
 }
+
+GLMUX_FUZZ_FILE_TARGET(paths, check)

@@ -31,13 +31,7 @@
 
 #define HEADER 38
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    glmux_fuzz_quiet_log();
-    return 0;
-}
+GLMUX_FUZZ_QUIET_INITIALIZE()
 
 /* What glReadPixels(GL_BGRA, 32-bit) writes with the pack state the vendor sets (alignment 4,
  * no row length or skips): width * 4 bytes a row, height rows. */
