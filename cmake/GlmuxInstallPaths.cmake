@@ -89,8 +89,12 @@ endforeach()
 file(INSTALL ${pc_files} DESTINATION "${libdir_fs}/pkgconfig")
 
 # Vendor directories: glmux's own, and libglvnd's EGL JSON pair when libEGL is built. Layer
-# directories (docs/layers.md): this architecture's packaged layers and the administrator's.
-set(dirs "${vendordir_fs}" "${libdir_fs}/glvnd/layers.d" "${sysconfdir_fs}/glmux/layers.d")
+# directories (docs/layers.md): this architecture's packaged layers and the administrator's,
+# implicit and explicit.
+set(dirs "${vendordir_fs}")
+foreach(kind implicit explicit)
+  list(APPEND dirs "${libdir_fs}/glvnd/${kind}_layer.d" "${sysconfdir_fs}/glmux/${kind}_layer.d")
+endforeach()
 if("egl" IN_LIST GLMUX_BUILT_APIS)
   list(APPEND dirs "${sysconfdir_fs}/glvnd/egl_vendor.d" "${datadir_fs}/glvnd/egl_vendor.d")
 endif()

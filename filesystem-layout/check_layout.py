@@ -23,7 +23,12 @@ from elfstub import library_stub  # noqa: E402
 
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 VENDOR_DIR = LIBDIR + "/glvnd/vendors"
-LAYER_DIRS = (LIBDIR + "/glvnd/layers.d", "etc/glmux/layers.d")
+# The layer folders (docs/layers.md): the packages' (this architecture's) first, then the
+# administrator's; each folder holds layers of its kind only.
+PACKAGE_LAYER_DIRS = {LIBDIR + "/glvnd/implicit_layer.d": "implicit",
+                      LIBDIR + "/glvnd/explicit_layer.d": "explicit"}
+LAYER_DIRS = tuple(PACKAGE_LAYER_DIRS) + ("etc/glmux/implicit_layer.d",
+                                          "etc/glmux/explicit_layer.d")
 API_NAMES = re.compile(r"^(libGL|libGLX|libEGL|libOpenGL|libGLESv1_CM|libGLESv2|libGLdispatch)"
                        r"\.so(\.|$)")
 API_PREFIXES = ("usr/include/GL/", "usr/include/EGL/", "usr/include/GLES", "usr/include/KHR/",
@@ -182,11 +187,12 @@ def main():
 
 
 def check_layers(args, groups, check):
-    """5. GL layers (docs/layers.md): the API package owns the layer folders and ships no layer;
-    each layer manifest (only in ${libdir}/glvnd/layers.d) is an explicit layer named like its
-    file, for this architecture, whose library_path (relative to the manifest's folder) is a
-    library the same package installs; with --layer-manifests, the build installs exactly these
-    manifests."""
+    """5. GL layers (docs/layers.md): the API package owns the layer folders (implicit_layer.d
+    and explicit_layer.d of ${libdir}/glvnd and /etc/glmux) and ships no layer; each layer
+    manifest lies in ${libdir}/glvnd/explicit_layer.d, is an explicit layer (the folder's kind)
+    named like its file, for this architecture, whose library_path (relative to the manifest's
+    folder) is a library the same package installs; with --layer-manifests, the build installs
+    exactly these manifests."""
     _, api = groups.get("api-packages.list", (None, {}))
     owned = {path for kind, path, _ in api.get("libglvnd0", []) if kind == "dir"}
     check(all(d in owned for d in LAYER_DIRS), "libglvnd0 owns the layer folders %s" %
@@ -198,8 +204,9 @@ def check_layers(args, groups, check):
             for kind, path, source in entries:
                 if kind == "dir" or not any(path.startswith(d + "/") for d in LAYER_DIRS):
                     continue
-                check(package != "libglvnd0" and path.startswith(LAYER_DIRS[0] + "/") and
-                      source is not None, "%s: a layer package's manifest, in the package "
+                folder = os.path.dirname(path)
+                check(package != "libglvnd0" and folder in PACKAGE_LAYER_DIRS and
+                      source is not None, "%s: a layer package's manifest, in a package "
                       "folder, described in full (%s)" % (path, package))
                 if source is None:
                     continue
@@ -209,8 +216,10 @@ def check_layers(args, groups, check):
                 lib = os.path.normpath(os.path.join(os.path.dirname(path),
                                                     layer.get("library_path", "")))
                 check(layer.get("name") == name and layer.get("type") == "explicit" and
+                      PACKAGE_LAYER_DIRS.get(folder) == "explicit" and
                       layer.get("library_arch") == "64",
-                      "%s: explicit layer %s, library_arch 64" % (path, layer.get("name")))
+                      "%s: explicit layer %s in explicit_layer.d, library_arch 64" % (
+                          path, layer.get("name")))
                 check(lib in files, "%s: its library %s is installed by %s" % (
                     path, lib, package))
                 described[os.path.basename(path)] = os.path.join(args.layout, source)

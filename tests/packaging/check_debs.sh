@@ -114,12 +114,13 @@ dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qxF "./$M/glvnd/vendor
 # GL layers (docs/layers.md): libglvnd0, whose libGLdispatch loads them, owns their folders;
 # glmux's own layers are a package of their own, libraries in a private folder, manifests in
 # this architecture's folder.
-for d in "$M/glvnd/layers.d" etc/glmux/layers.d; do
+for d in "$M/glvnd/implicit_layer.d" "$M/glvnd/explicit_layer.d" etc/glmux/implicit_layer.d \
+         etc/glmux/explicit_layer.d; do
     dpkg-deb -c "$(deb libglvnd0)" | awk '{print $6}' | grep -qxF "./$d/" ||
         fail "libglvnd0 does not own $d"
 done
 expect glmux-layers "$M/glmux/layers/libglmux-layer-[a-z-]+\.so" \
-    "$M/glvnd/layers\.d/glmux_[a-z_]+\.json"
+    "$M/glvnd/explicit_layer\.d/glmux_[a-z_]+\.json"
 
 # The directories the packages own are the ones the packaged libraries search, and the ones
 # glmux.pc and libglvnd.pc name.
@@ -155,11 +156,12 @@ for p in $got; do
     v=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$p:$arch" 2>/dev/null) || continue
     case $v in "installed "*glmux*) continue ;; "installed "*) ;; *) continue ;; esac
     dpkg -L "$p:$arch" | grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^/\.$' | sort > "debian-$p.txt"
-    # /etc itself only for libglvnd0 (its /etc/glmux/layers.d): Debian's libegl1 owns /etc too.
+    # /etc itself only for libglvnd0 (its /etc/glmux/*_layer.d): Debian's libegl1 owns /etc too.
     etc=/usr/include/glmux
     [ "$p" != libglvnd0 ] || etc=/etc
     paths "$p" | grep -vxF -e "/$M/pkgconfig/glmux.pc" -e "/$M/glvnd" -e "/$M/glvnd/vendors" \
-        -e "/$M/glvnd/layers.d" -e "$etc" -e /etc/glmux -e /etc/glmux/layers.d \
+        -e "/$M/glvnd/implicit_layer.d" -e "/$M/glvnd/explicit_layer.d" -e "$etc" \
+        -e /etc/glmux -e /etc/glmux/implicit_layer.d -e /etc/glmux/explicit_layer.d \
         -e /usr/include/glmux -e /usr/include/glmux/glmux_layer.h \
         -e "/$M/pkgconfig/glmux-layer.pc" > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
@@ -189,7 +191,7 @@ layers_check() {
     i=0
     while [ ! -s lroot/fd ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
     env -u GLMUX_LAYERS_DISABLE -u GLMUX_LAYERS_ENABLE DISPLAY=":$(head -n 1 lroot/fd)" \
-        LD_LIBRARY_PATH="$PWD/lroot/$M" GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/layers.d" \
+        LD_LIBRARY_PATH="$PWD/lroot/$M" GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/explicit_layer.d" \
         GLMUX_LAYERS=glmux_frame_limiter,glmux_frame_time GLMUX_FRAME_LIMIT=25 \
         GLMUX_FRAMETIME_LOG="$PWD/lroot/frames.csv" timeout 4 glxgears > lroot/gears.log 2>&1 ||
         true
@@ -202,7 +204,7 @@ layers_check() {
     if [ -n "$gears" ] && [ -x "$gears" ]; then
         env -u GLMUX_LAYERS_DISABLE -u GLMUX_LAYERS_ENABLE -u GLMUX_TEST_XVFB_DIR \
             DISPLAY=":$(head -n 1 lroot/fd)" LD_LIBRARY_PATH="$PWD/lroot/$M" \
-            GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/layers.d" \
+            GLMUX_LAYER_PATH="$PWD/lroot/$M/glvnd/explicit_layer.d" \
             GLMUX_LAYERS=glmux_call_counter,glmux_frame_time,glmux_frame_limiter \
             GLMUX_FRAME_LIMIT=20 GLMUX_CALL_COUNT_FILE="$PWD/lroot/calls.txt" \
             GLMUX_FRAMETIME_LOG="$PWD/lroot/gears-frames.csv" "$gears" \

@@ -81,15 +81,17 @@ need libglvnd-core-devel /usr/include/glvnd/GLdispatchABI.h
 need libglvnd-core-devel $L/pkgconfig/libglvnd.pc
 need libglvnd-core-devel $L/pkgconfig/glmux.pc
 # GL layers (docs/layers.md): libglvnd owns the folders, glmux-layers holds glmux's own layers.
-need libglvnd $L/glvnd/layers.d
-need libglvnd /etc/glmux/layers.d
+need libglvnd $L/glvnd/implicit_layer.d
+need libglvnd $L/glvnd/explicit_layer.d
+need libglvnd /etc/glmux/implicit_layer.d
+need libglvnd /etc/glmux/explicit_layer.d
 need libglvnd-core-devel /usr/include/glmux/glmux_layer.h
 need libglvnd-core-devel $L/pkgconfig/glmux-layer.pc
 for l in frame-limiter frame-time call-counter android-counter; do
     need glmux-layers $L/glmux/layers/libglmux-layer-$l.so
 done
 for l in frame_limiter frame_time call_counter android_counter; do
-    need glmux-layers $L/glvnd/layers.d/glmux_$l.json
+    need glmux-layers $L/glvnd/explicit_layer.d/glmux_$l.json
 done
 # ... and nothing else: the layers, their manifests (in whichever layer folder) and its folders.
 other=$(files glmux-layers | grep -v -e "^$L/glmux$" -e "^$L/glmux/layers$" \

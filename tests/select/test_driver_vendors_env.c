@@ -9,34 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "glmux_test.h"
 #include "select/select.h"
 
 #define FORM "; the form is driver=vendor[,driver=vendor...] (driver= drops a built-in entry), " \
              "vendor names of at most 64 bytes\n"
-
-static char *read_stderr_of(void (*fn)(void))
-{
-    FILE *f = tmpfile();
-    int saved = dup(STDERR_FILENO);
-    long n;
-    char *text;
-
-    CHECK(f != NULL && saved >= 0);
-    fflush(stderr);
-    CHECK(dup2(fileno(f), STDERR_FILENO) == STDERR_FILENO);
-    fn();
-    CHECK(dup2(saved, STDERR_FILENO) == STDERR_FILENO);
-    close(saved);
-    n = ftell(f);
-    CHECK(n >= 0 && (text = calloc(1, (size_t)n + 1)) != NULL);
-    rewind(f);
-    CHECK(fread(text, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    return text;
-}
 
 static const char *i915, *amdgpu;
 
@@ -66,7 +44,9 @@ int main(int argc, char **argv)
         CHECK(setenv("GLMUX_DRIVER_VENDORS", value, 1) == 0);
         free(value);
     }
-    text = read_stderr_of(lookups);
+    glmux_test_capture_begin();
+    lookups();
+    text = glmux_test_capture_end();
     if (strcmp(argv[1], "garbage") == 0) {
         snprintf(expect, sizeof(expect), "glmux: GLMUX_DRIVER_VENDORS=\"garbage\": 1 entry "
                  "ignored: \"garbage\" (no '=')" FORM);

@@ -9,7 +9,7 @@
 # Android-ABI layer's hook counts; with the frame limiter, the frames no faster than asked.
 # Mode "installed": the build installed into a scratch prefix (cmake --install), the EGL program
 # run against the installed libraries with the installed manifests (their library_path relative
-# to ${libdir}/glvnd/layers.d), the call counter's counts checked.
+# to ${libdir}/glvnd/explicit_layer.d), the call counter's counts checked.
 # Mode "glxgears": Mesa's glxgears through the layers, stopped by layer_gears_frames right after
 # its first "N frames" report; the counts must be N (see gears_frames.c).
 # usage: run_layer_programs.sh glx|egl PROGRAM LAYER_DIR
@@ -28,9 +28,9 @@ if [ "$api" = installed ]; then
     lib=$(find "$work/prefix" -name libEGL.so.1 | head -n 1)
     [ -n "$lib" ] || fail "no libEGL.so.1 installed"
     libdir=$(dirname "$lib")
-    ls "$libdir"/glvnd/layers.d/*.json > /dev/null || fail "no layer manifest installed"
+    ls "$libdir"/glvnd/explicit_layer.d/*.json > /dev/null || fail "no layer manifest installed"
     export LD_LIBRARY_PATH="$libdir" GLMUX_TEST_LIB_DIR="$libdir" XDG_DATA_HOME="$work/xdg"
-    export GLMUX_LAYER_PATH="$libdir/glvnd/layers.d" GLMUX_CALL_COUNT_FILE="$work/calls.txt"
+    export GLMUX_LAYER_PATH="$libdir/glvnd/explicit_layer.d" GLMUX_CALL_COUNT_FILE="$work/calls.txt"
     GLMUX_LAYERS=glmux_call_counter LAYER_FRAMES_EXPECT=libglmux-layer-call-counter.so \
         "$prog" $frames > "$work/out" 2>&1
     rc=$?
@@ -46,9 +46,9 @@ if [ "$api" = installed ]; then
     echo "ok: the installed layers, found through the installed manifests"
     exit 0
 fi
-mkdir "$work/layers.d"
+mkdir "$work/manifests.d"
 manifest() {   # name library apis
-    cat > "$work/layers.d/$1.json" <<JSON
+    cat > "$work/manifests.d/$1.json" <<JSON
 { "file_format_version": "1.0.0",
   "layer": { "name": "$1", "type": "explicit", "library_path": "$layers/$2", "apis": [$3] } }
 JSON
@@ -57,7 +57,7 @@ manifest glmux_call_counter libglmux-layer-call-counter.so '"gl", "glx", "egl"'
 manifest glmux_frame_time libglmux-layer-frame-time.so '"glx", "egl"'
 manifest glmux_frame_limiter libglmux-layer-frame-limiter.so '"glx", "egl"'
 manifest glmux_android_counter libglmux-layer-android-counter.so '"gles2", "egl"'
-export GLMUX_LAYER_PATH="$work/layers.d" XDG_DATA_HOME="$work/xdg"
+export GLMUX_LAYER_PATH="$work/manifests.d" XDG_DATA_HOME="$work/xdg"
 export GLMUX_CALL_COUNT_FILE="$work/calls.txt" GLMUX_FRAMETIME_LOG="$work/frames.csv"
 export GLMUX_ANDROID_COUNTER_FILE="$work/android.txt"
 
