@@ -8,10 +8,12 @@
  * static TLS reserve in some cases (initial-exec) or allocates at first use (general-dynamic),
  * and a key needs neither; nothing is allocated, so a thread's exit has nothing to free, a
  * fork's child keeps its thread's place, and the library never needs unloading (libGLdispatch
- * opens it with RTLD_NODELETE: a thread may still be inside a wrapper). The key is made once.
+ * opens it with RTLD_NODELETE: a thread may still be inside a wrapper). The key is made once
+ * and never deleted.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,15 +39,22 @@ static const struct glmux_guard_table *const tables[GLMUX_GUARD_APIS] = {
 };
 
 static pthread_key_t place_key;
-static pthread_once_t place_once = PTHREAD_ONCE_INIT;
-static int place_ready;                 /* atomic: 1 made, -1 failed */
+/* atomic: 0 not made, 1 being made, 2 made, -1 failed. Made by the first open (libGLdispatch
+ * opens the guard on the one thread that loads the chain; another caller meanwhile fails). */
+static int place_state;
 /* libGLdispatch's report function (atomic: set by open, read by any thread). */
 static void (*report_fn)(const char *called, const char *running, uint32_t pair);
 
-static void make_key(void)
+static bool place_ready(void)
 {
-    __atomic_store_n(&place_ready, pthread_key_create(&place_key, NULL) == 0 ? 1 : -1,
-                     __ATOMIC_RELEASE);
+    int expected = 0;
+
+    if (__atomic_compare_exchange_n(&place_state, &expected, 1, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+        expected = pthread_key_create(&place_key, NULL) == 0 ? 2 : -1;
+        __atomic_store_n(&place_state, expected, __ATOMIC_RELEASE);
+    }
+    return expected == 2;
 }
 
 static uintptr_t place_get(void)
@@ -148,8 +157,7 @@ EXPORT const struct glmux_guard *glmux_guard_open(const struct glmux_guard_host 
 {
     if (host == NULL || host->version != GLMUX_GUARD_VERSION || host->report == NULL)
         return NULL;
-    pthread_once(&place_once, make_key);
-    if (__atomic_load_n(&place_ready, __ATOMIC_ACQUIRE) != 1)
+    if (!place_ready())
         return NULL;
     __atomic_store_n(&report_fn, host->report, __ATOMIC_RELEASE);
     return &guard;
