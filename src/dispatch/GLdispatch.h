@@ -144,10 +144,8 @@ struct glmux_dispatch_client {
      * export), or for an extension name what glmux's GetProcAddress would answer without
      * layers; NULL when unknown. It is the bottom of every chain of layers for the name and
      * what get_next() answers below the lowest layer. May be NULL (the client has no layered
-     * names). Called from any thread, possibly while libGLdispatch holds its dynamic-slot
-     * lock (a layer asked about a new GL name calls get_next): it must take no lock that its
-     * library holds while calling into libGLdispatch, and must not call layer_top — a lookup
-     * in a constant table.
+     * names). Called from any thread with no lock of libGLdispatch held, also from inside a
+     * layer's get_proc_address (a layer that calls get_next): it must not call layer_top.
      */
     void *(*own_proc)(const char *name);
 };

@@ -10,13 +10,14 @@
  * from the lowest up, gets what lies below it as `next`; what each layer was given is what
  * get_next(layer_id, name) answers, and the top layer's answer is the top of the chain. A name
  * whose top is its terminator is not intercepted (layer_top answers NULL). The answers are
- * cached: for GL, per slot in arrays (static slots at load, a dynamic slot before it is
- * published); for egl/glX names, in a hash map that is read without a lock. No lock is held
- * while a layer is asked, except the dynamic-slot lock while a new GL name's slot waits to be
- * published (layer_chain.h). With no layer found, the state is NONE and every caller returns
- * after one load. Under GLMUX_DEBUG=layer the re-entry guard (layer_guard.h) adds its wrappers
- * at the bottom and the top of each chain: of every GL slot (then the GL part is set up even
- * for layers without GL names), and of each intercepted egl/glX name.
+ * cached: for GL, per slot in arrays (static slots at load, a dynamic slot when it is handed
+ * out); for egl/glX names, in a hash map that is read without a lock. No lock is held while a
+ * layer is asked: a new GL name's dynamic slot is handed out first, the layers are asked with
+ * no lock held, and their answers are stored with a re-check, the first stored standing
+ * (layer_chain.h). With no layer found, the state is NONE and every caller returns after one
+ * load. Under GLMUX_DEBUG=layer the re-entry guard (layer_guard.h) adds its wrappers at the
+ * bottom and the top of each chain: of every GL slot (then the GL part is set up even for
+ * layers without GL names), and of each intercepted egl/glX name.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -42,9 +43,17 @@ static pthread_mutex_t chain_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t chain_loaded = PTHREAD_COND_INITIALIZER;
 static pthread_t loader;
 
-static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t dynamic_owner;
-static bool dynamic_owned;          /* atomic: dynamic_owner holds dynamic_lock */
+/*
+ * The threads asking the layers about a dynamic slot now, each a node on its own stack, under
+ * glmux_dispatch_lock: a layer that asks for the same name again, on the same thread, while it
+ * is asked about it gets the slot without a second round of questions.
+ */
+struct asker {
+    unsigned slot;
+    pthread_t thread;
+    struct asker *next;
+};
+static struct asker *askers;
 
 /* The loaded layers, top first (set before the state becomes ACTIVE). */
 static struct glmux_layer_loaded *layers;
@@ -92,117 +101,152 @@ static const void *gl_bottom(unsigned slot, const char *name)
 }
 
 /*
- * Asks layers count-1 down to from about a GL name, the slot's bottom (gl_bottom) below them;
- * stores what each was given in full->below when full is not NULL. Returns what layer `from`
- * answered (the bottom itself when from == count). Called with no lock held.
+ * Asks the layers about a GL name, the slot's bottom (gl_bottom) below them; stores what layer
+ * i was given in below[i * stride]. Returns the top layer's answer (the bottom itself when
+ * none intercepts the name). Called with no lock held.
  */
-static const void *gl_ask(unsigned slot, const char *name, size_t from,
-                          struct chain_gl_full *full)
+static const void *gl_ask(unsigned slot, const char *name, const void **below, size_t stride)
 {
     const void *p = gl_bottom(slot, name);
     size_t count = __atomic_load_n(&layer_count, __ATOMIC_ACQUIRE);
 
     if (p == NULL)
         return NULL;    /* pure C without a stub for a dynamic slot: nothing to layer over */
-    for (size_t i = count; i-- > from;) {
-        if (full != NULL)
-            full->below[i * GLMUX_TOTAL_SLOTS + slot] = p;
+    for (size_t i = count; i-- > 0;) {
+        below[i * stride] = p;
         p = glmux_layer_ask(&layers[i], name, GLMUX_LAYER_API_GL, (void *)(uintptr_t)p);
     }
     return p;
 }
 
-/* Sets a slot's chain (the loader, or the dynamic-slot lock's owner). With the guard on, every
- * slot it has a wrapper for gets its top wrapper, intercepted or not (a layer's public call
- * of a function nobody intercepts is reported too). */
-static void gl_set_slot(struct chain_gl_full *full, unsigned slot, const char *name)
+/* What a slot's top is to hold, from gl_ask's answer: NULL when no layer intercepts the name.
+ * With the guard on, every slot it has a wrapper for gets its top wrapper, intercepted or not
+ * (a layer's public call of a function nobody intercepts is reported too). */
+static const void *gl_top(unsigned slot, const char *name, const void *top)
 {
-    const void *top = gl_ask(slot, name, 0, full);
     bool intercepted = top != NULL && top != gl_bottom(slot, name);
     void *guarded = top != NULL ? glmux_guard_wrap(name, GLMUX_LAYER_API_GL, GLMUX_GUARD_TOP,
                                                    (void *)(uintptr_t)top)
                                 : NULL;
 
-    full->pub.top[slot] = guarded != NULL ? guarded : intercepted ? top : NULL;
     if (intercepted)
         glmux_log(GLMUX_LOG_LAYER, "%s: intercepted by a GL layer", name);
+    return guarded != NULL ? guarded : intercepted ? top : NULL;
+}
+
+/* Sets a static slot's chain (the loader, before any other thread sees full). */
+static void gl_set_slot(struct chain_gl_full *full, unsigned slot, const char *name)
+{
+    full->pub.top[slot] = gl_top(slot, name, gl_ask(slot, name, &full->below[slot],
+                                                    GLMUX_TOTAL_SLOTS));
     __atomic_store_n(&full->done[slot], 1, __ATOMIC_RELEASE);
 }
 
-static void gl_new_slot(unsigned slot, const char *name)
-{
-    struct chain_gl_full *full = __atomic_load_n(&gl_full, __ATOMIC_ACQUIRE);
-
-    if (full != NULL && slot < GLMUX_TOTAL_SLOTS)
-        gl_set_slot(full, slot, name);
-}
-
 /*
- * The dynamic-slot lock: held from a new GL name's slot being handed out until it is
- * published, across the layers' answers about it (the one lock kept across a call into a
- * layer; taken before glmux_dispatch_lock), so that no thread sees the slot before its chain
- * is set. Recursive use (a layer asks about another new name while being asked) is refused:
- * false on the owning thread.
+ * Sets a dynamic slot's chain: the layers are asked with no lock held (a layer may wait for
+ * another thread, which may ask for a new name meanwhile, or ask GetProcAddress itself), and
+ * their answers are stored under glmux_dispatch_lock unless another thread stored the slot's
+ * first (two threads asking for one new name at once, or the loader and a thread): one chain
+ * per slot, what any get_next answers. Then the current tables get the slot's top.
  */
-static bool dynamic_lock_take(void)
+static void gl_set_dynamic(struct chain_gl_full *full, unsigned slot, const char *name)
 {
-    if (__atomic_load_n(&dynamic_owned, __ATOMIC_ACQUIRE) &&
-        pthread_equal(__atomic_load_n(&dynamic_owner, __ATOMIC_RELAXED), pthread_self()))
-        return false;   /* a layer asked about a new GL name while its slot is published */
-    pthread_mutex_lock(&dynamic_lock);
-    __atomic_store_n(&dynamic_owner, pthread_self(), __ATOMIC_RELAXED);
-    __atomic_store_n(&dynamic_owned, true, __ATOMIC_RELEASE);
-    return true;
+    size_t count = __atomic_load_n(&layer_count, __ATOMIC_ACQUIRE);
+    const void **below = calloc(count > 0 ? count : 1, sizeof(*below));
+    const void *top;
+
+    if (below == NULL) {
+        /* Left unset: the next thread that asks for the name asks the layers again. */
+        glmux_log(GLMUX_LOG_ERROR, "%s: out of memory asking the GL layers", name);
+        return;
+    }
+    top = gl_top(slot, name, gl_ask(slot, name, below, 1));
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    if (gl_full == full && !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED)) {
+        for (size_t i = 0; i < count; i++)
+            full->below[i * GLMUX_TOTAL_SLOTS + slot] = below[i];
+        full->pub.top[slot] = top;
+        __atomic_store_n(&full->done[slot], 1, __ATOMIC_RELEASE);
+        glmux_tables_fixup_current();
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    free(below);
 }
 
-static void dynamic_lock_drop(void)
+/* Whether the calling thread is asking the layers about slot now. Lock held. */
+static bool asking_locked(unsigned slot, pthread_t self)
 {
-    __atomic_store_n(&dynamic_owned, false, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&dynamic_lock);
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    for (const struct asker *a = askers; a != NULL; a = a->next) {
+        if (a->slot == slot && pthread_equal(a->thread, self))
+            return true;
+    }
+    return false;
 }
 
-/* The slot of a GL name in use (published), or -1. Called with no lock held. */
+static void asker_unlink_locked(struct asker *me)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    for (struct asker **p = &askers; *p != NULL; p = &(*p)->next) {
+        if (*p == me) {
+            *p = me->next;
+            return;
+        }
+    }
+}
+
+/* The slot of a GL name whose chain is set, or -1 (no slot, or its layers are being asked:
+ * the caller asks them too, or waits for nothing). Called with no lock held. */
 static int gl_slot_of(const char *name)
 {
     size_t len = strlen(name);
     int slot = glmux_slot_static_find(name, len, glmux_slot_hash(name, len));
+    struct chain_gl_full *full;
 
     if (slot >= 0)
         return slot;
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_find(name);
-    if (slot >= 0 && (unsigned)slot >= glmux_slots_used())
-        slot = -1;      /* handed out, not yet published (the thread publishing it asks) */
+    full = gl_full;
     pthread_mutex_unlock(&glmux_dispatch_lock);
+    if (slot >= 0 && full != NULL && !__atomic_load_n(&full->done[slot], __ATOMIC_ACQUIRE))
+        slot = -1;
     return slot;
 }
 
 int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
 {
-    bool added = false;
+    struct asker me = { .thread = pthread_self() };
+    struct chain_gl_full *full;
+    bool added = false, ask;
     int slot;
 
-    if (!dynamic_lock_take()) {
-        /* Asked by a layer while this thread publishes a slot: the names that have one (the
-         * published ones, and the one being published: the layer only keeps its pointer). */
-        pthread_mutex_lock(&glmux_dispatch_lock);
-        slot = glmux_slot_find(name);
-        pthread_mutex_unlock(&glmux_dispatch_lock);
-        return slot;
-    }
+    /* Handed out and published at once, as without layers: its stub works before its chain
+     * is set (the tables' twins hold the vendor's function there until it is). */
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_allot_locked(name, len, hash, &added);
-    pthread_mutex_unlock(&glmux_dispatch_lock);
-    if (added)
-        gl_new_slot((unsigned)slot, name);
     if (added) {
-        pthread_mutex_lock(&glmux_dispatch_lock);
         glmux_slot_prepare((unsigned)slot);
         glmux_slot_publish_locked((unsigned)slot);
         glmux_tables_fixup_current();
+    }
+    full = gl_full;
+    /* Its chain not set yet: this thread asks the layers, unless a layer asks again on the
+     * thread that is asking them (then the layer gets the slot; the chain comes after). */
+    ask = slot >= 0 && full != NULL && !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED) &&
+          !asking_locked((unsigned)slot, me.thread);
+    if (ask) {
+        me.slot = (unsigned)slot;
+        me.next = askers;
+        askers = &me;
+    }
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    if (ask) {
+        gl_set_dynamic(full, (unsigned)slot, name);
+        pthread_mutex_lock(&glmux_dispatch_lock);
+        asker_unlink_locked(&me);
         pthread_mutex_unlock(&glmux_dispatch_lock);
     }
-    dynamic_lock_drop();
     return slot;
 }
 
@@ -423,6 +467,7 @@ static void *get_next(void *layer_id, const char *name)
 static void gl_setup(void)
 {
     struct chain_gl_full *full = calloc(1, sizeof(*full));
+    unsigned used;
 
     if (full != NULL) {
         full->pub.top = calloc(GLMUX_TOTAL_SLOTS, sizeof(*full->pub.top));
@@ -441,21 +486,23 @@ static void gl_setup(void)
         return;
     }
     full->pub.generation = generation;
-    /* From here a new dynamic slot asks the layers itself (glmux_chain_dynamic_slot). */
-    __atomic_store_n(&gl_full, full, __ATOMIC_RELEASE);
+    full->pub.done = full->done;
     for (unsigned s = 0; s < GLMUX_STATIC_SLOTS; s++)
         gl_set_slot(full, s, glmux_slot_static_name(s));
-    /* The dynamic slots published before: under the dynamic-slot lock, so that none is being
-     * published meanwhile; then the chain is published for the tables. */
-    dynamic_lock_take();
-    for (unsigned s = GLMUX_STATIC_SLOTS, used = glmux_slots_used(); s < used; s++) {
+    /* From here a thread that hands out a dynamic slot asks the layers itself
+     * (glmux_chain_dynamic_slot); the ones handed out before are asked here. */
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    __atomic_store_n(&gl_full, full, __ATOMIC_RELEASE);
+    used = glmux_slots_used();
+    pthread_mutex_unlock(&glmux_dispatch_lock);
+    for (unsigned s = GLMUX_STATIC_SLOTS; s < used; s++) {
         const char *name = glmux_slot_name(s);
 
         if (name != NULL && !__atomic_load_n(&full->done[s], __ATOMIC_ACQUIRE))
-            gl_set_slot(full, s, name);
+            gl_set_dynamic(full, s, name);
     }
+    /* Then the chain is published for the tables. */
     __atomic_store_n(&glmux_chain_gl, &full->pub, __ATOMIC_RELEASE);
-    dynamic_lock_drop();
 }
 
 void glmux_chain_load(void)
@@ -536,6 +583,10 @@ void glmux_chain_unload(void)
     glmux_guard_drop();
     __atomic_store_n(&glmux_chain_state, GLMUX_CHAIN_UNLOADED, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&chain_lock);
+    /* A dynamic slot's answers being stored now (they were asked of full) are stored before
+     * full goes; a store after this sees gl_full changed and drops them. */
+    pthread_mutex_lock(&glmux_dispatch_lock);
+    pthread_mutex_unlock(&glmux_dispatch_lock);
 
     if (cells != NULL) {
         for (unsigned i = 0; i < NAME_CELLS; i++) {
@@ -597,29 +648,26 @@ bool glmux_chain_layers_active(void)
 
 /*
  * Fork: the chain survives as it is (the layers stay loaded in the child). Before fork the
- * dynamic-slot lock and the chain lock are taken, after the clients' locks and before
- * glmux_dispatch_lock (order 15: the order they are taken in otherwise). A load under way on
- * another thread does not finish in the child: the child looks for layers again at its first
- * call (what that thread had loaded stays mapped, unused).
+ * chain lock is taken, after the clients' locks and before glmux_dispatch_lock (order 15). A
+ * load under way on another thread does not finish in the child: the child looks for layers
+ * again at its first call (what that thread had loaded stays mapped, unused). A dynamic slot
+ * whose layers another thread was asking stays without its chain until a thread of the child
+ * asks for its name (and then asks the layers); the child's list of askers starts empty.
  */
 static void chain_fork(enum glmux_fork_step step)
 {
-    if (step == GLMUX_FORK_PREPARE) {
-        pthread_mutex_lock(&dynamic_lock);
+    if (step == GLMUX_FORK_PREPARE)
         pthread_mutex_lock(&chain_lock);
-    } else if (step == GLMUX_FORK_CHILD_ANEW) {
+    else if (step == GLMUX_FORK_CHILD_ANEW)
         pthread_mutex_init(&chain_lock, NULL);
-        pthread_mutex_init(&dynamic_lock, NULL);
-    } else {
+    else
         pthread_mutex_unlock(&chain_lock);
-        pthread_mutex_unlock(&dynamic_lock);
-    }
 }
 
 static void chain_child(void)
 {
     pthread_cond_init(&chain_loaded, NULL);
-    dynamic_owned = false;
+    askers = NULL;
     if (glmux_chain_state == GLMUX_CHAIN_LOADING && !pthread_equal(loader, pthread_self()))
         glmux_chain_state = GLMUX_CHAIN_UNLOADED;
 }

@@ -28,12 +28,17 @@ extern int glmux_chain_state;
 
 /*
  * The GL part of the chain, while a loaded layer lists a GL api (NULL otherwise): for each
- * slot in use, top[slot] is the top of its chain where a layer intercepts it, else NULL.
- * generation changes at each load, so a table's twin made for an earlier chain is remade.
+ * slot in use, top[slot] is the top of its chain where a layer intercepts it, else NULL, once
+ * done[slot] is set (atomic; a dynamic slot's is set a little after the slot is handed out,
+ * when its layers have answered: until then a table's twin holds the vendor's function there
+ * and is brought up to date again). Both written under glmux_dispatch_lock after the chain is
+ * published. generation changes at each load, so a table's twin made for an earlier chain is
+ * remade.
  */
 struct glmux_chain_gl {
     unsigned generation;
     const void **top;           /* GLMUX_TOTAL_SLOTS */
+    const unsigned char *done;  /* GLMUX_TOTAL_SLOTS */
 };
 extern struct glmux_chain_gl *glmux_chain_gl;     /* floor.c */
 
@@ -61,9 +66,13 @@ static inline void glmux_chain_ensure_loaded(void)
 
 /*
  * The dynamic slot of a GL name without a static one, while GL layers may be loaded
- * (procaddr.c): handed out if it has none, the layers asked about the name with the slot's
- * below stub at the bottom (without the dispatch lock), and only then published, so that no
- * thread sees the slot before its chain is set. -1 when it gets none. Called with no lock held.
+ * (procaddr.c): handed out and published if it has none, as without layers; then, while its
+ * chain is not set, the layers are asked about the name with the slot's below stub at the
+ * bottom, with no lock held, and their answers stored with a re-check (the first stored
+ * stands), so that the caller gets the slot with its chain set. Two threads asking for one new
+ * name at once both ask the layers and get one slot and one chain; a layer that asks for the
+ * name again while it is asked about it, on that thread, gets the slot at once. -1 when it
+ * gets none. Called with no lock held.
  */
 int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash);
 

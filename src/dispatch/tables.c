@@ -102,10 +102,15 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
  * The layered twin of a table (a GL layer is loaded): slots a layer intercepts get the top of
  * their chain, and the vendor's own function in entries at once (the below stubs jump through
  * entries; a lazy trampoline there would resolve through the twin); the others get what entries
- * holds. A twin made for an earlier chain (layers unloaded and loaded again) is made anew.
+ * holds. A twin made for an earlier chain (layers unloaded and loaded again) is made anew. A
+ * dynamic slot whose chain is not set yet (its layers are being asked, layer_chain.c) gets what
+ * entries holds for now, and the twin counts as filled only up to it: the next fixup, after
+ * the chain is set, starts there again.
  */
 static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl, unsigned used)
 {
+    unsigned filled = used;
+
     if (table->layered == NULL) {
         table->layered = alloc_entries(table);
         if (table->layered == NULL)
@@ -119,6 +124,8 @@ static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl
     for (unsigned s = table->layered_filled; s < used; s++) {
         const void *top = gl->top[s];
 
+        if (filled == used && !__atomic_load_n(&gl->done[s], __ATOMIC_ACQUIRE))
+            filled = s;
         if (top != NULL) {
             if (table->entries[s] == glmux_noop_table[s])
                 __atomic_store_n(&table->entries[s], resolve_slot(table, s), __ATOMIC_RELEASE);
@@ -129,7 +136,7 @@ static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl
                              __ATOMIC_RELEASE);
         }
     }
-    table->layered_filled = used;
+    table->layered_filled = filled;
     return true;
 }
 

@@ -5,9 +5,12 @@
  * Android's two entry points instead of glmux_layer_negotiate. It intercepts glClear,
  * glGetError (adding 0x10 to what lies below, so a test counts the layers a call went
  * through), glGetString, two dynamic names glmuxGen5MUX and glmuxGen7MUX and
- * glmuxTestAfterMUX (adding 1),
- * and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing else). Each call and its
- * unload are written to the test program's trace (layer_hooks.h);
+ * glmuxTestAfterMUX (adding 1), the names of the dynamic-slot tests glmuxGen21MUX to
+ * glmuxGen25MUX (adding 1), and eglSwapBuffers / glXSwapBuffers when LAYER_SWAP=1 (then nothing
+ * else). Each call and its unload are written to the test program's trace (layer_hooks.h);
+ * before it answers, it tells the test program which name it is asked about
+ * (chain_test_asked, when the program exports it), so that a test can act inside a layer's
+ * get_proc_address;
  * chain_test_layer_next() answers get_next for the test, chain_test_layer_init_next() what
  * get_next answered for glClear while the layer initialized (the layers below it loaded).
  */
@@ -73,6 +76,23 @@ __attribute__((unused)) static int hook_after(int x)
     return NEXT(next_after)(x) + 1;
 }
 
+/* The dynamic-slot tests' names: hooked like glmuxGen5MUX. */
+#define GEN_HOOK(n)                                                                    \
+    static int (*next_gen##n)(int x);                                                  \
+    __attribute__((unused)) static int hook_gen##n(int x)                              \
+    {                                                                                  \
+        trace("glmuxGen" #n "MUX");                                                    \
+        return NEXT(next_gen##n)(x) + 1;                                               \
+    }
+GEN_HOOK(21)
+GEN_HOOK(22)
+GEN_HOOK(23)
+GEN_HOOK(24)
+GEN_HOOK(25)
+
+/* The test program's view of this layer being asked about name (test_chain.c), if it has one. */
+extern void chain_test_asked(const char *layer, const char *name) __attribute__((weak));
+
 __attribute__((unused)) static unsigned int hook_egl_swap(void *dpy, void *surface)
 {
     trace("eglSwapBuffers");
@@ -88,6 +108,8 @@ __attribute__((unused)) static void hook_glx_swap(void *dpy, unsigned long drawa
 
 static void *answer(const char *name, void *next)
 {
+    if (chain_test_asked != NULL)
+        chain_test_asked(LAYER_NAME, name);
     if (next == NULL)
         return next;
 #if LAYER_SWAP
@@ -100,6 +122,11 @@ static void *answer(const char *name, void *next)
     HOOK("glmuxGen5MUX", next_gen5, hook_gen5)
     HOOK("glmuxGen7MUX", next_gen7, hook_gen7)
     HOOK("glmuxTestAfterMUX", next_after, hook_after)
+    HOOK("glmuxGen21MUX", next_gen21, hook_gen21)
+    HOOK("glmuxGen22MUX", next_gen22, hook_gen22)
+    HOOK("glmuxGen23MUX", next_gen23, hook_gen23)
+    HOOK("glmuxGen24MUX", next_gen24, hook_gen24)
+    HOOK("glmuxGen25MUX", next_gen25, hook_gen25)
 #endif
     return next;
 }

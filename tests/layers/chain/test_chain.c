@@ -12,6 +12,12 @@
  *   threads   two threads with two vendors current reach each its own vendor below one layer
  *   dynamic   dynamic GL names (one handed out before the layers loaded, one after) go
  *             through the layers
+ *   dynamic_threads  while a layer is asked about a new dynamic name, another thread asks
+ *             for another new name, then for the same one, and the layer waits for it: no
+ *             lock is held across the layers' answers, and both threads end with one slot
+ *             and one chain
+ *   dynamic_reenter  a layer's get_proc_address asks GetProcAddress for a new name, for the
+ *             name it is asked about, and get_next for a new name: each gets its slot
  *   android   a layer with Android's two entry points, above one with glmux's
  *   patch     a vendor that offers entry-point patching is not asked while a layer is loaded
  *   fork      the chain survives fork: the child's calls go through the layer
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <GL/gl.h>
@@ -408,6 +415,178 @@ static int mode_dynamic(void)
     return 0;
 }
 
+/* ---- a test inside a layer's get_proc_address (chain_layer.c calls chain_test_asked) ---- */
+
+/* What the layers' asking about `trigger` runs (once), on the asking thread. */
+static const char *ask_trigger;
+static void (*ask_action)(void);
+static bool ask_acted;
+static pthread_mutex_t ask_lock = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((visibility("default"))) void chain_test_asked(const char *layer,
+                                                             const char *name)
+{
+    bool act;
+
+    (void)layer;
+    pthread_mutex_lock(&ask_lock);
+    act = ask_trigger != NULL && !ask_acted && strcmp(name, ask_trigger) == 0;
+    if (act)
+        ask_acted = true;
+    pthread_mutex_unlock(&ask_lock);
+    if (act)
+        ask_action();
+}
+
+static void ask_arm(const char *trigger, void (*action)(void))
+{
+    pthread_mutex_lock(&ask_lock);
+    ask_trigger = trigger;
+    ask_action = action;
+    ask_acted = false;
+    pthread_mutex_unlock(&ask_lock);
+}
+
+/* The other thread of dynamic_threads: asks for other_name while a layer is being asked
+ * about another name, and says when it has its answer. */
+static const char *other_name;
+static void *other_answer;
+static bool other_done;
+static pthread_cond_t other_cond = PTHREAD_COND_INITIALIZER;
+
+static void *other_thread(void *arg)
+{
+    void *p = (void *)(uintptr_t)__glDispatchGetProcAddress(other_name);
+
+    (void)arg;
+    pthread_mutex_lock(&ask_lock);
+    other_answer = p;
+    other_done = true;
+    pthread_cond_broadcast(&other_cond);
+    pthread_mutex_unlock(&ask_lock);
+    return NULL;
+}
+
+/* Inside a layer's get_proc_address: starts the other thread and waits until it has its
+ * answer. A lock held across the layers' answers would keep it waiting: then the test ends. */
+static void handshake(void)
+{
+    struct timespec until;
+    pthread_t t;
+    bool done;
+
+    pthread_mutex_lock(&ask_lock);
+    other_done = false;
+    other_answer = NULL;
+    pthread_mutex_unlock(&ask_lock);
+    CHECK(pthread_create(&t, NULL, other_thread, NULL) == 0);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 20;
+    pthread_mutex_lock(&ask_lock);
+    while (!other_done && pthread_cond_timedwait(&other_cond, &ask_lock, &until) == 0)
+        ;
+    done = other_done;
+    pthread_mutex_unlock(&ask_lock);
+    if (!done) {
+        fprintf(stderr, "FAIL: __glDispatchGetProcAddress(\"%s\") on another thread waited 20 s "
+                "for a layer's answer about %s: a lock is held across the layers' answers\n",
+                other_name, ask_trigger);
+        _exit(1);   /* the other thread is stuck: no exit handlers */
+    }
+    CHECK(pthread_join(t, NULL) == 0);
+}
+
+typedef int (*gen_fn)(int);
+
+static gen_fn gen(const char *name)
+{
+    gen_fn f;
+
+    *(void **)&f = (void *)(uintptr_t)__glDispatchGetProcAddress(name);
+    CHECK_MSG(f != NULL, "no stub for %s", name);
+    return f;
+}
+
+/* Calls a name's stub: both layers run once each, then the vendor (vendor 0 current). */
+static void check_layered(gen_fn f, const char *name)
+{
+    char want[128];
+
+    snprintf(want, sizeof(want), "a:%s b:%s ", name, name);
+    trace_clear();
+    CHECK_MSG(f(1) == 1 + 1000 + 2, "%s(1) = %d", name, f(1));
+    trace_clear();
+    CHECK(f(2) == 2 + 1000 + 2);
+    expect_trace(want);
+}
+
+static int mode_dynamic_threads(void)
+{
+    gen_fn mine, theirs;
+
+    start("a,b", 0);
+    trace_clear();
+    /* Another new name, asked while the layers answer about this one. */
+    other_name = "glmuxGen22MUX";
+    ask_arm("glmuxGen21MUX", handshake);
+    mine = gen("glmuxGen21MUX");
+    CHECK(ask_acted);
+    *(void **)&theirs = other_answer;
+    CHECK(theirs != NULL && theirs == gen("glmuxGen22MUX") && theirs != mine);
+    check_layered(mine, "glmuxGen21MUX");
+    check_layered(theirs, "glmuxGen22MUX");
+    /* The same new name on both threads: one slot, one chain. */
+    other_name = "glmuxGen25MUX";
+    ask_arm("glmuxGen25MUX", handshake);
+    mine = gen("glmuxGen25MUX");
+    CHECK(ask_acted);
+    *(void **)&theirs = other_answer;
+    CHECK_MSG(theirs == mine, "two stubs for one name: %p, %p", (void *)(uintptr_t)mine,
+              other_answer);
+    check_layered(mine, "glmuxGen25MUX");
+    CHECK(layer_next("a", "glmuxGen25MUX") != NULL);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
+/* Inside a layer's get_proc_address for glmuxGen23MUX: GetProcAddress for a new name and for
+ * the name being asked, and get_next for a new name. */
+static void *inner_new, *inner_same, *inner_next;
+
+static void reenter(void)
+{
+    inner_new = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxGen24MUX");
+    inner_same = (void *)(uintptr_t)__glDispatchGetProcAddress("glmuxGen23MUX");
+    inner_next = layer_next("a", "glmuxGen26MUX");
+}
+
+static int mode_dynamic_reenter(void)
+{
+    gen_fn outer, f;
+
+    start("a,b", 0);
+    trace_clear();
+    ask_arm("glmuxGen23MUX", reenter);
+    outer = gen("glmuxGen23MUX");
+    CHECK(ask_acted);
+    CHECK_MSG(inner_same != NULL && inner_same == (void *)(uintptr_t)outer,
+              "GetProcAddress of the name being asked, from inside: %p, outside %p",
+              inner_same, (void *)(uintptr_t)outer);
+    CHECK_MSG(inner_new != NULL, "GetProcAddress of a new name from inside a layer: NULL");
+    CHECK(inner_new == (void *)(uintptr_t)gen("glmuxGen24MUX"));
+    check_layered(outer, "glmuxGen23MUX");
+    *(void **)&f = inner_new;
+    check_layered(f, "glmuxGen24MUX");
+    /* get_next below a for a name nobody intercepts: the bottom, the vendor's function. */
+    CHECK_MSG(inner_next != NULL, "get_next of a new name from inside a layer: NULL");
+    *(void **)&f = inner_next;
+    CHECK(f(6) == 6 + 1000);
+    CHECK(inner_next == layer_next("a", "glmuxGen26MUX"));
+    expect_trace("");
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
 static int mode_android(void)
 {
     start("droid,b", 0);
@@ -585,6 +764,10 @@ int main(int argc, char **argv)
         return mode_threads();
     if (strcmp(mode, "dynamic") == 0)
         return mode_dynamic();
+    if (strcmp(mode, "dynamic_threads") == 0)
+        return mode_dynamic_threads();
+    if (strcmp(mode, "dynamic_reenter") == 0)
+        return mode_dynamic_reenter();
     if (strcmp(mode, "android") == 0)
         return mode_android();
     if (strcmp(mode, "patch") == 0)
@@ -597,7 +780,7 @@ int main(int argc, char **argv)
         return mode_swaponly();
     if (strcmp(mode, "none") == 0)
         return mode_none();
-    fprintf(stderr, "usage: %s order|exports|threads|dynamic|android|patch|fork|unload|"
-            "swaponly|none\n", argv[0]);
+    fprintf(stderr, "usage: %s order|exports|threads|dynamic|dynamic_threads|dynamic_reenter|"
+            "android|patch|fork|unload|swaponly|none\n", argv[0]);
     return 2;
 }
