@@ -14,10 +14,12 @@
  * out); for egl/glX names, in a hash map that is read without a lock. No lock is held while a
  * layer is asked: a new GL name's dynamic slot is handed out first, the layers are asked with
  * no lock held, and their answers are stored with a re-check, the first stored standing
- * (layer_chain.h). With no layer found, the state is NONE and every caller returns after one
- * load. Under GLMUX_DEBUG=layer the re-entry guard (layer_guard.h) adds its wrappers at the
- * bottom and the top of each chain: of every GL slot (then the GL part is set up even for
- * layers without GL names), and of each intercepted egl/glX name.
+ * (layer_chain.h). A GL slot of a glX name (a vendor's GL function with a GLX name, which
+ * libGLX hands out) is asked of no layer: libGLX's chain of the name already runs them. With
+ * no layer found, the state is NONE and every caller returns after one load. Under
+ * GLMUX_DEBUG=layer the re-entry guard (layer_guard.h) adds its wrappers at the bottom and the
+ * top of each chain: of every GL slot (then the GL part is set up even for layers without GL
+ * names), and of each intercepted egl/glX name.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -103,18 +105,23 @@ static const void *gl_bottom(unsigned slot, const char *name)
 /*
  * Asks the layers about a GL name, the slot's bottom (gl_bottom) below them; stores what layer
  * i was given in below[i * stride]. Returns the top layer's answer (the bottom itself when
- * none intercepts the name). Called with no lock held.
+ * none intercepts the name). A glX name's slot is asked of no layer: a vendor's GL function
+ * with a GLX name gets its slot from libGLX (glXGetProcAddress, a generated entry filled when
+ * the vendor loads), whose chain of the name, asked with GLMUX_LAYER_API_GLX, is above the
+ * slot's stub; asking again here would run each layer twice per call. Called with no lock held.
  */
 static const void *gl_ask(unsigned slot, const char *name, const void **below, size_t stride)
 {
     const void *p = gl_bottom(slot, name);
     size_t count = __atomic_load_n(&layer_count, __ATOMIC_ACQUIRE);
+    bool glx = name[0] == 'g' && name[1] == 'l' && name[2] == 'X';
 
     if (p == NULL)
         return NULL;    /* pure C without a stub for a dynamic slot: nothing to layer over */
     for (size_t i = count; i-- > 0;) {
         below[i * stride] = p;
-        p = glmux_layer_ask(&layers[i], name, GLMUX_LAYER_API_GL, (void *)(uintptr_t)p);
+        if (!glx)
+            p = glmux_layer_ask(&layers[i], name, GLMUX_LAYER_API_GL, (void *)(uintptr_t)p);
     }
     return p;
 }

@@ -13,6 +13,7 @@
  *   int glXFakeClaimGLMUX(Display *dpy, int screen, int kind, void *handle)
  *       the same for an FBConfig (kind 1) or a drawable (kind 2, the XID in handle)
  *   int glXFakeCountGLMUX(Display *dpy, int screen, int what)  counters (FAKE_COUNT_*)
+ * and glXAllocateMemoryNV as a GL function (reached through GL dispatch): the vendor's name.
  * Environment: FAKE_GLX_REJECT=<name> makes __glx_Main fail; FAKE_GLX_HIDE=<name>:<glX name>
  * hides one GLX function of vendor <name> from getProcAddress; FAKE_GLX_UNSUPPORTED_SCREEN=<n>
  * makes isScreenSupported refuse screen n; FAKE_GLX_PATCH=<name> makes vendor <name> offer
@@ -453,6 +454,16 @@ static void fake_gl_clear(GLbitfield mask)
     bump(FAKE_COUNT_CLEARS);
 }
 
+/* A GL function whose name starts with "glX" (libglvnd's libGLX allows for such names):
+ * getProcAddress knows it, getDispatchAddress does not, so libGLX hands out a GL dispatch stub
+ * for it. Answers the vendor's name. */
+static void *fake_gl_allocate_memory(GLsizei size, GLfloat readfreq, GLfloat writefreq,
+                                     GLfloat priority)
+{
+    (void)size, (void)readfreq, (void)writefreq, (void)priority;
+    return (void *)FAKE_NAME;
+}
+
 /* ---- extension functions: implementations and vendor-neutral dispatch stubs ---- */
 
 static const char *which_impl(Display *dpy, int screen)
@@ -563,6 +574,7 @@ static const struct {
     {"glXFakeCountGLMUX", (void *)count_impl},
     {"glGetString", (void *)fake_gl_get_string},
     {"glClear", (void *)fake_gl_clear},
+    {"glXAllocateMemoryNV", (void *)fake_gl_allocate_memory},
 };
 
 static void *fake_get_proc_address(const GLubyte *name)

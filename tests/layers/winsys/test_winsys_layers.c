@@ -20,6 +20,14 @@
  *                            display, racing from the first call (which loads the layers)
  *   glx_vendors              p1 over p2, two fake GLX vendors on a two-screen Xvfb: the same
  *                            by screen and by context, through libGLX and libGL.so.1
+ *   glx_glname               p1 as a GL and GLX layer, a vendor with a GL function named glX
+ *                            (glXAllocateMemoryNV: getProcAddress knows it, getDispatchAddress
+ *                            not, so glXGetProcAddress answers libGLdispatch's stub): a call
+ *                            through that answer and through libGL.so.1's export passes the
+ *                            layer once, and reaches the vendor of the current context
+ *   glx_glname_late          the same, asked before any vendor is loaded (a generated GLX
+ *                            entry stub, filled with libGLdispatch's stub when the vendor
+ *                            loads)
  *   egl_reenter LOG,         a layer that calls a public function from its hook: the call
  *   glx_reenter LOG          goes on, and GLMUX_DEBUG=layer says so in LOG (GLMUX_DEBUG_FILE)
  *   none                     no layer switched on: the answers are the exports as before, no
@@ -68,14 +76,19 @@
 
 /* ---- manifests in a folder of the test's own ---- */
 
+/* The manifest of layer winsys_<file>: library libglmux_winsys_<library>.so, apis. */
+static void write_manifest_of(const char *file, const char *library, const char *apis)
+{
+    char layer[64], path[600];
+
+    snprintf(layer, sizeof(layer), "winsys_%s", file);
+    snprintf(path, sizeof(path), "%s/libglmux_winsys_%s.so", WINSYS_LAYER_DIR, library);
+    glmux_layer_test_manifest(file, layer, path, apis, "glmux EGL/GLX layer test");
+}
+
 static void write_manifest(const char *name)
 {
-    char layer[64], library[600];
-
-    snprintf(layer, sizeof(layer), "winsys_%s", name);
-    snprintf(library, sizeof(library), "%s/libglmux_winsys_%s.so", WINSYS_LAYER_DIR, name);
-    glmux_layer_test_manifest(name, layer, library, "\"egl\", \"glx\"",
-                              "glmux EGL/GLX layer test");
+    write_manifest_of(name, name, "\"egl\", \"glx\"");
 }
 
 /* Writes the test layers' manifests and switches on layers ("a,b"; NULL: none). */
@@ -86,6 +99,7 @@ static void setup_layers(const char *layers)
     write_manifest("p1");
     write_manifest("p2");
     write_manifest("reenter");
+    write_manifest_of("p1gl", "p1", "\"gl\", \"glx\"");    /* p1, asked about GL names too */
     glmux_layer_test_switch_on(layers);
 }
 
@@ -506,8 +520,10 @@ static int mode_glx_all(const char *symbols, const char *gl_symbols)
     return 0;
 }
 
-/* Makes a context of screen's vendor current on a window of that screen, swaps, releases. */
-static void make_current_and_swap(Display *dpy, int screen, const char *trace_want)
+/* Makes a context of screen's vendor current on a window of that screen, swaps, runs
+ * while_current (when not NULL), releases. */
+static void make_current_and_swap(Display *dpy, int screen, const char *trace_want,
+                                  void (*while_current)(void))
 {
     static const int attribs[] = { GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE,
                                    GLX_WINDOW_BIT, GLX_DOUBLEBUFFER, True, None };
@@ -531,6 +547,8 @@ static void make_current_and_swap(Display *dpy, int screen, const char *trace_wa
     glXSwapBuffers(dpy, win);
     CHECK_TRACE(trace_want);
     CHECK(glXGetCurrentContext() == ctx);
+    if (while_current != NULL)
+        while_current();
     CHECK(glXMakeCurrent(dpy, None, NULL));
     glmux_layer_test_trace_take();
     glXDestroyContext(dpy, ctx);
@@ -576,7 +594,7 @@ static int mode_glx_vendors(void)
         CHECK(strcmp(which(dpy, s), vendors[s]) == 0);
         CHECK_TRACE("p1:glXFakeWhichVendorGLMUX p2:glXFakeWhichVendorGLMUX ");
         make_current_and_swap(dpy, s, "p1:glXMakeCurrent p2:glXMakeCurrent "
-                                      "p1:glXSwapBuffers p2:glXSwapBuffers ");
+                                      "p1:glXSwapBuffers p2:glXSwapBuffers ", NULL);
     }
     /* libGL.so.1's lazy wrapper and libGLX's export of an own function. */
     CHECK(gl_current_display() == NULL);
@@ -584,6 +602,51 @@ static int mode_glx_vendors(void)
     CHECK(glXGetCurrentDisplay() == NULL);
     CHECK_TRACE("p1:glXGetCurrentDisplay p2:glXGetCurrentDisplay ");
     glmux_test_require_ours("libGL.so.1");
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+/* glx_glname: glXAllocateMemoryNV through glXGetProcAddress's answer and libGL.so.1's export. */
+typedef void *(*alloc_fn)(GLsizei size, GLfloat readfreq, GLfloat writefreq, GLfloat priority);
+static alloc_fn alloc_by_gpa, alloc_by_export;
+
+static void call_alloc(void)
+{
+    for (int i = 0; i < 2; i++) {
+        const char *how = i == 0 ? "glXGetProcAddress's answer" : "libGL.so.1's export";
+        const char *vendor = (const char *)(i == 0 ? alloc_by_gpa : alloc_by_export)(16, 0, 0, 1);
+        const char *got = glmux_layer_test_trace_take();
+
+        CHECK_MSG(vendor != NULL && strcmp(vendor, "fakea") == 0,
+                  "glXAllocateMemoryNV through %s: %s", how, vendor ? vendor : "NULL");
+        CHECK_MSG(strcmp(got, "p1:glXAllocateMemoryNV ") == 0,
+                  "glXAllocateMemoryNV through %s passed the layer as \"%s\" (once expected)",
+                  how, got);
+    }
+}
+
+static int mode_glx_glname(bool late)
+{
+    Display *dpy;
+    void *gl;
+
+    setup_layers("winsys_p1gl");
+    gl = gl_lib();
+    /* Late: asked before a vendor is loaded (a generated entry stub, filled when the vendor
+     * of screen 0 loads); else the vendor is loaded first and answers with a GL stub. */
+    if (late)
+        *(void **)&alloc_by_gpa = (void *)glXGetProcAddressARB(
+            (const GLubyte *)"glXAllocateMemoryNV");
+    dpy = glx_test_open("two");
+    CHECK(strcmp(glXQueryServerString(dpy, 0, GLX_VENDOR), "fakea") == 0);
+    if (!late)
+        *(void **)&alloc_by_gpa = (void *)glXGetProcAddressARB(
+            (const GLubyte *)"glXAllocateMemoryNV");
+    *(void **)&alloc_by_export = dlsym(gl, "glXAllocateMemoryNV");
+    CHECK(alloc_by_gpa != NULL && alloc_by_export != NULL);
+    glmux_test_require_ours("libGLX.so.0");
+    glmux_test_require_ours("libGL.so.1");
+    make_current_and_swap(dpy, 0, "p1:glXMakeCurrent p1:glXSwapBuffers ", call_alloc);
     XCloseDisplay(dpy);
     return 0;
 }
@@ -625,7 +688,7 @@ static int mode_mesa_glx(void)
     dpy = glx_test_open("two");
     CHECK(glXQueryServerString(dpy, 0, GLX_VERSION) != NULL);
     CHECK_TRACE("p1:init p1:glXQueryServerString ");
-    make_current_and_swap(dpy, 0, "p1:glXMakeCurrent p1:glXSwapBuffers ");
+    make_current_and_swap(dpy, 0, "p1:glXMakeCurrent p1:glXSwapBuffers ", NULL);
     glmux_test_require_ours("libGLX.so.0");
     CHECK_MSG(glmux_test_loaded_path("libGLX_mesa.so.0") != NULL, "Mesa's vendor is not loaded");
     XCloseDisplay(dpy);
@@ -656,6 +719,10 @@ int main(int argc, char **argv)
         return mode_glx_all(argv[2], argv[3]);
     if (strcmp(mode, "glx_vendors") == 0)
         return mode_glx_vendors();
+    if (strcmp(mode, "glx_glname") == 0)
+        return mode_glx_glname(false);
+    if (strcmp(mode, "glx_glname_late") == 0)
+        return mode_glx_glname(true);
     if (strcmp(mode, "glx_reenter") == 0 && argc > 2)
         return mode_glx_reenter(argv[2]);
     if (strcmp(mode, "none") == 0)

@@ -13,6 +13,9 @@
  * and that the vendor of the display, screen or context still answers. LAYER_REENTER=1 breaks
  * the layer rule on purpose: its eglGetCurrentContext and glXGetCurrentDisplay hooks also call
  * the public eglQueryAPI and glXGetCurrentContext, which glmux reports at debug level.
+ * glXAllocateMemoryNV (a GL function with a glX name, test_winsys_layers.c's glx_glname) gets
+ * one hook per api it is asked with, each with its own next, so that a test sees how often a
+ * call passes the layer.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -172,6 +175,35 @@ static int hook_glx_make_current(void *dpy, unsigned long drawable, void *ctx)
     return NEXT(next_glx_make_current)(dpy, drawable, ctx);
 }
 
+/* glXAllocateMemoryNV, asked as a GL name (a GL dispatch slot) and as a glX name. */
+typedef void *(*alloc_fn)(int size, float readfreq, float writefreq, float priority);
+static alloc_fn next_alloc_gl, next_alloc_glx;
+
+static void *hook_alloc_gl(int size, float readfreq, float writefreq, float priority)
+{
+    trace("glXAllocateMemoryNV");
+    return NEXT(next_alloc_gl)(size, readfreq, writefreq, priority);
+}
+
+static void *hook_alloc_glx(int size, float readfreq, float writefreq, float priority)
+{
+    trace("glXAllocateMemoryNV");
+    return NEXT(next_alloc_glx)(size, readfreq, writefreq, priority);
+}
+
+static void *pass_get_proc_address(const char *name, uint32_t api, void *next)
+{
+    if (next != NULL && strcmp(name, "glXAllocateMemoryNV") == 0) {
+        if (api == GLMUX_LAYER_API_GL) {
+            __atomic_store_n((void **)&next_alloc_gl, next, __ATOMIC_RELEASE);
+            return (void *)(uintptr_t)hook_alloc_gl;
+        }
+        __atomic_store_n((void **)&next_alloc_glx, next, __ATOMIC_RELEASE);
+        return (void *)(uintptr_t)hook_alloc_glx;
+    }
+    return layer_get_proc_address(name, api, next);
+}
+
 static void *answer(const char *name, void *next)
 {
     if (next == NULL)
@@ -193,6 +225,9 @@ EXPORT int glmux_layer_negotiate(struct glmux_layer_negotiate *n)
 {
     if (!layer_accept(n, NULL))
         return 1;
+#if !LAYER_SINK
+    n->get_proc_address = pass_get_proc_address;
+#endif
     trace("init");
     return 0;
 }
