@@ -25,6 +25,9 @@ glmux_pkgconfig_only "$libdir"
 
 # Libraries: soname link, dev link, matching .pc with Debian's Version.
 [ -e "$libdir/libGLdispatch.so.0" ] || glmux_fail "libGLdispatch.so.0 not installed"
+# Its GL layers' re-entry guard, in glmux/ beside it, where it looks (docs/layers.md §2.4).
+[ -f "$libdir/glmux/libglmux-layer-guard.so" ] ||
+    glmux_fail "glmux/libglmux-layer-guard.so not installed beside libGLdispatch.so.0"
 built=""
 # A library is absent only when its GLMUX_ENABLE_* option switched it off (the minimal build);
 # an enabled one must be installed. The consumers rely on this and skip on an absent library.

@@ -68,7 +68,8 @@ expect() {
 }
 has() { case " $got " in *" $1 "*) return 0 ;; esac; return 1; }
 
-expect libglvnd0 "$M/libGLdispatch\.so\.0(\.0\.0)?"
+# libGLdispatch and its GL layers' re-entry guard (opened only under GLMUX_DEBUG=layer).
+expect libglvnd0 "$M/libGLdispatch\.so\.0(\.0\.0)?" "$M/glmux/libglmux-layer-guard\.so"
 expect libopengl0 "$M/libOpenGL\.so\.0(\.0\.0)?"
 expect libgles1 "$M/libGLESv1_CM\.so\.1(\.2\.0)?"
 expect libgles2 "$M/libGLESv2\.so\.2(\.1\.0)?"

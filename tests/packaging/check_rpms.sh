@@ -71,6 +71,7 @@ echo "ok: debuginfo: $(ls ./*-debug*-[0-9]*.rpm | tr '\n' ' ')"
 files() { q -l "$(rpmof "$1")" | grep -v '^/usr/share/licenses/'; }
 need() { files "$1" | grep -qxF "$2" || fail "$1 lacks $2"; }
 need libglvnd $L/libGLdispatch.so.0
+need libglvnd $L/glmux/libglmux-layer-guard.so
 need libglvnd /etc/glvnd
 need libglvnd /usr/share/glvnd
 need libglvnd $L/glvnd/vendors
