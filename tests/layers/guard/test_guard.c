@@ -5,11 +5,13 @@
  * own (an in-process dispatch table) calls the public glGetError from its glFlush. Each run
  * writes the layer's manifest into a fresh folder of its own (GLMUX_LAYER_PATH); the ctest
  * ENVIRONMENT gives GLMUX_DEBUG and GLMUX_DEBUG_FILE=LOG. Modes:
- *   report LOG    GLMUX_DEBUG=layer: the guard library is mapped; the layer's public calls are
- *                 reported once per pair of functions, naming both (glGetError from glClear's
- *                 chain, which no layer intercepts; glFlush from glFinish's, which the layer
- *                 intercepts), the vendor's own public call is not, nor the program's calls;
- *                 every call still reaches the vendor and answers right
+ *   report LOG    GLMUX_DEBUG=layer: the guard library beside libGLdispatch (glmux/) is
+ *                 mapped (in the test layers_guard_installed: an installed prefix's); the
+ *                 layer's public calls are reported once per pair of functions, naming both
+ *                 (glGetError from glClear's chain, which no layer intercepts; glFlush from
+ *                 glFinish's, which the layer intercepts), the vendor's own public call is
+ *                 not, nor the program's calls; every call still reaches the vendor and
+ *                 answers right
  *   threads LOG   the same from two threads at once: each pair still reported once
  *   unload LOG    after the last __glDispatchFini and a new make-current (the layer loaded
  *                 again) the guard is on again, and a pair already said is not said again
@@ -96,6 +98,25 @@ static void setup_layer(void)
 static bool guard_mapped(void)
 {
     return glmux_layer_test_mapped(GUARD_LIBRARY);
+}
+
+/* The guard mapped is the one in glmux/ beside the libGLdispatch loaded (the build tree's, or
+ * an installed prefix's: the installed mode). */
+static void expect_guard_beside_dispatch(void)
+{
+    char dispatch[4096], want[4200];
+    const char *path = glmux_test_loaded_path("libGLdispatch.so.0");
+    char *slash;
+
+    CHECK(path != NULL && strlen(path) < sizeof(dispatch));
+    strcpy(dispatch, path);
+    slash = strrchr(dispatch, '/');
+    CHECK(slash != NULL);
+    *slash = '\0';
+    snprintf(want, sizeof(want), "%s/glmux/" GUARD_LIBRARY, dispatch);
+    path = glmux_test_loaded_path(GUARD_LIBRARY);
+    CHECK_MSG(path != NULL && strcmp(path, want) == 0, "the guard mapped is %s, want %s",
+              path != NULL ? path : "none", want);
 }
 
 /* What the layer's hooks' public calls answered last. */
@@ -225,6 +246,7 @@ static int mode_report(const char *log)
     log_mark(log);
     start();
     CHECK_MSG(guard_mapped(), "GLMUX_DEBUG=layer: the guard library is not mapped");
+    expect_guard_beside_dispatch();
     calls(3);
     expect_counts(3);
     expect_reports(log, 2, layer_pairs);
@@ -326,6 +348,7 @@ static int mode_egl(const char *log)
     expect_reports(log, 1, pairs);
     glmux_test_require_ours("libEGL.so.1");
     CHECK(guard_mapped());
+    expect_guard_beside_dispatch();
     CHECK(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
     CHECK(eglDestroyContext(dpy, ctx));
     CHECK(eglTerminate(dpy));
