@@ -2,10 +2,11 @@
 /*
  * glmux: libGLdispatch's side of the GL layers' re-entry guard (layer_guard.h). At a load of
  * the chain with layers loaded and GLMUX_DEBUG=layer, the guard library is opened from the
- * folder glmux/ beside libGLdispatch's own file (found with dladdr: the same in the build
- * tree and in every installed prefix; the realpath of that file's folder too when the two
- * differ); it stays mapped (RTLD_NODELETE). A missing or mismatched guard is said once at
- * the layer level, and the chain goes on without it. Its reports are rate-limited here: each
+ * folder glmux/ beside libGLdispatch's own file (found with dladdr: the same in the build tree
+ * and in every installed prefix); it stays mapped (RTLD_NODELETE). dladdr is looked up with
+ * dlsym, which libGLdispatch imports anyway: a direct call would add an imported symbol, and a
+ * relocation at every start-up, for a debugging aid. A missing or mismatched guard is said once
+ * at the layer level, and the chain goes on without it. Its reports are rate-limited here: each
  * pair of functions once, at most GUARD_REPORTS messages a process. Without the debug category
  * none of this runs: the chain's load asks glmux_log_enabled once.
  */
@@ -13,7 +14,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "layer_guard.h"
@@ -68,16 +69,16 @@ static const struct glmux_guard *open_in(const char *dir, char *path, size_t siz
     snprintf(path, size, "%s/" GLMUX_GUARD_FOLDER "/" GLMUX_GUARD_LIBRARY, dir);
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (h == NULL) {
-        const char *e = dlerror();
+        const char *e = dlerror();     /* names the file */
 
-        snprintf(err, err_size, "%s", e != NULL ? e : "not found");
+        snprintf(err, err_size, "%s", e != NULL ? e : path);
         return NULL;
     }
     *(void **)&open_fn = dlsym(h, GLMUX_GUARD_OPEN);
     g = open_fn != NULL ? open_fn(&host) : NULL;
     if (g == NULL || g->version != GLMUX_GUARD_VERSION || g->wrap == NULL) {
-        snprintf(err, err_size, "not a guard of this libGLdispatch (interface version %u)",
-                 GLMUX_GUARD_VERSION);
+        snprintf(err, err_size, "%s is not a guard of this libGLdispatch (interface version "
+                 "%u)", path, GLMUX_GUARD_VERSION);
         dlclose(h);     /* RTLD_NODELETE: stays mapped, unused */
         return NULL;
     }
@@ -86,12 +87,15 @@ static const struct glmux_guard *open_in(const char *dir, char *path, size_t siz
 
 static const struct glmux_guard *find_guard(void)
 {
-    char dir[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64], err[512] = "";
-    const struct glmux_guard *g = NULL;
+    char dir[PATH_MAX], path[PATH_MAX + 64], err[PATH_MAX + 256] = "";
+    int (*addr_info)(const void *, Dl_info *);
+    const struct glmux_guard *g;
     Dl_info info;
     char *slash;
 
-    if (dladdr((void *)(uintptr_t)glmux_guard_load, &info) == 0 || info.dli_fname == NULL ||
+    *(void **)&addr_info = dlsym(RTLD_DEFAULT, "dladdr");
+    if (addr_info == NULL || addr_info((void *)(uintptr_t)glmux_guard_load, &info) == 0 ||
+        info.dli_fname == NULL ||
         snprintf(dir, sizeof(dir), "%s", info.dli_fname) >= (int)sizeof(dir) ||
         (slash = strrchr(dir, '/')) == NULL) {
         glmux_log(GLMUX_LOG_LAYER, "the layer re-entry guard is off: libGLdispatch's own file "
@@ -101,16 +105,10 @@ static const struct glmux_guard *find_guard(void)
     }
     *slash = '\0';
     g = open_in(dir, path, sizeof(path), err, sizeof(err));
-    if (g == NULL && realpath(info.dli_fname, real) != NULL &&
-        (slash = strrchr(real, '/')) != NULL) {
-        *slash = '\0';
-        if (strcmp(real, dir) != 0)
-            g = open_in(real, path, sizeof(path), err, sizeof(err));
-    }
     if (g == NULL)
-        glmux_log(GLMUX_LOG_LAYER, "the layer re-entry guard %s is off: %s; a layer calling "
-                  "public GL functions from its hooks is not reported (it ships with "
-                  "libGLdispatch)", path, err);
+        glmux_log(GLMUX_LOG_LAYER, "the layer re-entry guard is off: %s; a layer calling "
+                  "public GL functions from its hooks is not reported (the guard ships with "
+                  "libGLdispatch)", err);
     else
         glmux_log(GLMUX_LOG_LAYER, "layer re-entry guard %s: a layer's public GL calls from "
                   "its hooks are reported (GL calls are slower while GLMUX_DEBUG has layer)",
