@@ -17,6 +17,9 @@
  *                 again) the guard is on again, and a pair already said is not said again
  *   off LOG       GLMUX_DEBUG without layer: the same calls answer the same, nothing is
  *                 reported and the guard library is not mapped
+ *   missing LOG   GLMUX_DEBUG=layer with a libGLdispatch that has no guard beside it (a copy
+ *                 in a folder of its own): the calls answer the same, nothing is reported, and
+ *                 the log says once that the guard is off
  *   egl LOG       (built with libEGL, the fake EGL vendors of tests/egl) the layer's
  *                 eglSwapBuffers hook calls the public glGetString: reported as called from
  *                 eglSwapBuffers's chain, and the answer names the display's vendor
@@ -318,6 +321,25 @@ static int mode_off(const char *log)
     return 0;
 }
 
+static int mode_missing(const char *log)
+{
+    char *text;
+
+    log_mark(log);
+    start();
+    calls(3);
+    calls(1);       /* the layers are not loaded again: the guard is looked for once */
+    expect_counts(4);
+    expect_reports(log, 0, NULL);
+    CHECK(!guard_mapped());
+    text = log_since(log);
+    CHECK_MSG(glmux_test_count(text, "the layer re-entry guard is off: ") == 1 &&
+              strstr(text, "glmux/" GUARD_LIBRARY) != NULL, "in:\n%s", text);
+    free(text);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
 #else /* GUARD_TEST_EGL */
 
 static int mode_egl(const char *log)
@@ -363,7 +385,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
 
     if (argc < 3) {
-        fprintf(stderr, "usage: %s report|threads|unload|off|egl LOG\n", argv[0]);
+        fprintf(stderr, "usage: %s report|threads|unload|off|missing|egl LOG\n", argv[0]);
         return 2;
     }
 #ifndef GUARD_TEST_EGL
@@ -375,6 +397,8 @@ int main(int argc, char **argv)
         return mode_unload(argv[2]);
     if (strcmp(mode, "off") == 0)
         return mode_off(argv[2]);
+    if (strcmp(mode, "missing") == 0)
+        return mode_missing(argv[2]);
 #else
     if (strcmp(mode, "egl") == 0)
         return mode_egl(argv[2]);
