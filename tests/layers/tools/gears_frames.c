@@ -9,8 +9,8 @@
  * first report blocks in that fflush, before the next event check. While it is blocked there
  * (its main thread in write(1), read from /proc/PID/syscall), this harness checks its loaded
  * path (/proc/PID/maps: each --lib file mapped, each --mapped name mapped), sends an Escape
- * KeyPress to its window (XSendEvent: glxgears does not look at send_event), waits for the X
- * server to take it (XSync), and only then drains the pipe: the program returns to its event
+ * KeyPress to its window (XSendEvent: glxgears does not look at send_event), waits until the X
+ * server has sent it on (two round trips), and only then drains the pipe: the program returns to its event
  * loop, reads Escape and exits, having drawn exactly the frames of its one report. Then: the
  * program exited 0 and printed one report of N frames; each --calls NAME (default
  * glXSwapBuffers) has the count N in the call counter's file (GLMUX_CALL_COUNT_FILE); the
@@ -231,6 +231,12 @@ static void send_escape(Display *dpy, Window win)
     ev.xkey.same_screen = True;
     CHECK_MSG(ev.xkey.keycode != 0, "the display has no Escape key");
     CHECK(XSendEvent(dpy, win, False, KeyPressMask, &ev));
+    /*
+     * The first round trip: the server has handled the event. The second: the server has
+     * written out what that first round gave every client, the event to the program's
+     * connection included, whatever order it wrote them in.
+     */
+    XSync(dpy, False);
     XSync(dpy, False);
 }
 
