@@ -7,6 +7,7 @@
 #include "glmux_test.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
@@ -63,6 +64,45 @@ void glmux_test_require_ours(const char *soname)
     CHECK_MSG(strncmp(path, dir, strlen(dir)) == 0,
               "%s was loaded from %s, not from glmux (%s)", soname, path, dir);
     printf("loaded %s from %s\n", soname, path);
+}
+
+struct drivers {
+    char paths[16][PATH_MAX];
+    int count;
+};
+
+static int visit_driver(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct drivers *d = data;
+    const char *base;
+
+    (void)size;
+    if (info->dlpi_name == NULL || info->dlpi_name[0] == '\0' || d->count == 16)
+        return 0;
+    base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strstr(base, "_dri.so") != NULL || strncmp(base, "libgallium", 10) == 0)
+        snprintf(d->paths[d->count++], PATH_MAX, "%s", info->dlpi_name);
+    return 0;
+}
+
+int glmux_test_keep_drivers(void)
+{
+    static struct drivers d;
+    int kept = 0;
+
+    d.count = 0;
+    dl_iterate_phdr(visit_driver, &d);     /* no dlopen while it holds the loader's lock */
+    for (int i = 0; i < d.count; i++) {
+        /* RTLD_NOLOAD with RTLD_NODELETE marks a loaded object never to be unmapped. */
+        void *h = dlopen(d.paths[i], RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+
+        if (h != NULL) {
+            dlclose(h);
+            kept++;
+        }
+    }
+    return kept;
 }
 
 int glmux_test_open_fds(void)

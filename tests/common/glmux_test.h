@@ -48,6 +48,16 @@ void glmux_test_require_ours(const char *soname);
 /* The path of the loaded object whose file name starts with soname, or NULL. */
 const char *glmux_test_loaded_path(const char *soname);
 
+/*
+ * Keeps Mesa's DRI drivers loaded now (every "*_dri.so", and newer Mesa's "libgallium*.so")
+ * mapped until exit; returns how many. Mesa unloads its driver at eglTerminate and at a
+ * display's close, and what the driver allocated once (under pthread_once) and points at only
+ * from its own globals then looks leaked to LeakSanitizer, with frames of an unmapped module
+ * that no suppression can name. A Mesa test calls it once the driver is loaded (after its
+ * first make-current), and keeps LeakSanitizer on for everything else.
+ */
+int glmux_test_keep_drivers(void);
+
 /* The number of file descriptors open in this process (from /proc/self/fd). */
 int glmux_test_open_fds(void);
 

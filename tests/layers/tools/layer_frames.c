@@ -89,6 +89,7 @@ int main(int argc, char **argv)
     glFinish();
     CHECK(glGetError() == GL_NO_ERROR);
     check_loaded();
+    glmux_test_keep_drivers();      /* LeakSanitizer stays on: glmux_test.h says why */
     glXMakeCurrent(dpy, None, NULL);
     glXDestroyContext(dpy, ctx);
     XDestroyWindow(dpy, win);
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
     glFinish();
     CHECK(glGetError() == GL_NO_ERROR);
     check_loaded();
+    glmux_test_keep_drivers();
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglDestroySurface(dpy, surf);
