@@ -169,7 +169,8 @@ static void gl_set_dynamic(struct chain_gl_full *full, unsigned slot, const char
     }
     top = gl_top(slot, name, gl_ask(slot, name, below, 1));
     pthread_mutex_lock(&glmux_dispatch_lock);
-    if (gl_full == full && !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED)) {
+    if (__atomic_load_n(&gl_full, __ATOMIC_RELAXED) == full &&
+        !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED)) {
         for (size_t i = 0; i < count; i++)
             full->below[i * GLMUX_TOTAL_SLOTS + slot] = below[i];
         full->pub.top[slot] = top;
@@ -214,7 +215,7 @@ static int gl_slot_of(const char *name)
         return slot;
     pthread_mutex_lock(&glmux_dispatch_lock);
     slot = glmux_slot_find(name);
-    full = gl_full;
+    full = __atomic_load_n(&gl_full, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&glmux_dispatch_lock);
     if (slot >= 0 && full != NULL && !__atomic_load_n(&full->done[slot], __ATOMIC_ACQUIRE))
         slot = -1;
@@ -237,7 +238,7 @@ int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
         glmux_slot_publish_locked((unsigned)slot);
         glmux_tables_fixup_current();
     }
-    full = gl_full;
+    full = __atomic_load_n(&gl_full, __ATOMIC_RELAXED);
     /* Its chain not set yet: this thread asks the layers, unless a layer asks again on the
      * thread that is asking them (then the layer gets the slot; the chain comes after). */
     ask = slot >= 0 && full != NULL && !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED) &&

@@ -4,7 +4,8 @@
  * is found without a lock and without a call (slots.h); any other name gets a dynamic slot,
  * whose trampoline is made ready (lazy.c) before the slot counts, and every current table is
  * extended at once (tables.c) so that the new stub works immediately; while GL layers may be
- * loaded, the layers are asked about the name before its slot is published (layer_chain.c).
+ * loaded, the layers are asked about the name, with no lock held, before its stub is returned
+ * (layer_chain.c).
  * The stubs are libGLdispatch's own, generated in slot order (entry/entry.h), or in pure-C
  * builds the generated C stubs.
  */
