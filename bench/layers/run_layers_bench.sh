@@ -3,8 +3,10 @@
 # GL layers (docs/layers.md), the figures of docs/performance.md "GL layers": what a layer
 # costs, with callgrind, and whether the frame limiter holds real programs to the asked rate.
 #   bench/layers/run_layers_bench.sh [BUILD_DIR] [BASE_BUILD_DIR] [CALLS]
-# BUILD_DIR (default build): glmux with layers; its layers are found through a folder of
-# manifests written here (GLMUX_LAYER_PATH). BASE_BUILD_DIR (optional): a build of glmux from
+# BUILD_DIR (default build): glmux with layers; its four layers are installed as explicit
+# layers, their build-tree manifests copied into a user's explicit_layer.d
+# ($XDG_DATA_HOME/glmux/explicit_layer.d, read only when a layer is asked for, as the packages'
+# ${libdir}/glvnd/explicit_layer.d). BASE_BUILD_DIR (optional): a build of glmux from
 # before the layers ("today"), whose libraries run the same benchmark programs for the
 # start-up rows. Rows:
 #   1. a GL call through an exported stub (bench_gl_call: libOpenGL's glColor3f into an
@@ -13,7 +15,9 @@
 #      counts and calls next): the difference is the layer's body plus one indirect call;
 #   2. the dispatch libraries' own instructions from start to the first EGL context (bench_egl
 #      startup mesa) and GLX context (bench_glx startup): no layer installed (no manifest in
-#      any folder), four explicit layers installed and none asked for, all switched off by
+#      any folder: XDG_DATA_HOME names an empty folder), four explicit layers installed (in
+#      the user's explicit_layer.d) and none asked for (target: within 3% of none installed),
+#      the same four in a GLMUX_LAYER_PATH folder (read whenever set), all switched off by
 #      GLMUX_LAYERS_DISABLE=~all~ (the scan skipped), and BASE_BUILD_DIR's libraries;
 #   3. glxgears and es2gears_x11 (Mesa, llvmpipe, under Xvfb) with glmux_frame_limiter at
 #      GLMUX_FRAME_LIMIT (30 and 60) and glmux_frame_time below it: the mean rate from the log
@@ -51,14 +55,17 @@ export DISPLAY=":$(head -n 1 "$work/fd")"
 unset GLMUX_LAYERS GLMUX_LAYERS_ENABLE GLMUX_LAYERS_DISABLE GLMUX_DEBUG GLMUX_FRAME_LIMIT \
     GLMUX_FRAMETIME_LOG GLMUX_CALL_COUNT_FILE __GLX_VENDOR_LIBRARY_NAME \
     __EGL_VENDOR_LIBRARY_FILENAMES __EGL_VENDOR_LIBRARY_DIRS 2>/dev/null || true
+unset GLMUX_LAYER_PATH
 export XDG_DATA_HOME="$work/xdg" GLMUX_CALL_COUNT_FILE="$work/calls.txt"
-mkdir "$work/layers.d" "$work/empty"
-for m in "$layers"/layers.d/*.json; do cp "$m" "$work/layers.d/"; done
-export GLMUX_LAYER_PATH="$work/layers.d"
-# The build's own folders (its prefix's ${libdir}/glvnd/layers.d and /etc/glmux/layers.d) must
-# hold nothing for "no layer installed" to mean it.
-for d in $(strings "$build/src/dispatch/libGLdispatch.so.0" | grep '/layers\.d$'); do
-    [ -z "$(ls "$d" 2>/dev/null)" ] || echo "note: $d holds manifests; they count in every row" >&2
+mkdir -p "$work/xdg/glmux/explicit_layer.d" "$work/empty"
+for m in "$layers"/explicit_layer.d/*.json; do cp "$m" "$work/xdg/glmux/explicit_layer.d/"; done
+# The build's own folders (its prefix's ${libdir}/glvnd/{implicit,explicit}_layer.d and
+# ${sysconfdir}/glmux/...) must hold nothing for "no layer installed" to mean it.
+for d in $(strings "$build/src/dispatch/libGLdispatch.so.0" | grep '/implicit_layer\.d$'); do
+    for k in implicit explicit; do
+        [ -z "$(ls "${d%/*}/${k}_layer.d" 2>/dev/null)" ] ||
+            echo "note: ${d%/*}/${k}_layer.d holds manifests; they count in the rows" >&2
+    done
 done
 
 # cg LIBDIRS SELECT ENV... -- CALLGRIND-OPTIONS... -- PROGRAM ARGS...: instructions counted
@@ -121,10 +128,11 @@ row "  of which the layer: counter body + indirect call (Ir/call)" "$calls" 10 \
 
 egl=$build/bench/egl/bench_egl
 glx=$build/bench/glx/bench_glx
-for w in none installed off base; do
+for w in none installed path off base; do
     case $w in
-    none) lib=$ours envs=GLMUX_LAYER_PATH=$work/empty ;;
+    none) lib=$ours envs=XDG_DATA_HOME=$work/empty ;;
     installed) lib=$ours envs= ;;
+    path) lib=$ours envs="XDG_DATA_HOME=$work/empty GLMUX_LAYER_PATH=$layers/explicit_layer.d" ;;
     off) lib=$ours envs=GLMUX_LAYERS_DISABLE=~all~ ;;
     base) [ -n "$base" ] || continue; lib=$(libdirs "$base") envs= ;;
     esac
@@ -144,8 +152,15 @@ else
     row "EGL start-up to the first context, own Ir, no layer installed" 1 - "$egl_none"
     row "GLX start-up to the first context, own Ir, no layer installed" 1 - "$glx_none"
 fi
-row "EGL start-up, four explicit layers installed, none asked for: own Ir" 1 - "$egl_installed"
-row "GLX start-up, four explicit layers installed, none asked for: own Ir" 1 - "$glx_installed"
+# Installed explicit layers nobody asks for cost nothing: their folder is not even read.
+row "EGL start-up, four explicit layers installed, none asked for (target: within 3% of none installed)" 1 \
+    "$(awk -v b="$egl_none" 'BEGIN { printf "%d", b * 1.03 }')" "$egl_installed"
+row "GLX start-up, four explicit layers installed, none asked for (target: within 3% of none installed)" 1 \
+    "$(awk -v b="$glx_none" 'BEGIN { printf "%d", b * 1.03 }')" "$glx_installed"
+row "EGL start-up, the four in a GLMUX_LAYER_PATH folder (read whenever set), none asked for: own Ir" 1 - \
+    "$egl_path"
+row "GLX start-up, the four in a GLMUX_LAYER_PATH folder (read whenever set), none asked for: own Ir" 1 - \
+    "$glx_path"
 row "EGL start-up, GLMUX_LAYERS_DISABLE=~all~ (no scan): own Ir" 1 - "$egl_off"
 row "GLX start-up, GLMUX_LAYERS_DISABLE=~all~ (no scan): own Ir" 1 - "$glx_off"
 
