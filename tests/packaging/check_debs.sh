@@ -147,7 +147,8 @@ echo "ok: the owned vendor directories are the ones libEGL searches and the .pc 
 
 # Each package ships the paths of Debian's package of the same name (where Debian's, not
 # glmux's, is installed here), plus only glmux's additions: glmux.pc and the vendor directory,
-# the layer interface (glmux/glmux_layer.h, glmux-layer.pc) and the layer folders.
+# the layer interface (glmux/glmux_layer.h, glmux-layer.pc), the layer folders and the layers'
+# re-entry guard beside libGLdispatch (glmux/libglmux-layer-guard.so).
 paths() { dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\.||; s|/$||' |
           grep -v '^/usr/share/\(doc\|lintian\|bug\)\|^$' | sort; }
 compared=""
@@ -164,7 +165,8 @@ for p in $got; do
         -e "/$M/glvnd/implicit_layer.d" -e "/$M/glvnd/explicit_layer.d" -e "$etc" \
         -e /etc/glmux -e /etc/glmux/implicit_layer.d -e /etc/glmux/explicit_layer.d \
         -e /usr/include/glmux -e /usr/include/glmux/glmux_layer.h \
-        -e "/$M/pkgconfig/glmux-layer.pc" > "glmux-$p.txt"
+        -e "/$M/pkgconfig/glmux-layer.pc" -e "/$M/glmux" \
+        -e "/$M/glmux/libglmux-layer-guard.so" > "glmux-$p.txt"
     diff "debian-$p.txt" "glmux-$p.txt" > "diff-$p.txt" ||
         { cat "diff-$p.txt" >&2; fail "$p's paths differ from Debian's $p (< Debian, > glmux)"; }
     compared="$compared $p"
