@@ -69,7 +69,8 @@ if [ "$api" = glxgears ]; then
     command -v glxgears > /dev/null ||
         { echo "skipped: glxgears is not installed (mesa-utils)"; exit 77; }
     gl=$4 glx=$5 dispatch=$6
-    export LD_LIBRARY_PATH="$(dirname "$gl"):$(dirname "$glx"):$(dirname "$dispatch")"
+    LD_LIBRARY_PATH="$(dirname "$gl"):$(dirname "$glx"):$(dirname "$dispatch")"
+    export LD_LIBRARY_PATH
     GLMUX_LAYERS=glmux_call_counter,glmux_frame_time,glmux_frame_limiter GLMUX_FRAME_LIMIT=20 \
         "$prog" --lib "$gl" --lib "$glx" --lib "$dispatch" \
         --lib "$layers/libglmux-layer-call-counter.so" \
