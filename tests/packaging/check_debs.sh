@@ -5,9 +5,9 @@
 # package ships, each package's paths against Debian's package of the same name where that is
 # installed here, Multi-Arch, vendor dependencies through the virtual packages, the vendor
 # directories (the ones the packaged libraries search), symbols files and ldconfig triggers, no
-# file in two packages, glmux's own layers run from the packages (glxgears held to 25 frames a
-# second, read from the frame-time log; the call counter's and the log's counts equal to the
-# frames glxgears reports), and lintian (source package and .debs) with no errors.
+# file in two packages, glmux's own layers run from the packages (glxgears through the frame
+# limiter and the frame-time log; the call counter's and the log's counts equal to the frames
+# glxgears reports), and lintian (source package and .debs) with no errors.
 # Leaves the .debs in WORK/debs for packaging_vendor_debs.
 # MODE nocheck (packaging_deb, CI's run): DEB_BUILD_OPTIONS=nocheck, and the log must show that
 # the test suite was not even built (BUILD_TESTING=OFF, no object under tests/): the suite the
@@ -176,10 +176,10 @@ echo "ok: same paths as Debian's package of the same name:${compared:- none (no 
 # glmux's own layers from the packages (docs/layers.md): the packaged libraries and manifests
 # unpacked in one root, glxgears under an Xvfb of its own through the packaged libGL, with
 # glmux_frame_limiter at 25 frames a second and glmux_frame_time below it, both found through
-# the packaged manifests (library_path relative to their folder): the log has frames, at the
-# asked rate; then glxgears with the packaged call counter too, stopped right after its first
-# report, whose frames the counter and the log must equal. Skipped (said so) without Xvfb,
-# glxgears or Mesa's GLX.
+# the packaged manifests (library_path relative to their folder): the log has frames (its rate
+# is said, not checked); then glxgears with the packaged call counter too, stopped right after
+# its first report, whose frames the counter and the log must equal. Skipped (said so) without
+# Xvfb, glxgears or Mesa's GLX.
 layers_check() {
     command -v Xvfb > /dev/null && command -v glxgears > /dev/null &&
         [ -e "/$M/libGLX_mesa.so.0" ] ||
@@ -226,14 +226,16 @@ layers_check() {
              "(GLMUX_TEST_GEARS_FRAMES names no layer_gears_frames)"
     fi
     kill $xvfb 2> /dev/null
+    # The first run's log must have frames; its rate is only said (a test does not time: the
+    # limiter's accuracy is measured by bench/layers/run_layers_bench.sh).
     rate=$(awk -F, 'NR > 2 { if (!n++) a = $2; b = $2 }
         END { if (n > 1) printf "%.1f", (n - 1) * 1000 / (b - a); else print 0 }' \
         lroot/frames.csv 2> /dev/null)
-    awk -v r="${rate:-0}" 'BEGIN { exit !(r >= 22.5 && r <= 27.5) }' ||
-        fail "the packaged frame limiter and frame-time log: ${rate:-no} frames a second," \
-             "not 25 ($(head -c 300 lroot/gears.log))"
-    echo "ok: the packaged layers, found through the packaged manifests: glxgears at $rate" \
-         "frames a second (asked 25)"
+    [ "$(awk -F, 'NR > 1' lroot/frames.csv 2> /dev/null | wc -l)" -ge 2 ] ||
+        fail "the packaged frame limiter and frame-time log wrote no frames" \
+             "($(head -c 300 lroot/gears.log))"
+    echo "ok: the packaged layers, found through the packaged manifests, logged glxgears'" \
+         "frames (${rate:-?} a second with 25 asked; measured, not checked)"
     rm -rf lroot
 }
 layers_check
