@@ -239,6 +239,11 @@ def secure_part(glmux, work, env):
         fail("GLMUX_LAYERS or GLMUX_LAYER_PATH read in secure execution")
     if doc["folders"][0]["state"] != "ignored in secure execution":
         fail(f"GLMUX_LAYER_PATH's folder: {doc['folders'][0]}")
+    if doc["explicit_folders_read_by_programs"]:
+        fail("GLMUX_LAYERS is ignored in secure execution: no program reads explicit_layer.d")
+    if any(f["source"] == "user" and f["state"] != "ignored in secure execution"
+           for f in doc["folders"]):
+        fail(f"a user's folder read in secure execution: {doc['folders']}")
     if any((layer["name"] or "").startswith("tl_") for layer in doc["layers"]):
         fail("a layer of GLMUX_LAYER_PATH was read in secure execution")
     if doc["chain"][:2] != ["program", doc["chain"][1]] or "tl_good" in doc["chain"]:
