@@ -17,6 +17,8 @@
  *                 again) the guard is on again, and a pair already said is not said again
  *   off LOG       GLMUX_DEBUG without layer: the same calls answer the same, nothing is
  *                 reported and the guard library is not mapped
+ *   fork LOG      a child of fork keeps the guard and what was reported: a pair the parent
+ *                 reported is not reported again by the child, a new one is, once
  *   missing LOG   GLMUX_DEBUG=layer with a libGLdispatch that has no guard beside it (a copy
  *                 in a folder of its own): the calls answer the same, nothing is reported, and
  *                 the log says once that the guard is off
@@ -32,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <GL/gl.h>
 
@@ -321,6 +325,33 @@ static int mode_off(const char *log)
     return 0;
 }
 
+static int mode_fork(const char *log)
+{
+    pid_t pid;
+    int status;
+
+    log_mark(log);
+    start();
+    glClear(0);                         /* reported: glGetError from glClear's chain */
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        static __GLdispatchThreadState state;
+
+        /* The child starts without a context (as in libglvnd), with the chain and guard. */
+        make_current(&state);
+        calls(2);                       /* glGetError/glClear again, glFlush/glFinish new */
+        CHECK(guard_mapped());
+        __glDispatchLoseCurrent();
+        _exit(0);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    expect_reports(log, 2, layer_pairs);
+    __glDispatchLoseCurrent();
+    return 0;
+}
+
 static int mode_missing(const char *log)
 {
     char *text;
@@ -385,7 +416,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
 
     if (argc < 3) {
-        fprintf(stderr, "usage: %s report|threads|unload|off|missing|egl LOG\n", argv[0]);
+        fprintf(stderr, "usage: %s report|threads|unload|off|fork|missing|egl LOG\n", argv[0]);
         return 2;
     }
 #ifndef GUARD_TEST_EGL
@@ -397,6 +428,8 @@ int main(int argc, char **argv)
         return mode_unload(argv[2]);
     if (strcmp(mode, "off") == 0)
         return mode_off(argv[2]);
+    if (strcmp(mode, "fork") == 0)
+        return mode_fork(argv[2]);
     if (strcmp(mode, "missing") == 0)
         return mode_missing(argv[2]);
 #else
