@@ -157,7 +157,8 @@ GLboolean __glDispatchMakeCurrent(__GLdispatchThreadState *threadState,
     priv->vendor_id = vendorID;
 
     pthread_mutex_lock(&glmux_dispatch_lock);
-    if (!glmux_table_fixup(dispatch)) {
+    /* With eager fill, the vendor is asked with the lock released (tables.c). */
+    if (!glmux_table_fixup(dispatch) || !glmux_table_fill_locked(dispatch)) {
         pthread_mutex_unlock(&glmux_dispatch_lock);
         free(priv);
         glmux_log(GLMUX_LOG_ERROR, "out of memory filling a dispatch table");

@@ -238,6 +238,9 @@ int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
         glmux_slot_publish_locked((unsigned)slot);
         glmux_tables_fixup_current();
     }
+    /* Eager fill: the vendors are asked about it with the lock released (tables.c). */
+    if (slot >= 0)
+        glmux_tables_fill_current_locked();
     full = __atomic_load_n(&gl_full, __ATOMIC_RELAXED);
     /* Its chain not set yet: this thread asks the layers, unless a layer asks again on the
      * thread that is asking them (then the layer gets the slot; the chain comes after). */

@@ -3,7 +3,8 @@
  * glmux: __glDispatchGetProcAddress, libGLdispatch's name -> entry stub lookup. A static name
  * is found without a lock and without a call (slots.h); any other name gets a dynamic slot,
  * whose trampoline is made ready (lazy.c) before the slot counts, and every current table is
- * extended at once (tables.c) so that the new stub works immediately; while GL layers may be
+ * extended at once (tables.c) so that the new stub works immediately (with eager fill, the
+ * vendors are asked with no lock held before the stub is returned); while GL layers may be
  * loaded, the layers are asked about the name, with no lock held, before its stub is returned
  * (layer_chain.c).
  * The stubs are libGLdispatch's own, generated in slot order (entry/entry.h), or in pure-C
@@ -83,8 +84,13 @@ static __attribute__((noinline)) __GLdispatchProc dynamic_proc(const char *procN
         glmux_slot_publish_locked((unsigned)slot);
         glmux_tables_fixup_current();
     }
-    if (slot >= 0)
+    /* Eager fill: every current table gets the vendor's answer before the stub is handed out
+     * (also when another thread handed the slot out and is still asking), with the lock
+     * released while a vendor is asked. */
+    if (slot >= 0) {
+        glmux_tables_fill_current_locked();
         proc = slot_stub(slot);
+    }
     pthread_mutex_unlock(&glmux_dispatch_lock);
     return proc;
 }

@@ -4,12 +4,15 @@
  * allocated at its first make-current and extended whenever a dynamic slot is handed out
  * while it is current. In assembly builds the entries start as their lazy trampolines
  * (lazy.c); with GLMUX_EAGER_TABLES=1, and in pure-C builds, every slot in use is asked of the
- * vendor at make-current, as libglvnd does. A table destroyed while still current somewhere
- * is freed when the last of those threads lets go of it. In a forked child the list of
- * current tables is forgotten (its lifecycle step). While a GL layer is loaded, each table
- * made current gets a layered twin (layer_chain.c, docs/layers.md).
+ * vendor at make-current, as libglvnd does, but with glmux_dispatch_lock released (unlike
+ * libglvnd): the answers are stored, then counted under the lock with a re-check. A table
+ * destroyed while still current somewhere, or while a thread asks its vendor, is freed when
+ * the last of those threads lets go of it. In a forked child the list of current tables is
+ * forgotten (its lifecycle step). While a GL layer is loaded, each table made current gets a
+ * layered twin (layer_chain.c, docs/layers.md).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +26,17 @@
 #include "util/log.h"
 
 static __GLdispatchTable *current_tables;
+/*
+ * The threads filling a table eagerly now, each a node on its own stack, under
+ * glmux_dispatch_lock: a vendor's getProcAddress that asks for a new name on that thread does
+ * not start a second fill of the same table from inside the first.
+ */
+struct filler {
+    const __GLdispatchTable *table;
+    pthread_t thread;
+    struct filler *next;
+};
+static struct filler *fillers;
 #if GLMUX_HAVE_LAZY
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
 #else
@@ -79,8 +93,9 @@ void __glDispatchDestroyTable(__GLdispatchTable *dispatch)
     if (dispatch == NULL)
         return;
     pthread_mutex_lock(&glmux_dispatch_lock);
-    in_use = dispatch->current_threads > 0;
-    /* Still current somewhere: freed when the last of those threads lets go of it. */
+    in_use = dispatch->current_threads > 0 || dispatch->pinned > 0;
+    /* Still current somewhere, or its vendor being asked: freed when the last of those
+     * threads lets go of it. */
     dispatch->destroyed = in_use;
     pthread_mutex_unlock(&glmux_dispatch_lock);
     if (in_use)
@@ -100,12 +115,14 @@ static const void *resolve_slot(__GLdispatchTable *table, unsigned slot)
 
 /*
  * The layered twin of a table (a GL layer is loaded): slots a layer intercepts get the top of
- * their chain, and the vendor's own function in entries at once (the below stubs jump through
- * entries; a lazy trampoline there would resolve through the twin); the others get what entries
- * holds. A twin made for an earlier chain (layers unloaded and loaded again) is made anew. A
- * dynamic slot whose chain is not set yet (its layers are being asked, layer_chain.c) gets what
- * entries holds for now, and the twin counts as filled only up to it: the next fixup, after
- * the chain is set, starts there again.
+ * their chain; the others get what entries holds. The vendor is not asked here: where entries
+ * holds a lazy trampoline, a call through the below stub runs it, and it resolves through the
+ * twin's back pointer to this table, storing into entries and leaving the layer's function in
+ * the twin (lazy.c). A twin made for an earlier chain (layers unloaded and loaded again) is
+ * made anew. A dynamic slot whose chain is not set yet (its layers are being asked,
+ * layer_chain.c) gets what entries holds for now, and the twin counts as filled only up to
+ * it: the next fixup, after the chain is set, starts there again; so does an eager fill that
+ * replaces the no-op entries it copied (glmux_table_fill_locked).
  */
 static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl, unsigned used)
 {
@@ -127,8 +144,6 @@ static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl
         if (filled == used && !__atomic_load_n(&gl->done[s], __ATOMIC_ACQUIRE))
             filled = s;
         if (top != NULL) {
-            if (table->entries[s] == glmux_noop_table[s])
-                __atomic_store_n(&table->entries[s], resolve_slot(table, s), __ATOMIC_RELEASE);
             __atomic_store_n(&table->layered[s], top, __ATOMIC_RELEASE);
         } else {
             __atomic_store_n(&table->layered[s],
@@ -140,26 +155,27 @@ static bool twin_fixup(__GLdispatchTable *table, const struct glmux_chain_gl *gl
     return true;
 }
 
+/*
+ * New slots start as the no-op table's entries: their trampolines, which lazy fill keeps (the
+ * slots count as filled), or, for eager fill, what a call gets until the vendor's answer is
+ * stored (glmux_table_fill_locked; no stub of such a slot is handed out before, procaddr.c).
+ * Eager fillers store only below placed, so this copy never overwrites an answer.
+ */
 static bool entries_fixup(__GLdispatchTable *table, unsigned used)
 {
     if (table->entries == NULL) {
         table->entries = alloc_entries(table);
         if (table->entries == NULL)
             return false;
-        table->filled = 0;
+        table->filled = table->placed = 0;
     }
-    if (table->filled >= used)
-        return true;
-    if (eager_tables) {
-        for (; table->filled < used; table->filled++)
-            __atomic_store_n(&table->entries[table->filled],
-                             resolve_slot(table, table->filled), __ATOMIC_RELEASE);
-        return true;
+    if (table->placed < used) {
+        memcpy(table->entries + table->placed, glmux_noop_table + table->placed,
+               sizeof(*table->entries) * (used - table->placed));
+        table->placed = used;
     }
-    /* Lazy: the slots not set yet start as their trampolines. */
-    memcpy(table->entries + table->filled, glmux_noop_table + table->filled,
-           sizeof(*table->entries) * (used - table->filled));
-    table->filled = used;
+    if (!eager_tables)
+        table->filled = table->placed;
     return true;
 }
 
@@ -195,6 +211,87 @@ void glmux_tables_fixup_current(void)
         glmux_table_fixup(t);
 }
 
+static bool filling_locked(const __GLdispatchTable *table, pthread_t self)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    for (const struct filler *f = fillers; f != NULL; f = f->next) {
+        if (f->table == table && pthread_equal(f->thread, self))
+            return true;
+    }
+    return false;
+}
+
+static void filler_unlink_locked(struct filler *me)
+{
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    for (struct filler **p = &fillers; *p != NULL; p = &(*p)->next) {
+        if (*p == me) {
+            *p = me->next;
+            return;
+        }
+    }
+}
+
+/*
+ * The vendor is asked about [from, to) with no lock held: it may ask for a new dynamic name,
+ * or wait for a thread that does, or that makes current. Two threads filling one table store
+ * the same answers; the first count stored stands, and a larger one wins (both cover every
+ * slot below them). The twin copied the no-op entries of [from, to): it copies again from from.
+ */
+bool glmux_table_fill_locked(__GLdispatchTable *table)
+{
+    struct filler me = { .table = table };
+
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    while (table->filled < table->placed) {     /* lazy fill: never */
+        unsigned from = table->filled, to = table->placed;
+
+        me.thread = pthread_self();
+        table->pinned++;
+        me.next = fillers;
+        fillers = &me;
+        pthread_mutex_unlock(&glmux_dispatch_lock);
+        for (unsigned s = from; s < to; s++)
+            __atomic_store_n(&table->entries[s], resolve_slot(table, s), __ATOMIC_RELEASE);
+        pthread_mutex_lock(&glmux_dispatch_lock);
+        filler_unlink_locked(&me);
+        table->pinned--;
+        if (table->filled < to) {
+            table->filled = to;
+            if (table->layered != NULL && table->layered_filled > from)
+                table->layered_filled = from;
+        }
+        if (table->destroyed && table->current_threads == 0 && table->pinned == 0) {
+            free_table(table);
+            return false;
+        }
+        /* Slots handed out meanwhile are placed (and asked about in the next round). */
+        if (!glmux_table_fixup(table))
+            return false;
+    }
+    return true;
+}
+
+void glmux_tables_fill_current_locked(void)
+{
+    pthread_t self;
+
+    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
+    if (!eager_tables)
+        return;
+    self = pthread_self();
+    /* Each fill releases the lock: the list may have changed, so the walk starts again. */
+    for (__GLdispatchTable *t = current_tables; t != NULL;) {
+        if (t->filled < t->placed && !filling_locked(t, self)) {
+            if (!glmux_table_fill_locked(t))
+                return;     /* out of memory: the slots keep the no-op entries */
+            t = current_tables;
+        } else {
+            t = t->next_current;
+        }
+    }
+}
+
 void glmux_table_current_add_locked(__GLdispatchTable *table)
 {
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
@@ -220,19 +317,21 @@ void glmux_table_current_drop_locked(__GLdispatchTable *table)
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (--table->current_threads == 0) {
         unlink_current_table(table);
-        if (table->destroyed)
+        if (table->destroyed && table->pinned == 0)
             free_table(table);
     }
 }
 
 void glmux_tables_reset(void)
 {
+    fillers = NULL;     /* the threads that were filling a table are gone */
     while (current_tables != NULL) {
         __GLdispatchTable *t = current_tables;
 
         current_tables = t->next_current;
         t->next_current = NULL;
         t->current_threads = 0;
+        t->pinned = 0;
         if (t->destroyed)
             free_table(t);
     }
