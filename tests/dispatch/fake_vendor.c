@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux dispatch tests: the fake vendors' GL functions and getProcAddress callback.
+ * glmux dispatch tests: the fake vendors' GL functions and getProcAddress callback, and a
+ * vendor whose getProcAddress calls into libGLdispatch, from its own thread or from another
+ * one that it waits for.
  */
+#define _GNU_SOURCE
 #include "fake_vendor.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 struct fake_vendor fake_vendors[FAKE_VENDORS];
 __thread int fake_thread_calls[FAKE_VENDORS];
@@ -119,4 +125,107 @@ GLboolean fake_make_current(struct fake_thread_state *state, int v,
     state->vendor = v;
     return __glDispatchMakeCurrent(&state->base, fake_vendors[v].table, fake_vendors[v].id,
                                    patch);
+}
+
+/* ---- a vendor whose getProcAddress calls into libGLdispatch (fake_vendor.h) ---- */
+
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cond = PTHREAD_COND_INITIALIZER;
+static const char *wait_trigger;
+static void (*wait_action)(void);
+static int wait_same_thread, wait_fired, wait_done, wait_timeouts;
+static pthread_t wait_thread;
+static int wait_thread_started;
+
+void fake_vendor_wait_arm(const char *trigger, void (*action)(void), int same_thread)
+{
+    pthread_mutex_lock(&wait_lock);
+    wait_trigger = trigger;
+    wait_action = action;
+    wait_same_thread = same_thread;
+    wait_fired = wait_done = 0;
+    pthread_mutex_unlock(&wait_lock);
+}
+
+int fake_vendor_wait_fired(void)
+{
+    int fired;
+
+    pthread_mutex_lock(&wait_lock);
+    fired = wait_fired;
+    pthread_mutex_unlock(&wait_lock);
+    return fired;
+}
+
+static void *wait_thread_main(void *arg)
+{
+    (void)arg;
+    wait_action();
+    pthread_mutex_lock(&wait_lock);
+    wait_done = 1;
+    pthread_cond_broadcast(&wait_cond);
+    pthread_mutex_unlock(&wait_lock);
+    return NULL;
+}
+
+/* Runs the armed action when name is its trigger (once per arming). */
+static void wait_maybe(const char *name)
+{
+    struct timespec deadline;
+    int same;
+
+    pthread_mutex_lock(&wait_lock);
+    if (wait_trigger == NULL || wait_fired || strcmp(name, wait_trigger) != 0) {
+        pthread_mutex_unlock(&wait_lock);
+        return;
+    }
+    wait_fired = 1;
+    same = wait_same_thread;
+    pthread_mutex_unlock(&wait_lock);
+    if (same) {
+        wait_action();
+        return;
+    }
+    if (wait_thread_started)
+        pthread_join(wait_thread, NULL);
+    wait_thread_started = pthread_create(&wait_thread, NULL, wait_thread_main, NULL) == 0;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += FAKE_WAIT_SECONDS;
+    pthread_mutex_lock(&wait_lock);
+    while (wait_thread_started && !wait_done) {
+        if (pthread_cond_timedwait(&wait_cond, &wait_lock, &deadline) != 0) {
+            wait_timeouts++;
+            fprintf(stderr, "fake vendor: the thread started from getProcAddress(\"%s\") did "
+                    "not return within %d s: libGLdispatch holds a lock across the vendor's "
+                    "getProcAddress\n", name, FAKE_WAIT_SECONDS);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&wait_lock);
+}
+
+static void *waiting_get_proc_address(const char *name, void *param)
+{
+    wait_maybe(name);
+    return fake_get_proc_address(name, param);
+}
+
+__GLdispatchTable *fake_vendor_waiting_table(int v)
+{
+    return __glDispatchCreateTable(waiting_get_proc_address, &fake_vendors[v]);
+}
+
+int fake_vendor_wait_finish(void)
+{
+    int timeouts;
+
+    if (wait_thread_started) {
+        pthread_join(wait_thread, NULL);
+        wait_thread_started = 0;
+    }
+    pthread_mutex_lock(&wait_lock);
+    timeouts = wait_timeouts;
+    wait_trigger = NULL;
+    pthread_mutex_unlock(&wait_lock);
+    return timeouts;
 }

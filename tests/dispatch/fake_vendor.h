@@ -48,4 +48,17 @@ void fake_thread_state_init(struct fake_thread_state *state, int vendor);
 GLboolean fake_make_current(struct fake_thread_state *state, int v,
                             const __GLdispatchPatchCallbacks *patch);
 
+/*
+ * A vendor whose getProcAddress calls into libGLdispatch. fake_vendor_waiting_table(v) answers
+ * as vendor v; once armed, its getProcAddress, asked for trigger, runs action: on a thread of
+ * its own that it waits for (at most FAKE_WAIT_SECONDS: a libGLdispatch lock held across the
+ * getProcAddress would keep the thread from returning), or with same_thread on the asking
+ * thread. fake_vendor_wait_finish joins the thread and returns how often a wait timed out.
+ */
+#define FAKE_WAIT_SECONDS 5
+__GLdispatchTable *fake_vendor_waiting_table(int v);
+void fake_vendor_wait_arm(const char *trigger, void (*action)(void), int same_thread);
+int fake_vendor_wait_fired(void);
+int fake_vendor_wait_finish(void);
+
 #endif

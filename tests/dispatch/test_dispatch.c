@@ -14,10 +14,16 @@
  *               is freed when that thread exits (ASan checks the free)
  *   args        float, double, integer and stack arguments survive a slot's first call (when
  *               assembly builds resolve the slot lazily) and later calls
+ *   vendor_waits  a vendor's getProcAddress waits for another thread that asks for a new
+ *               dynamic name and makes another vendor current, when its table is filled at
+ *               make-current and when a new name extends it while current; then asks for a
+ *               new name itself: libGLdispatch holds no lock while it asks the vendor (with
+ *               eager tables too, as pure-C builds always fill them), so nothing deadlocks
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -449,6 +455,104 @@ static int test_args(void)
     return 0;
 }
 
+/* ---- vendor_waits ---- */
+
+static struct fake_thread_state other_state;
+static void *other_new_name;
+static int other_calls;
+
+/* What the vendor's getProcAddress waits for: another thread asks for a new dynamic name,
+ * makes vendor 2 current, calls GL and lets go. */
+static void other_thread_action(void)
+{
+    static int round;
+    char name[64];
+    int before = __atomic_load_n(&fake_vendors[2].calls_total, __ATOMIC_SEQ_CST);
+
+    snprintf(name, sizeof(name), "glmuxTestWaitOther%dMUX", round++);
+    other_new_name = (void *)__glDispatchGetProcAddress(name);
+    fake_thread_state_init(&other_state, 2);
+    if (fake_make_current(&other_state, 2, NULL)) {
+        glClear(0);
+        __glDispatchLoseCurrent();
+    }
+    other_calls = __atomic_load_n(&fake_vendors[2].calls_total, __ATOMIC_SEQ_CST) - before;
+}
+
+static void *inner_new_name;
+
+/* The vendor's getProcAddress asks for a new dynamic name on its own thread. */
+static void same_thread_action(void)
+{
+    inner_new_name = (void *)__glDispatchGetProcAddress("glmuxTestWaitInnerMUX");
+}
+
+static void watchdog(int sig)
+{
+    static const char msg[] = "vendor_waits: still running after the watchdog's time: a "
+                              "vendor's getProcAddress that calls into libGLdispatch "
+                              "deadlocked\n";
+
+    (void)sig;
+    if (write(2, msg, sizeof(msg) - 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
+static int test_vendor_waits(void)
+{
+    typedef int (*fn)(int);
+    struct fake_thread_state s;
+    __GLdispatchTable *waiting = fake_vendor_waiting_table(0);
+    __GLdispatchTable *waiting2 = fake_vendor_waiting_table(1);
+    GLfloat v[3] = { 0, 0, 0 };
+    bool dynamic = GLMUX_HAVE_DYNAMIC_STUBS;
+    fn second;
+
+    CHECK(waiting != NULL && waiting2 != NULL);
+    signal(SIGALRM, watchdog);
+    alarm(6 * FAKE_WAIT_SECONDS);
+    fake_thread_state_init(&s, 0);
+
+    /* 1. Asked at make-current (eager tables) or at the first call (lazy). */
+    fake_vendor_wait_arm("glVertex3fv", other_thread_action, 0);
+    CHECK(__glDispatchMakeCurrent(&s.base, waiting, fake_vendors[0].id, NULL));
+    glVertex3fv(v);
+    CHECK(fake_vendor_wait_finish() == 0);
+    CHECK(fake_vendor_wait_fired());
+    CHECK_MSG(other_calls == 1, "the other thread's glClear reached vendor 2 %d times",
+              other_calls);
+    CHECK(!dynamic || other_new_name != NULL);
+
+    /* 2. Asked about a new dynamic name while its table is current. */
+    if (dynamic) {
+        fake_vendor_wait_arm("glmuxTestWaitSecondMUX", other_thread_action, 0);
+        second = (fn)__glDispatchGetProcAddress("glmuxTestWaitSecondMUX");
+        CHECK(second != NULL);
+        CHECK(second(1) == 0);      /* the fake vendors lack it: a no-op */
+        CHECK(fake_vendor_wait_finish() == 0);
+        CHECK(fake_vendor_wait_fired());
+        CHECK(other_calls == 1 && other_new_name != NULL);
+    }
+    __glDispatchLoseCurrent();
+
+    /* 3. The vendor's getProcAddress asks for a new name on the thread that asks it. */
+    fake_vendor_wait_arm("glClear", same_thread_action, 1);
+    CHECK(__glDispatchMakeCurrent(&s.base, waiting2, fake_vendors[1].id, NULL));
+    glClear(0);
+    CHECK(fake_vendor_wait_fired());
+    CHECK(!dynamic || inner_new_name != NULL);
+    CHECK(fake_thread_calls[1] == 1);
+    if (dynamic)
+        CHECK(((fn)inner_new_name)(1) == 0);
+    __glDispatchLoseCurrent();
+    CHECK(fake_vendor_wait_finish() == 0);
+    alarm(0);
+    __glDispatchDestroyTable(waiting);
+    __glDispatchDestroyTable(waiting2);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -459,7 +563,7 @@ int main(int argc, char **argv)
         { "generated", test_generated }, { "lastslot", test_lastslot },
         { "threads", test_threads },     { "fork", test_fork },
         { "noop", test_noop },           { "args", test_args },
-        { "destroy", test_destroy },
+        { "destroy", test_destroy },     { "vendor_waits", test_vendor_waits },
     };
 
     if (argc != 2) {

@@ -18,6 +18,10 @@
  *             and one chain
  *   dynamic_reenter  a layer's get_proc_address asks GetProcAddress for a new name, for the
  *             name it is asked about, and get_next for a new name: each gets its slot
+ *   vendor_waits  a vendor's getProcAddress, asked for glClear (a slot layer a intercepts)
+ *             when its table is made current, waits for another thread that asks for a new
+ *             dynamic name and makes another vendor current: libGLdispatch holds no lock
+ *             while it asks the vendor, with lazy tables (the layered twin) as with eager ones
  *   android   a layer with Android's two entry points, above one with glmux's
  *   patch     a vendor that offers entry-point patching is not asked while a layer is loaded
  *   fork      the chain survives fork: the child's calls go through the layer
@@ -43,6 +47,7 @@
 #include <GL/gl.h>
 
 #include "fake_vendor.h"
+#include "glmux_constants.h"
 #include "glmux_test.h"
 #include "layer_test.h"
 
@@ -752,6 +757,57 @@ static int mode_none(void)
     return 0;
 }
 
+/* ---- vendor_waits ---- */
+
+static struct fake_thread_state waits_other_state;
+static int waits_other_calls;
+static void *waits_other_name;
+
+/* On another thread, while the vendor's getProcAddress waits: a new dynamic name (asked of
+ * the layers), vendor 2 made current, a call through the layer. */
+static void waits_other(void)
+{
+    int before = __atomic_load_n(&fake_vendors[2].calls_total, __ATOMIC_SEQ_CST);
+
+    waits_other_name = (void *)__glDispatchGetProcAddress("glmuxChainWaitOtherMUX");
+    fake_thread_state_init(&waits_other_state, 2);
+    if (fake_make_current(&waits_other_state, 2, NULL)) {
+        glClear(0);
+        __glDispatchLoseCurrent();
+    }
+    waits_other_calls = __atomic_load_n(&fake_vendors[2].calls_total, __ATOMIC_SEQ_CST) - before;
+}
+
+static int mode_vendor_waits(void)
+{
+    __GLdispatchTable *waiting;
+    int before;
+
+    setup_layers("a");
+    glmux_test_require_ours("libGLdispatch.so.0");
+    fake_vendors_init();
+    waiting = fake_vendor_waiting_table(0);
+    CHECK(waiting != NULL);
+    fake_thread_state_init(&main_state, 0);
+    fake_vendor_wait_arm("glClear", waits_other, 0);
+    CHECK(__glDispatchMakeCurrent(&main_state.base, waiting, fake_vendors[0].id, NULL));
+    CHECK(layer_mapped("a"));
+    before = fake_vendors[0].calls_total;
+    glClear(0);     /* lazy tables ask the vendor here, if not at make-current */
+    CHECK(fake_vendor_wait_finish() == 0);
+    CHECK(fake_vendor_wait_fired());
+    CHECK(fake_vendors[0].calls_total == before + 1);
+    CHECK_MSG(waits_other_calls == 1, "the other thread's glClear reached vendor 2 %d times",
+              waits_other_calls);
+    CHECK(GLMUX_HAVE_DYNAMIC_STUBS == 0 || waits_other_name != NULL);
+    trace_clear();
+    glClear(0);
+    expect_trace("a:glClear ");
+    __glDispatchLoseCurrent();
+    __glDispatchDestroyTable(waiting);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -768,6 +824,8 @@ int main(int argc, char **argv)
         return mode_dynamic_threads();
     if (strcmp(mode, "dynamic_reenter") == 0)
         return mode_dynamic_reenter();
+    if (strcmp(mode, "vendor_waits") == 0)
+        return mode_vendor_waits();
     if (strcmp(mode, "android") == 0)
         return mode_android();
     if (strcmp(mode, "patch") == 0)
@@ -781,6 +839,6 @@ int main(int argc, char **argv)
     if (strcmp(mode, "none") == 0)
         return mode_none();
     fprintf(stderr, "usage: %s order|exports|threads|dynamic|dynamic_threads|dynamic_reenter|"
-            "android|patch|fork|unload|swaponly|none\n", argv[0]);
+            "vendor_waits|android|patch|fork|unload|swaponly|none\n", argv[0]);
     return 2;
 }
