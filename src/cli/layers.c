@@ -309,20 +309,39 @@ int glmux_cli_layers(int argc, char **argv)
     return GLMUX_EXIT_OK;
 }
 
+/* Whether the layer's manifest lies in an explicit_layer.d a program would not read now. */
+static bool unread_by_programs(const struct glmux_layer_scan *s, const struct glmux_layer_info *l)
+{
+    if (s->explicit_asked)
+        return false;
+    for (size_t i = 0; i < s->n_folders; i++) {
+        const struct glmux_layer_folder *f = &s->folders[i];
+        size_t n = strlen(f->path);
+
+        if (f->kind == GLMUX_LAYER_FOLDER_EXPLICIT && strncmp(l->manifest, f->path, n) == 0 &&
+            l->manifest[n] == '/' && strchr(l->manifest + n + 1, '/') == NULL)
+            return true;
+    }
+    return false;
+}
+
 void glmux_cli_explain_layers(struct glmux_jw *w)
 {
     struct glmux_layer_scan scan;
-    size_t off = 0;
+    size_t off = 0, unread = 0;
 
     if (!glmux_layers_scan(NULL, &scan))
         return;
-    for (size_t i = 0; i < scan.count; i++)
+    for (size_t i = 0; i < scan.count; i++) {
         off += scan.layers[i].verdict != GLMUX_LAYER_WOULD_LOAD;
+        unread += unread_by_programs(&scan, &scan.layers[i]);
+    }
     if (w != NULL) {
         glmux_jw_object(w, "layers");
         json_chain(w, &scan);
         glmux_jw_int(w, "found", (long)scan.count);
         glmux_jw_int(w, "not_loaded", (long)off);
+        glmux_jw_int(w, "in_unread_explicit_folders", (long)unread);
         glmux_jw_end(w, '}');
     } else {
         printf("GL layers:   ");
@@ -330,6 +349,10 @@ void glmux_cli_explain_layers(struct glmux_jw *w)
         if (scan.skipped)
             printf("             every layer is off (GLMUX_LAYERS_DISABLE): no layer folder "
                    "read\n");
+        else if (scan.count > 0 && unread > 0)
+            printf("             %zu layer(s) found, %zu not loaded (%zu in explicit_layer.d "
+                   "folders,\n             which a program reads only when a layer is asked "
+                   "for); 'glmux layers' says why\n", scan.count, off, unread);
         else if (scan.count > 0)
             printf("             %zu layer(s) found, %zu not loaded; 'glmux layers' says why\n",
                    scan.count, off);

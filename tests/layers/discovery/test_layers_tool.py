@@ -174,6 +174,16 @@ def main():
     doc = json.loads(run([glmux, "explain", "--json"], env4).stdout)
     if doc["layers"]["chain"] != ["program", "tl_good", "tl_implicit", "glmux", "vendor"]:
         fail(f"explain --json's chain: {doc['layers']}")
+    if doc["layers"]["in_unread_explicit_folders"] != 0:
+        fail(f"explain --json with GLMUX_LAYERS set: {doc['layers']}")
+    # Nothing asks: explain says which layers lie where a program does not look.
+    env5 = {k: v for k, v in env4.items() if k != "GLMUX_LAYERS"}
+    out = run([glmux, "explain"], env5).stdout
+    if "not loaded (1 in explicit_layer.d folders," not in out:
+        fail("explain does not say that an explicit folder is not read")
+    doc = json.loads(run([glmux, "explain", "--json"], env5).stdout)
+    if doc["layers"]["in_unread_explicit_folders"] != 1:
+        fail(f"explain --json with nothing asking: {doc['layers']}")
 
     # manifest --layer writes what the loader reads.
     r = run([glmux, "manifest", "--layer", "tl_made", "--library", good, "--apis", "gl,egl",
