@@ -34,7 +34,10 @@ typedef struct __GLdispatchTableRec __GLdispatchTable;
 
 typedef void (*__GLdispatchProc)(void);
 
-/* Looks up the vendor's implementation of a GL function; param is the table's cookie. */
+/* Looks up the vendor's implementation of a GL function; param is the table's cookie. Called
+ * from any thread with no lock of libGLdispatch held (lazily at a slot's first call, or at
+ * make-current and for a new dynamic name with eager tables): it may call back into
+ * libGLdispatch, also __glDispatchGetProcAddress (docs/architecture.md, "Locking"). */
 typedef void *(*__GLgetProcAddressCallback)(const char *procName, void *param);
 
 typedef struct __GLdispatchThreadStateRec __GLdispatchThreadState;
