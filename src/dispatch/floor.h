@@ -54,6 +54,25 @@ static inline void glmux_dispatch_set_noop(void)
 }
 
 /*
+ * A thread busy with one thing under glmux_dispatch_lock's watch (a table tables.c fills, a
+ * dynamic slot whose layers layer_chain.c asks), a node on the thread's own stack in a list
+ * the lock guards: a callback that comes back on the same thread for the same thing is let
+ * through instead of starting it again from inside itself. A list's head starts NULL and is
+ * set NULL again in a child of fork (the threads it named are gone).
+ */
+struct glmux_busy {
+    const void *what;
+    pthread_t thread;
+    struct glmux_busy *next;
+};
+
+/* The calling thread is busy with what; me stays listed until glmux_busy_end_locked. */
+void glmux_busy_begin_locked(struct glmux_busy **list, struct glmux_busy *me, const void *what);
+void glmux_busy_end_locked(struct glmux_busy **list, struct glmux_busy *me);
+/* Whether the calling thread is busy with what. */
+bool glmux_busy_is_locked(struct glmux_busy *const *list, const void *what);
+
+/*
  * The order of libGLdispatch's lifecycle steps, declared with each step (the numbers only
  * order them): the registered client libraries' locks are taken before fork ahead of
  * libGLdispatch's own lock (a client may hold its lock while it calls libGLdispatch, never the

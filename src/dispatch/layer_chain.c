@@ -46,16 +46,17 @@ static pthread_cond_t chain_loaded = PTHREAD_COND_INITIALIZER;
 static pthread_t loader;
 
 /*
- * The threads asking the layers about a dynamic slot now, each a node on its own stack, under
- * glmux_dispatch_lock: a layer that asks for the same name again, on the same thread, while it
- * is asked about it gets the slot without a second round of questions.
+ * The threads asking the layers about a dynamic slot now (floor.h; what: slot_key's): a layer
+ * that asks for the same name again, on the same thread, while it is asked about it gets the
+ * slot without a second round of questions.
  */
-struct asker {
-    unsigned slot;
-    pthread_t thread;
-    struct asker *next;
-};
-static struct asker *askers;
+static struct glmux_busy *askers;
+
+/* What an asker is busy with: its slot, as a pointer that is never read through. */
+static const void *slot_key(unsigned slot)
+{
+    return (const void *)((uintptr_t)slot + 1);
+}
 
 /* The loaded layers, top first (set before the state becomes ACTIVE). */
 static struct glmux_layer_loaded *layers;
@@ -181,28 +182,6 @@ static void gl_set_dynamic(struct chain_gl_full *full, unsigned slot, const char
     free(below);
 }
 
-/* Whether the calling thread is asking the layers about slot now. Lock held. */
-static bool asking_locked(unsigned slot, pthread_t self)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    for (const struct asker *a = askers; a != NULL; a = a->next) {
-        if (a->slot == slot && pthread_equal(a->thread, self))
-            return true;
-    }
-    return false;
-}
-
-static void asker_unlink_locked(struct asker *me)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    for (struct asker **p = &askers; *p != NULL; p = &(*p)->next) {
-        if (*p == me) {
-            *p = me->next;
-            return;
-        }
-    }
-}
-
 /* The slot of a GL name whose chain is set, or -1 (no slot, or its layers are being asked:
  * the caller asks them too, or waits for nothing). Called with no lock held. */
 static int gl_slot_of(const char *name)
@@ -224,7 +203,7 @@ static int gl_slot_of(const char *name)
 
 int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
 {
-    struct asker me = { .thread = pthread_self() };
+    struct glmux_busy me;
     struct chain_gl_full *full;
     bool added = false, ask;
     int slot;
@@ -245,17 +224,14 @@ int glmux_chain_dynamic_slot(const char *name, size_t len, uint64_t hash)
     /* Its chain not set yet: this thread asks the layers, unless a layer asks again on the
      * thread that is asking them (then the layer gets the slot; the chain comes after). */
     ask = slot >= 0 && full != NULL && !__atomic_load_n(&full->done[slot], __ATOMIC_RELAXED) &&
-          !asking_locked((unsigned)slot, me.thread);
-    if (ask) {
-        me.slot = (unsigned)slot;
-        me.next = askers;
-        askers = &me;
-    }
+          !glmux_busy_is_locked(&askers, slot_key((unsigned)slot));
+    if (ask)
+        glmux_busy_begin_locked(&askers, &me, slot_key((unsigned)slot));
     pthread_mutex_unlock(&glmux_dispatch_lock);
     if (ask) {
         gl_set_dynamic(full, (unsigned)slot, name);
         pthread_mutex_lock(&glmux_dispatch_lock);
-        asker_unlink_locked(&me);
+        glmux_busy_end_locked(&askers, &me);
         pthread_mutex_unlock(&glmux_dispatch_lock);
     }
     return slot;

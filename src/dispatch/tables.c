@@ -31,12 +31,7 @@ static __GLdispatchTable *current_tables;
  * glmux_dispatch_lock: a vendor's getProcAddress that asks for a new name on that thread does
  * not start a second fill of the same table from inside the first.
  */
-struct filler {
-    const __GLdispatchTable *table;
-    pthread_t thread;
-    struct filler *next;
-};
-static struct filler *fillers;
+static struct glmux_busy *fillers;
 #if GLMUX_HAVE_LAZY
 static bool eager_tables;       /* GLMUX_EAGER_TABLES: fill at make-current, not lazily */
 #else
@@ -211,27 +206,6 @@ void glmux_tables_fixup_current(void)
         glmux_table_fixup(t);
 }
 
-static bool filling_locked(const __GLdispatchTable *table, pthread_t self)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    for (const struct filler *f = fillers; f != NULL; f = f->next) {
-        if (f->table == table && pthread_equal(f->thread, self))
-            return true;
-    }
-    return false;
-}
-
-static void filler_unlink_locked(struct filler *me)
-{
-    GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
-    for (struct filler **p = &fillers; *p != NULL; p = &(*p)->next) {
-        if (*p == me) {
-            *p = me->next;
-            return;
-        }
-    }
-}
-
 /*
  * The vendor is asked about [from, to) with no lock held: it may ask for a new dynamic name,
  * or wait for a thread that does, or that makes current. Two threads filling one table store
@@ -240,21 +214,19 @@ static void filler_unlink_locked(struct filler *me)
  */
 bool glmux_table_fill_locked(__GLdispatchTable *table)
 {
-    struct filler me = { .table = table };
+    struct glmux_busy me;
 
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     while (table->filled < table->placed) {     /* lazy fill: never */
         unsigned from = table->filled, to = table->placed;
 
-        me.thread = pthread_self();
         table->pinned++;
-        me.next = fillers;
-        fillers = &me;
+        glmux_busy_begin_locked(&fillers, &me, table);
         pthread_mutex_unlock(&glmux_dispatch_lock);
         for (unsigned s = from; s < to; s++)
             __atomic_store_n(&table->entries[s], resolve_slot(table, s), __ATOMIC_RELEASE);
         pthread_mutex_lock(&glmux_dispatch_lock);
-        filler_unlink_locked(&me);
+        glmux_busy_end_locked(&fillers, &me);
         table->pinned--;
         if (table->filled < to) {
             table->filled = to;
@@ -274,15 +246,12 @@ bool glmux_table_fill_locked(__GLdispatchTable *table)
 
 void glmux_tables_fill_current_locked(void)
 {
-    pthread_t self;
-
     GLMUX_ASSERT_LOCKED(&glmux_dispatch_lock);
     if (!eager_tables)
         return;
-    self = pthread_self();
     /* Each fill releases the lock: the list may have changed, so the walk starts again. */
     for (__GLdispatchTable *t = current_tables; t != NULL;) {
-        if (t->filled < t->placed && !filling_locked(t, self)) {
+        if (t->filled < t->placed && !glmux_busy_is_locked(&fillers, t)) {
             if (!glmux_table_fill_locked(t))
                 return;     /* out of memory: the slots keep the no-op entries */
             t = current_tables;
