@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * glmux tests: proving which library a process really loaded. Debian installs libglvnd next to
- * Mesa, so every integration test checks the path of the objects it used.
+ * glmux tests: proving which library a process really loaded (Debian installs libglvnd next to
+ * Mesa, so every integration test checks the path of the objects it used), and the helpers
+ * every test shares (glmux_test.h).
  */
 #define _GNU_SOURCE
 #include "glmux_test.h"
@@ -10,9 +11,21 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_LSAN 1
+#endif
+#endif
+#ifdef HAVE_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 struct find {
     const char *soname;
@@ -168,6 +181,28 @@ static void drop_thread_notice(char *text)
     }
 }
 
+static void *kept_stack;
+static size_t kept_stack_size;
+
+void glmux_test_fork_keeps_thread_stack(void)
+{
+    pthread_attr_t attr;
+
+    CHECK(pthread_getattr_np(pthread_self(), &attr) == 0);
+    CHECK(pthread_attr_getstack(&attr, &kept_stack, &kept_stack_size) == 0);
+    CHECK(pthread_attr_destroy(&attr) == 0);
+}
+
+/* In a child: the kept stack becomes a root region of LeakSanitizer (it does not scan the
+ * stack of a thread it cannot suspend). */
+static void child_roots(void)
+{
+#ifdef HAVE_LSAN
+    if (kept_stack != NULL)
+        __lsan_register_root_region(kept_stack, kept_stack_size);
+#endif
+}
+
 void glmux_test_fork_children(int n, void (*child)(FILE *err))
 {
     FILE *errs[16];
@@ -181,8 +216,10 @@ void glmux_test_fork_children(int n, void (*child)(FILE *err))
         fflush(NULL);
         pids[i] = fork();
         CHECK(pids[i] >= 0);
-        if (pids[i] == 0)
+        if (pids[i] == 0) {
+            child_roots();
             child(errs[i]);
+        }
         usleep(100 * 1000);
     }
     for (int i = 0; i < n; i++) {
@@ -199,4 +236,25 @@ void glmux_test_fork_children(int n, void (*child)(FILE *err))
         CHECK_MSG(text[0] == '\0', "child %d wrote: %s", i, text);
         fclose(errs[i]);
     }
+}
+
+bool glmux_test_xvfb_display(const char *which, char *name, size_t size)
+{
+    const char *dir = getenv("GLMUX_TEST_XVFB_DIR");
+    char path[PATH_MAX];
+    FILE *f;
+
+    if (dir == NULL)
+        return false;
+    CHECK(size > 0);
+    snprintf(path, sizeof(path), "%s/%s.display", dir, which);
+    f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot read %s: did the xvfb fixture run?", path);
+    name[0] = '\0';
+    CHECK_MSG(fgets(name, (int)size, f) != NULL, "%s is empty", path);
+    fclose(f);
+    name[strcspn(name, "\n")] = '\0';
+    if (strcmp(name, "none") == 0)
+        SKIP("Xvfb is not installed");
+    return true;
 }

@@ -81,6 +81,22 @@ int glmux_test_count(const char *text, const char *what);
 void glmux_test_fork_children(int n, void (*child)(FILE *err));
 
 /*
+ * Called on a thread of the parent that is still inside a call when the parent forks: its
+ * stack (and the static TLS at its top), which fork() copies but no thread of a child runs on,
+ * is scanned as a root region by LeakSanitizer in every child glmux_test_fork_children makes
+ * (what that thread held is the thread's, not a leak of the child). Nothing without LSan.
+ */
+void glmux_test_fork_keeps_thread_stack(void);
+
+/*
+ * The name of the glx_xvfb fixture's display which ("one", ...), read from
+ * $GLMUX_TEST_XVFB_DIR/<which>.display into name: the test is skipped when that server is
+ * "none" (Xvfb not installed) and fails when the file cannot be read. False, name untouched,
+ * when GLMUX_TEST_XVFB_DIR is unset (the program was not started by ctest).
+ */
+bool glmux_test_xvfb_display(const char *which, char *name, size_t size);
+
+/*
  * The directory a test makes its temporary files in: $TMPDIR when it is an absolute path, else
  * /tmp. scripts/test.sh gives the suite a TMPDIR of its own and fails when anything is left in it.
  */

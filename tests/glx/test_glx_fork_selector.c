@@ -25,17 +25,6 @@
 #include "glmux_test.h"
 #include "glx_test_x.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_LSAN 1
-#endif
-#endif
-#ifdef HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
 #define CHILDREN 2
 
 static int signal_fd = -1;
@@ -43,8 +32,6 @@ static int release[2];   /* the thread lives on until the children are done (Thr
                           * calls a finished, unjoined thread of the parent a leak in a child) */
 static atomic_int dir_opens;
 static Display *thread_dpy;   /* a global: LeakSanitizer in a child scans it, not the stack */
-static void *thread_stack;    /* the thread's stack (and its static TLS, at its top) */
-static size_t thread_stack_size;
 static char parent_vendor[64];
 
 __attribute__((visibility("default"))) DIR *opendir(const char *name)
@@ -62,13 +49,10 @@ __attribute__((visibility("default"))) DIR *opendir(const char *name)
 
 static void *first_call(void *arg)
 {
-    pthread_attr_t attr;
     char done;
 
     (void)arg;
-    CHECK(pthread_getattr_np(pthread_self(), &attr) == 0);
-    CHECK(pthread_attr_getstack(&attr, &thread_stack, &thread_stack_size) == 0);
-    CHECK(pthread_attr_destroy(&attr) == 0);
+    glmux_test_fork_keeps_thread_stack();
     thread_dpy = glx_test_open("one");
     CHECK(glx_test_screen_vendor(thread_dpy, 0, parent_vendor, sizeof(parent_vendor)));
     CHECK(read(release[0], &done, 1) == 1);
@@ -81,11 +65,6 @@ static void child(FILE *err)
     char vendor[64];
 
     CHECK(dup2(fileno(err), STDERR_FILENO) == STDERR_FILENO);
-#ifdef HAVE_LSAN
-    /* What the parent's thread held when the parent forked is the thread's, not a leak of
-     * this child's: LeakSanitizer does not scan the stack of a thread it cannot suspend. */
-    __lsan_register_root_region(thread_stack, thread_stack_size);
-#endif
     dpy = glx_test_open("one");
     CHECK(glx_test_screen_vendor(dpy, 0, vendor, sizeof(vendor)));
     CHECK_MSG(strcmp(vendor, "mesa") == 0, "child's vendor: %s", vendor);

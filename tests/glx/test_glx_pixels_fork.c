@@ -27,17 +27,6 @@
 #include "glmux_test.h"
 #include "glvnd/libglxabi.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_LSAN 1
-#endif
-#endif
-#ifdef HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
 #define CHILDREN 3
 #define EXPECTED "libEGL_fakeslow.so.0"
 
@@ -46,8 +35,6 @@ static __GLXapiImports imports;
 static char parent_library[4096];
 static int release[2];   /* the thread lives on until the children are done (ThreadSanitizer
                           * calls a finished, unjoined thread of the parent a leak in a child) */
-static void *thread_stack;
-static size_t thread_stack_size;
 
 /* The file of the EGL vendor whose glGetString the pixels vendor hands out ("" when none). */
 static void gl_library(char *out, size_t size)
@@ -62,13 +49,10 @@ static void gl_library(char *out, size_t size)
 
 static void *first_use(void *arg)
 {
-    pthread_attr_t attr;
     char done;
 
     (void)arg;
-    CHECK(pthread_getattr_np(pthread_self(), &attr) == 0);
-    CHECK(pthread_attr_getstack(&attr, &thread_stack, &thread_stack_size) == 0);
-    CHECK(pthread_attr_destroy(&attr) == 0);
+    glmux_test_fork_keeps_thread_stack();
     gl_library(parent_library, sizeof(parent_library));
     CHECK(read(release[0], &done, 1) == 1);
     return NULL;
@@ -79,11 +63,6 @@ static void child(FILE *err)
     char library[4096];
 
     CHECK(dup2(fileno(err), STDERR_FILENO) == STDERR_FILENO);
-#ifdef HAVE_LSAN
-    /* What the parent's thread held when the parent forked is the thread's, not a leak of
-     * this child's: LeakSanitizer does not scan the stack of a thread it cannot suspend. */
-    __lsan_register_root_region(thread_stack, thread_stack_size);
-#endif
     gl_library(library, sizeof(library));
     CHECK_MSG(strstr(library, EXPECTED) != NULL, "child's EGL vendor: '%s'", library);
     exit(0);
