@@ -14,21 +14,11 @@ static int error_count;
 
 Display *glx_test_open(const char *which)
 {
-    const char *dir = getenv("GLMUX_TEST_XVFB_DIR");
-    char path[4096], name[64] = "";
-    FILE *f;
+    char name[64];
     Display *dpy;
 
-    if (dir == NULL)
+    if (!glmux_test_xvfb_display(which, name, sizeof(name)))
         SKIP("GLMUX_TEST_XVFB_DIR is not set (run through ctest)");
-    snprintf(path, sizeof(path), "%s/%s.display", dir, which);
-    f = fopen(path, "r");
-    CHECK_MSG(f != NULL, "cannot read %s: did the xvfb fixture run?", path);
-    CHECK(fgets(name, sizeof(name), f) != NULL);
-    fclose(f);
-    name[strcspn(name, "\n")] = '\0';
-    if (strcmp(name, "none") == 0)
-        SKIP("Xvfb is not installed");
     dpy = XOpenDisplay(name);
     CHECK_MSG(dpy != NULL, "cannot open display %s", name);
     return dpy;

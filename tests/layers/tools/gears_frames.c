@@ -69,22 +69,12 @@ static void sleep_ms(long ms)
 
 static void use_display(void)
 {
-    const char *dir = getenv("GLMUX_TEST_XVFB_DIR");
-    char path[PATH_MAX], display[64] = "";
-    if (!dir) {
-        if (!getenv("DISPLAY"))
-            SKIP("no DISPLAY and no Xvfb fixture (GLMUX_TEST_XVFB_DIR)");
-        return;
-    }
-    snprintf(path, sizeof path, "%s/one.display", dir);
-    FILE *f = fopen(path, "r");
-    if (!f || !fgets(display, sizeof display, f))
-        SKIP("no Xvfb fixture at %s", path);
-    fclose(f);
-    display[strcspn(display, "\n")] = '\0';
-    if (strcmp(display, "none") == 0)
-        SKIP("Xvfb is not installed");
-    setenv("DISPLAY", display, 1);
+    char display[64];
+
+    if (glmux_test_xvfb_display("one", display, sizeof(display)))
+        setenv("DISPLAY", display, 1);
+    else if (!getenv("DISPLAY"))
+        SKIP("no DISPLAY and no Xvfb fixture (GLMUX_TEST_XVFB_DIR)");
 }
 
 /*

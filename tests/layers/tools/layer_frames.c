@@ -25,18 +25,10 @@
 
 static void use_display(void)
 {
-    const char *dir = getenv("GLMUX_TEST_XVFB_DIR");
-    char path[4096], display[64] = "";
-    if (!dir)
+    char display[64];
+
+    if (!glmux_test_xvfb_display("one", display, sizeof(display)))
         SKIP("no Xvfb fixture (GLMUX_TEST_XVFB_DIR)");
-    snprintf(path, sizeof path, "%s/one.display", dir);
-    FILE *f = fopen(path, "r");
-    if (!f || !fgets(display, sizeof display, f))
-        SKIP("no Xvfb fixture at %s", path);
-    fclose(f);
-    display[strcspn(display, "\n")] = '\0';
-    if (strcmp(display, "none") == 0)
-        SKIP("Xvfb is not installed");
     setenv("DISPLAY", display, 1);
 }
 
