@@ -199,6 +199,9 @@ if [ -n "$left" ]; then
     some=$(echo "$left" | head -n 3 | paste -sd' ' -)
     [ "$n" -le 3 ] || some="$some and $((n - 3)) more"
     printf '%s\t\t0\t%s\n' "TMPDIR" "$n left behind (removed now): $some" >>"$rows"
+    # What is in them, with their times, tells which test left them.
+    echo "test.sh: left in the suite's TMPDIR (modification time, path):" >&2
+    (cd "$suite_tmp" && find . -mindepth 1 -maxdepth 4 -printf '%TT %p\n' | sort | head -n 30) >&2
     status=1
 fi
 python3 "$top/scripts/test-summary.py" "$rows" || status=1

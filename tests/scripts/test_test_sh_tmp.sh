@@ -61,8 +61,9 @@ echo "ok: a run that leaves nothing passes, with a TMPDIR of its own that is gon
 run 1 FAKE_LEAVE=umockdev.AbC123
 grep -q "^TMPDIR .*1 left behind (removed now): umockdev.AbC123$" "$work/out" ||
     fail "no row names what the test left"
+grep -q "^[0-9:.]* \./umockdev.AbC123$" "$work/out" || fail "what was left is not listed with its time"
 [ -z "$(ls -A "$work/tmp")" ] || fail "what the test left was not removed: $(ls -A "$work/tmp")"
-echo "ok: a file left by a test fails the run, named in the table, and is removed"
+echo "ok: a file left by a test fails the run, named in the table and listed, and is removed"
 
 run 0 FAKE_OTHER="$work/tmp/another-program.log"
 [ -e "$work/tmp/another-program.log" ] || fail "another program's file was removed"
