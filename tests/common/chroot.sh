@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the clean-root tests (sh) that make a Debian root with mmdebstrap: the steps they
-# share. chroot_apt_setup writes the root's apt sources and options from the host's, so that the
-# root reaches the archive the way the host's apt does; chroot_mmdebstrap_check judges how
-# mmdebstrap ended. The sourcing script defines skip (exit 77 with its message), which is called
+# share. chroot_require and chroot_work open each test; chroot_apt_setup writes the root's apt
+# sources and options from the host's, so that the root reaches the archive the way the host's
+# apt does; chroot_mmdebstrap_check judges how mmdebstrap ended. The sourcing script defines skip (exit 77 with its message), which is called
 # when the archive cannot be reached; its other messages stay its own.
+#   chroot_require
+# Calls skip unless the script runs as root (mmdebstrap's root mode) with mmdebstrap installed.
+#   chroot_work SUITE
+# Makes the caller's $work anew and $cache when missing, sets both to absolute paths, then runs
+# chroot_apt_setup SUITE "$work", and calls skip when the host has no SUITE sources.
 #   chroot_apt_setup SUITE WORK
 # Writes WORK/sources.list, one "deb URI RELEASE COMPONENT" line per index of the host's for
 # SUITE (and its -updates, -security, ... suites), and WORK/apt.conf, the host's proxy,
@@ -12,6 +17,18 @@
 # After mmdebstrap exited RC with its output in LOG. Returns 0 when RC is 0. When LOG says the
 # archive could not be reached, shows its last 5 lines and calls skip; else shows its last 20
 # lines and returns 1, for the caller to fail with its own message.
+chroot_require() {
+    [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
+    command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
+}
+
+chroot_work() {
+    rm -rf "$work"
+    mkdir -p "$work" "$cache"
+    work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
+    chroot_apt_setup "$1" "$work" || skip "the host's apt has no $1 sources"
+}
+
 chroot_apt_setup() {
     # shellcheck disable=SC2016
     apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \

@@ -15,16 +15,11 @@ top=$1 work=$2 cache=$3
 . "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
-command -v mmdebstrap > /dev/null || skip "mmdebstrap missing (apt-get install mmdebstrap)"
+chroot_require
 suite=bookworm
-rm -rf "$work"
-mkdir -p "$work" "$cache"
-work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
-
 # The host's sources for the suite, one "deb URI RELEASE COMPONENT" line per index, and the
 # apt options that decide how it reaches them.
-chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources to build from"
+chroot_work "$suite"
 echo "chroot sources (the host's):"
 cat "$work/sources.list" "$work/apt.conf"
 

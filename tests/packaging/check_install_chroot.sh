@@ -21,16 +21,11 @@ top=$(cd "$1" && pwd) debs=$2 work=$3 cache=$4
 . "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
-command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
+chroot_require
 ls "$debs"/libglvnd0_*.deb >/dev/null 2>&1 || skip "no .debs in $debs (packaging_deb makes them)"
 debs=$(cd "$debs" && pwd)
 suite=bookworm
-rm -rf "$work"
-mkdir -p "$work" "$cache"
-work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
-
-chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources"
+chroot_work "$suite"
 
 # What runs in the new system; its last line says whether every step passed.
 cat >"$work/inside.sh" <<'INSIDE'

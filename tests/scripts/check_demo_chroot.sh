@@ -24,15 +24,10 @@ top=$(cd "$1" && pwd) work=$2 cache=$3 mode=${4:-demo}
 . "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
-command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
+chroot_require
 suite=bookworm
-rm -rf "$work"
-mkdir -p "$work" "$cache"
-work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
-
 # The host's Debian 12 sources and the apt options that decide how it reaches them.
-chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources"
+chroot_work "$suite"
 configs=${GLMUX_CONFIGS:-default pure-c sanitize tsan minimal}
 ctest_args=${GLMUX_CHROOT_CTEST_ARGS:-}
 case $ctest_args in *"'"*) fail "GLMUX_CHROOT_CTEST_ARGS may not hold a single quote" ;; esac

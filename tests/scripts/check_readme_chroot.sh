@@ -30,13 +30,9 @@ top=$(cd "$1" && pwd) work=$2 cache=$3
 . "$top/tests/common/chroot.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
-command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
+chroot_require
 suite=bookworm
-rm -rf "$work"
-mkdir -p "$work" "$cache"
-work=$(cd "$work" && pwd) cache=$(cd "$cache" && pwd)
-chroot_apt_setup "$suite" "$work" || skip "the host's apt has no $suite sources"
+chroot_work "$suite"
 configs=${GLMUX_CONFIGS:-default}
 case $configs in *"'"*|*'"'*) fail "GLMUX_CONFIGS may not hold a quote" ;; esac
 
