@@ -82,6 +82,20 @@ unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y)
     return p;
 }
 
+long pixels_wrong_pixels(Display *dpy, Window win, int w, int h, unsigned long rgb)
+{
+    XImage *img = XGetImage(dpy, win, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+    long wrong = 0;
+
+    CHECK_MSG(img != NULL, "XGetImage of 0x%lx (%dx%d) failed", (unsigned long)win, w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            wrong += (XGetPixel(img, x, y) & 0xffffff) != rgb;
+    }
+    XDestroyImage(img);
+    return wrong;
+}
+
 const char *pixels_log_text(void)
 {
     const char *path = getenv("GLMUX_DEBUG_FILE");

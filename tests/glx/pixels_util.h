@@ -50,6 +50,8 @@ Window pixels_make_window(Display *dpy, const XVisualInfo *vis, int x, int y, in
 void pixels_clear(unsigned long rgb);
 /* The server's pixel at (x, y) of d, top-left origin, red-green-blue bits only. */
 unsigned long pixels_pixel(Display *dpy, Drawable d, int x, int y);
+/* How many pixels of win's top-left w x h are not rgb (one XGetImage of that area). */
+long pixels_wrong_pixels(Display *dpy, Window win, int w, int h, unsigned long rgb);
 /* Fails the test unless the libGLX loaded is ours, or the one PIXELS_LIBGLX names (Debian's
  * libglvnd), and the pixels vendor loaded is the build tree's (call it once the vendor is). */
 void pixels_check_libraries(void);

@@ -68,21 +68,6 @@ static void sleep_us(long us)
     nanosleep(&ts, NULL);
 }
 
-/* The pixels of win's w x h that are not color (XGetImage of the whole window). */
-static long wrong_pixels(Window win, int w, int h, unsigned long color)
-{
-    XImage *img = XGetImage(dpy, win, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
-    long wrong = 0;
-
-    CHECK_MSG(img != NULL, "XGetImage of 0x%lx (%dx%d) failed", (unsigned long)win, w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++)
-            wrong += (XGetPixel(img, x, y) & 0xffffff) != color;
-    }
-    XDestroyImage(img);
-    return wrong;
-}
-
 /* ---- create: glXCreateWindow on a window another connection destroys ---- */
 
 #define CREATE_TRIES 400
@@ -288,7 +273,7 @@ static int resize_race(void)
     pixels_clear(CYAN);
     glXSwapBuffers(dpy, r.win);
     frames++;
-    wrong = wrong_pixels(r.win, r.final_w, r.final_h, CYAN);
+    wrong = pixels_wrong_pixels(dpy, r.win, r.final_w, r.final_h, CYAN);
     CHECK_MSG(wrong == 0, "resize: the frame after %d resizes: %ld of %d pixels are not the "
               "frame's", RESIZES, wrong, r.final_w * r.final_h);
     CHECK_MSG(app_errors == 0, "resize: %d X errors reached the application", app_errors);
@@ -386,7 +371,7 @@ static int grab_race(void)
     pixels_clear(MAGENTA);
     glXSwapBuffers(dpy, g.win);
     frames++;
-    wrong = wrong_pixels(g.win, grab_sizes[1][0], grab_sizes[1][1], MAGENTA);
+    wrong = pixels_wrong_pixels(dpy, g.win, grab_sizes[1][0], grab_sizes[1][1], MAGENTA);
     CHECK_MSG(wrong == 0, "grab: the frame after the grab: %ld of %d pixels are not the "
               "frame's", wrong, grab_sizes[1][0] * grab_sizes[1][1]);
     CHECK_MSG(app_errors == 0, "grab: %d X errors reached the application", app_errors);

@@ -16,23 +16,6 @@
 
 #include "pixels_util.h"
 
-static Display *dpy;
-
-/* The pixels of win's w x h that are not color (XGetImage of the whole window). */
-static long wrong_pixels(Window win, int w, int h, unsigned long color)
-{
-    XImage *img = XGetImage(dpy, win, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
-    long wrong = 0;
-
-    CHECK_MSG(img != NULL, "XGetImage of 0x%lx (%dx%d) failed", (unsigned long)win, w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++)
-            wrong += (XGetPixel(img, x, y) & 0xffffff) != color;
-    }
-    XDestroyImage(img);
-    return wrong;
-}
-
 static int resize_first_frame(void)
 {
     static const struct {
@@ -42,7 +25,7 @@ static int resize_first_frame(void)
     static const unsigned long colors[] = { GREEN, BLUE, YELLOW, MAGENTA, CYAN, RED };
     const bool present = getenv("GLMUX_GLX_REMOTE_PRESENT") == NULL ||
                          strcmp(getenv("GLMUX_GLX_REMOTE_PRESENT"), "0") != 0;
-    Display *other;
+    Display *dpy, *other;
     XVisualInfo *vis;
     GLXFBConfig cfg;
     GLXContext ctx;
@@ -72,7 +55,7 @@ static int resize_first_frame(void)
         XSync(other, False);
         pixels_clear(colors[i % 6]);
         glXSwapBuffers(dpy, win);
-        wrong = wrong_pixels(win, sizes[i].w, sizes[i].h, colors[i % 6]);
+        wrong = pixels_wrong_pixels(dpy, win, sizes[i].w, sizes[i].h, colors[i % 6]);
         CHECK_MSG(wrong == 0, "%s: the first frame after a resize to %dx%d: %ld of %d pixels "
                   "wrong", present ? "Present" : "no Present", sizes[i].w, sizes[i].h, wrong,
                   sizes[i].w * sizes[i].h);
@@ -95,7 +78,8 @@ static int resize_first_frame(void)
     XSync(other, False);
     pixels_clear(CYAN);
     glXSwapBuffers(dpy, win);
-    CHECK_MSG(wrong_pixels(win, 200, 100, CYAN) == 0, "200x100 after 9000x9000: not all cyan");
+    CHECK_MSG(pixels_wrong_pixels(dpy, win, 200, 100, CYAN) == 0,
+              "200x100 after 9000x9000: not all cyan");
     CHECK_MSG(pixels_app_errors == 1, "%d X errors reached the application", pixels_app_errors);
     CHECK(glXMakeCurrent(dpy, None, NULL));
     glXDestroyContext(dpy, ctx);
