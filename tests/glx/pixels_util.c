@@ -123,6 +123,25 @@ void pixels_check_log(const char *needle)
               getenv("GLMUX_DEBUG_FILE"), needle);
 }
 
+int pixels_segments_of(pid_t pid)
+{
+    FILE *f = fopen("/proc/sysvipc/shm", "r");
+    char line[512];
+    int n = 0;
+
+    CHECK_MSG(f != NULL, "no /proc/sysvipc/shm");
+    CHECK(fgets(line, sizeof(line), f) != NULL); /* the header */
+    while (fgets(line, sizeof(line), f) != NULL) {
+        long key, id, perms, size, cpid;
+
+        if (sscanf(line, "%ld %ld %lo %ld %ld", &key, &id, &perms, &size, &cpid) == 5 &&
+            cpid == (long)pid)
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
 void pixels_check_libraries(void)
 {
     const char *want = getenv("PIXELS_LIBGLX"), *got, *vendor;

@@ -9,6 +9,7 @@
 #define GLMUX_TEST_PIXELS_UTIL_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -61,6 +62,9 @@ void pixels_check_log(const char *needle);
 const char *pixels_log_text(void);
 /* Whether the glmux log says needle. */
 bool pixels_log_has(const char *needle);
+/* How many SysV shared memory segments process pid made (/proc/sysvipc/shm's cpid, what
+ * ipcs -m -p reads). */
+int pixels_segments_of(pid_t pid);
 
 #define CHECK_PIXEL(dpy, d, x, y, want)                                                    \
     do {                                                                                   \

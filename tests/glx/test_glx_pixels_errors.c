@@ -73,26 +73,6 @@ static int frames_through(struct pixels_proxy *p, const char *what)
     return 0;
 }
 
-/* The SysV shared memory segments that process pid made (/proc/sysvipc/shm's cpid). */
-static int segments_of(pid_t pid)
-{
-    FILE *f = fopen("/proc/sysvipc/shm", "r");
-    char line[512];
-    int n = 0;
-
-    CHECK_MSG(f != NULL, "no /proc/sysvipc/shm");
-    CHECK(fgets(line, sizeof(line), f) != NULL); /* the header */
-    while (fgets(line, sizeof(line), f) != NULL) {
-        long key, id, perms, size, cpid;
-
-        if (sscanf(line, "%ld %ld %lo %ld %ld", &key, &id, &perms, &size, &cpid) == 5 &&
-            cpid == (long)pid)
-            n++;
-    }
-    fclose(f);
-    return n;
-}
-
 static void sleep_ms(int ms)
 {
     struct timespec ts = { 0, (long)ms * 1000000L };
@@ -135,14 +115,14 @@ static int killed_in_test(void)
         CHECK_MSG(++tries < 6000, "the child never sent ShmAttach");
         sleep_ms(10);
     }
-    before = segments_of(child);
+    before = pixels_segments_of(child);
     CHECK_MSG(before >= 1, "the child has no segment during its MIT-SHM test");
     CHECK(kill(child, SIGKILL) == 0);
     CHECK(waitpid(child, &status, 0) == child);
     CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child ended with 0x%x",
               status);
-    CHECK_MSG(segments_of(child) == 0, "%d shared memory segment(s) of the killed process left "
-              "(ipcs -m -p)", segments_of(child));
+    CHECK_MSG(pixels_segments_of(child) == 0, "%d shared memory segment(s) of the killed "
+              "process left (ipcs -m -p)", pixels_segments_of(child));
     printf("ok: kill: a process killed during the MIT-SHM test left none of its %d segment(s)\n",
            before);
     return 0;

@@ -389,26 +389,6 @@ static int grab_race(void)
 
 /* ---- grabkill: a process killed while its segments wait for the server ---- */
 
-/* The SysV shared memory segments that process pid made (/proc/sysvipc/shm's cpid). */
-static int segments_of(pid_t pid)
-{
-    FILE *f = fopen("/proc/sysvipc/shm", "r");
-    char line[512];
-    int n = 0;
-
-    CHECK_MSG(f != NULL, "no /proc/sysvipc/shm");
-    CHECK(fgets(line, sizeof(line), f) != NULL); /* the header */
-    while (fgets(line, sizeof(line), f) != NULL) {
-        long key, id, perms, size, cpid;
-
-        if (sscanf(line, "%ld %ld %lo %ld %ld", &key, &id, &perms, &size, &cpid) == 5 &&
-            cpid == (long)pid)
-            n++;
-    }
-    fclose(f);
-    return n;
-}
-
 /* Reads n bytes from fd, waiting at most 60 s. */
 static void read_from(int fd, void *buf, size_t n, const char *what)
 {
@@ -467,7 +447,7 @@ static int grab_kill(void)
         CHECK(write(to_child[1], &c, 1) == 1);
         read_from(to_parent[0], &c, 1, "its frames");
     }
-    before = segments_of(child);
+    before = pixels_segments_of(child);
     CHECK(kill(child, SIGKILL) == 0);
     CHECK(waitpid(child, &status, 0) == child);
     CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child ended with 0x%x",
@@ -475,7 +455,7 @@ static int grab_kill(void)
     XUngrabServer(other);
     XSync(other, False);
     /* The server lets the killed client's segments go when it has read what the client sent. */
-    for (int i = 0; i < 500 && (after = segments_of(child)) != 0; i++)
+    for (int i = 0; i < 500 && (after = pixels_segments_of(child)) != 0; i++)
         sleep_us(10000);
     CHECK_MSG(after == 0, "grabkill: %d shared memory segment(s) of the killed process left "
               "(ipcs -m -p)", after);
