@@ -68,6 +68,36 @@ static void sleep_us(long us)
     nanosleep(&ts, NULL);
 }
 
+/* What create, resize and grab start with: dpy and a second connection (other) to the same
+ * server, the X errors counted quietly, a double-buffered config (vis, cfg), the libraries
+ * checked, and a context of that config. */
+struct race_gl {
+    Display *other;
+    XVisualInfo *vis;
+    GLXFBConfig cfg;
+    GLXContext ctx;
+};
+
+static void race_gl_open(struct race_gl *gl)
+{
+    dpy = pixels_open_display();
+    gl->other = pixels_open_display();
+    XSetErrorHandler(quiet_errors);
+    gl->cfg = pixels_pick_config(dpy, &gl->vis);
+    pixels_check_libraries();
+    gl->ctx = glXCreateNewContext(dpy, gl->cfg, GLX_RGBA_TYPE, NULL, True);
+    CHECK(gl->ctx != NULL);
+}
+
+/* Destroys the context (not current) and closes both connections. */
+static void race_gl_close(struct race_gl *gl)
+{
+    glXDestroyContext(dpy, gl->ctx);
+    XFree(gl->vis);
+    XCloseDisplay(gl->other);
+    XCloseDisplay(dpy);
+}
+
 /* ---- create: glXCreateWindow on a window another connection destroys ---- */
 
 #define CREATE_TRIES 400
@@ -99,18 +129,11 @@ static int create_race(void)
 {
     struct destroyer t = { 0 };
     int made = 0, refused = 0, shown = 0;
+    struct race_gl gl;
     pthread_t thread;
-    XVisualInfo *vis;
-    GLXFBConfig cfg;
-    GLXContext ctx;
 
-    dpy = pixels_open_display();
-    t.other = pixels_open_display();
-    XSetErrorHandler(quiet_errors);
-    cfg = pixels_pick_config(dpy, &vis);
-    pixels_check_libraries();
-    ctx = glXCreateNewContext(dpy, cfg, GLX_RGBA_TYPE, NULL, True);
-    CHECK(ctx != NULL);
+    race_gl_open(&gl);
+    t.other = gl.other;
     CHECK(sem_init(&t.go, 0, 0) == 0 && sem_init(&t.done, 0, 0) == 0);
     CHECK(pthread_create(&thread, NULL, destroyer_main, &t) == 0);
     srand(43);
@@ -118,7 +141,7 @@ static int create_race(void)
         /* Every eighth window is left alone, every eighth other one is gone before the call
          * (so that a BadWindow is seen on every run), the others go during it or just after. */
         bool destroy = i % 8 != 7, before = i % 8 == 3;
-        Window win = pixels_make_window(dpy, vis, 0, 0, 24, 16);
+        Window win = pixels_make_window(dpy, gl.vis, 0, 0, 24, 16);
         int errors = app_errors;
         GLXWindow g;
 
@@ -129,7 +152,7 @@ static int create_race(void)
             if (before)
                 sem_wait(&t.done);
         }
-        g = glXCreateWindow(dpy, cfg, win, NULL);
+        g = glXCreateWindow(dpy, gl.cfg, win, NULL);
         if (g == None) {
             CHECK_MSG(destroy, "try %d: glXCreateWindow of a window nobody destroyed failed", i);
             CHECK_MSG(app_errors == errors + 1 && last_error == BadWindow &&
@@ -151,7 +174,7 @@ static int create_race(void)
             CHECK_MSG(app_errors == errors, "try %d: glXCreateWindow made 0x%lx and raised %d "
                       "X error(s) (last %d)", i, (unsigned long)g, app_errors - errors,
                       last_error);
-            CHECK_MSG(glXMakeContextCurrent(dpy, g, g, ctx), "try %d: GLX window 0x%lx cannot "
+            CHECK_MSG(glXMakeContextCurrent(dpy, g, g, gl.ctx), "try %d: GLX window 0x%lx cannot "
                       "be made current", i, (unsigned long)g);
             pixels_clear(i & 1 ? GREEN : BLUE);
             glXSwapBuffers(dpy, g);
@@ -176,10 +199,7 @@ static int create_race(void)
     t.stop = true;
     sem_post(&t.go);
     pthread_join(thread, NULL);
-    glXDestroyContext(dpy, ctx);
-    XFree(vis);
-    XCloseDisplay(t.other);
-    XCloseDisplay(dpy);
+    race_gl_close(&gl);
     printf("ok: create: %d tries of glXCreateWindow on a window another connection destroys: "
            "%d GLX windows made (%d of windows left alone, shown), %d clean BadWindow\n",
            CREATE_TRIES, made, shown, refused);
@@ -210,6 +230,23 @@ static void check_frames_sent(unsigned long long frames, const char *what)
               "%s: the vendor heard an X error of its requests (log %s)", what,
               getenv("GLMUX_DEBUG_FILE"));
     pixels_check_log("frames go out with xcb ShmPutImage requests (MIT-SHM works)");
+}
+
+/* Resize and grab end with one frame of rgb: every pixel of the window's final w x h is the
+ * frame's (the message says which frame, e.g. "the frame after the grab"), no X error reached
+ * the application; then nothing is current. */
+static void check_last_frame(Window win, int w, int h, unsigned long rgb, const char *what,
+                             const char *frame)
+{
+    long wrong;
+
+    pixels_clear(rgb);
+    glXSwapBuffers(dpy, win);
+    wrong = pixels_wrong_pixels(dpy, win, w, h, rgb);
+    CHECK_MSG(wrong == 0, "%s: %s: %ld of %d pixels are not the frame's", what, frame, wrong,
+              w * h);
+    CHECK_MSG(app_errors == 0, "%s: %d X errors reached the application", what, app_errors);
+    CHECK(glXMakeCurrent(dpy, None, NULL));
 }
 
 struct resizer {
@@ -247,21 +284,14 @@ static int resize_race(void)
 {
     struct resizer r = { .final_w = 123, .final_h = 77 };
     unsigned long long frames = 0;
+    char frame[64];
+    struct race_gl gl;
     pthread_t thread;
-    XVisualInfo *vis;
-    GLXFBConfig cfg;
-    GLXContext ctx;
-    long wrong;
 
-    dpy = pixels_open_display();
-    r.other = pixels_open_display();
-    XSetErrorHandler(quiet_errors);
-    cfg = pixels_pick_config(dpy, &vis);
-    pixels_check_libraries();
-    ctx = glXCreateNewContext(dpy, cfg, GLX_RGBA_TYPE, NULL, True);
-    CHECK(ctx != NULL);
-    r.win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
-    CHECK(glXMakeCurrent(dpy, r.win, ctx));
+    race_gl_open(&gl);
+    r.other = gl.other;
+    r.win = pixels_make_window(dpy, gl.vis, 0, 0, 64, 64);
+    CHECK(glXMakeCurrent(dpy, r.win, gl.ctx));
     srand(45);
     CHECK(pthread_create(&thread, NULL, resizer_main, &r) == 0);
     while (!__atomic_load_n(&r.stop, __ATOMIC_ACQUIRE)) {
@@ -270,18 +300,10 @@ static int resize_race(void)
         frames++;
     }
     pthread_join(thread, NULL);
-    pixels_clear(CYAN);
-    glXSwapBuffers(dpy, r.win);
+    snprintf(frame, sizeof(frame), "the frame after %d resizes", RESIZES);
+    check_last_frame(r.win, r.final_w, r.final_h, CYAN, "resize", frame);
     frames++;
-    wrong = pixels_wrong_pixels(dpy, r.win, r.final_w, r.final_h, CYAN);
-    CHECK_MSG(wrong == 0, "resize: the frame after %d resizes: %ld of %d pixels are not the "
-              "frame's", RESIZES, wrong, r.final_w * r.final_h);
-    CHECK_MSG(app_errors == 0, "resize: %d X errors reached the application", app_errors);
-    CHECK(glXMakeCurrent(dpy, None, NULL));
-    glXDestroyContext(dpy, ctx);
-    XFree(vis);
-    XCloseDisplay(r.other);
-    XCloseDisplay(dpy);
+    race_gl_close(&gl);
     check_frames_sent(frames, "resize");
     printf("ok: resize: %llu frames while another connection resized the window %d times; the "
            "last right at %dx%d\n", frames, RESIZES, r.final_w, r.final_h);
@@ -336,21 +358,13 @@ static int grab_race(void)
 {
     struct grabber g = { 0 };
     unsigned long long frames = 0;
+    struct race_gl gl;
     pthread_t thread;
-    XVisualInfo *vis;
-    GLXFBConfig cfg;
-    GLXContext ctx;
-    long wrong;
 
-    dpy = pixels_open_display();
-    g.other = pixels_open_display();
-    XSetErrorHandler(quiet_errors);
-    cfg = pixels_pick_config(dpy, &vis);
-    pixels_check_libraries();
-    ctx = glXCreateNewContext(dpy, cfg, GLX_RGBA_TYPE, NULL, True);
-    CHECK(ctx != NULL);
-    g.win = pixels_make_window(dpy, vis, 0, 0, 64, 64);
-    CHECK(glXMakeCurrent(dpy, g.win, ctx));
+    race_gl_open(&gl);
+    g.other = gl.other;
+    g.win = pixels_make_window(dpy, gl.vis, 0, 0, 64, 64);
+    CHECK(glXMakeCurrent(dpy, g.win, gl.ctx));
     for (int i = 0; i < 2; i++, frames++) {
         pixels_clear(colors[frames % 6]);
         glXSwapBuffers(dpy, g.win);
@@ -368,18 +382,10 @@ static int grab_race(void)
     }
     wait_up_to(&g.step, 30); /* ungrabbed */
     pthread_join(thread, NULL);
-    pixels_clear(MAGENTA);
-    glXSwapBuffers(dpy, g.win);
+    check_last_frame(g.win, grab_sizes[1][0], grab_sizes[1][1], MAGENTA, "grab",
+                     "the frame after the grab");
     frames++;
-    wrong = pixels_wrong_pixels(dpy, g.win, grab_sizes[1][0], grab_sizes[1][1], MAGENTA);
-    CHECK_MSG(wrong == 0, "grab: the frame after the grab: %ld of %d pixels are not the "
-              "frame's", wrong, grab_sizes[1][0] * grab_sizes[1][1]);
-    CHECK_MSG(app_errors == 0, "grab: %d X errors reached the application", app_errors);
-    CHECK(glXMakeCurrent(dpy, None, NULL));
-    glXDestroyContext(dpy, ctx);
-    XFree(vis);
-    XCloseDisplay(g.other);
-    XCloseDisplay(dpy);
+    race_gl_close(&gl);
     check_frames_sent(frames, "grab");
     printf("ok: grab: %llu frames, 4 of them while another connection held the server across "
            "two resizes; the last right at %dx%d\n", frames, grab_sizes[1][0],
