@@ -38,6 +38,7 @@
 #include "select/select.h"
 #include "select/x11_libs.h"
 #include "util/env.h"
+#include "util/file.h"
 
 #define CHILD_TIMEOUT_MS 60000
 
@@ -96,23 +97,6 @@ static bool may_load(const char *vendor, char *why, size_t why_size, void *arg)
     else
         snprintf(lib, sizeof(lib), "libGLX_%s.so.0", vendor);
     return wakes_nothing(c->sel, vendor, v, lib, why, why_size);
-}
-
-static bool write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
 }
 
 /* The file the loader opened for handle ("" when it does not say). */
@@ -194,20 +178,20 @@ static void child(int fd, struct ctx *c)
     }
     h.state = GLMUX_CLI_GLX_ASKED;
     h.screens = count(dpy);
-    if (!write_all(fd, &h, sizeof(h)) || (rec = calloc(1, sizeof(*rec))) == NULL)
+    if (!glmux_file_write_all(fd, &h, sizeof(h)) || (rec = calloc(1, sizeof(*rec))) == NULL)
         _exit(1);
     for (int s = 0; s < h.screens; s++) {
         if (!explain(dpy, s, &req, rec)) {
             memset(rec, 0, sizeof(*rec));   /* nothing of a refused answer is sent */
             rec->decided = false;
         }
-        if (!write_all(fd, rec, sizeof(*rec)))
+        if (!glmux_file_write_all(fd, rec, sizeof(*rec)))
             _exit(1);
     }
     /* No XCloseDisplay, no destructors: _exit leaves the vendors as they are. */
     _exit(0);
 out:
-    _exit(write_all(fd, &h, sizeof(h)) ? 0 : 1);
+    _exit(glmux_file_write_all(fd, &h, sizeof(h)) ? 0 : 1);
 }
 
 /* Reads n bytes, waiting at most until deadline (CLOCK_MONOTONIC, ms). */
@@ -360,7 +344,7 @@ static void egl_child(int fd, struct glmux_select *sel, const struct glmux_vendo
             !wakes_nothing(sel, v->name, v, v->egl_library, why, sizeof(why))) {
             snprintf(m->why, sizeof(m->why), "libEGL loads every EGL vendor at its first call, "
                      "and vendor \"%s\": %s", v->name, why);
-            _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+            _exit(glmux_file_write_all(fd, m, sizeof(*m)) ? 0 : 1);
         }
     }
     egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -368,7 +352,7 @@ static void egl_child(int fd, struct glmux_select *sel, const struct glmux_vendo
         const char *e = dlerror();
 
         snprintf(m->why, sizeof(m->why), "libEGL.so.1 cannot be loaded (%s)", e ? e : "?");
-        _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+        _exit(glmux_file_write_all(fd, m, sizeof(*m)) ? 0 : 1);
     }
     library_path(egl, m->library, sizeof(m->library));
     *(void **)&gpa = dlsym(egl, "eglGetProcAddress");
@@ -377,11 +361,11 @@ static void egl_child(int fd, struct glmux_select *sel, const struct glmux_vendo
     if (explain == NULL) {
         snprintf(m->why, sizeof(m->why), "%.300s is not glmux's libEGL of this version "
                  "(libglvnd's?): it cannot be asked for its decision", m->library);
-        _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+        _exit(glmux_file_write_all(fd, m, sizeof(*m)) ? 0 : 1);
     }
     m->asked = explain(&m->display);
     /* No destructors: _exit leaves the vendors as they are. */
-    _exit(write_all(fd, m, sizeof(*m)) ? 0 : 1);
+    _exit(glmux_file_write_all(fd, m, sizeof(*m)) ? 0 : 1);
 }
 
 bool glmux_cli_egl_ask(struct glmux_select *sel, const struct glmux_vendor_list *vl,

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include "safe_out.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/escape.h"
+#include "util/file.h"
 
 struct safe_stream {
     int fd;
@@ -27,20 +27,6 @@ struct safe_stream {
 
 static struct safe_stream safe_out = { STDOUT_FILENO, { 0 }, 0 };
 static struct safe_stream safe_err = { STDERR_FILENO, { 0 }, 0 };
-
-static bool put_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
 
 /*
  * Escapes and writes buf (of len bytes, len <= 1024); with partial, a character cut at the end
@@ -52,7 +38,7 @@ static ssize_t put_escaped(struct safe_stream *st, const char *buf, size_t len, 
     size_t used, n = glmux_escape(buf, len, GLMUX_ESCAPE_KEEP_LINES |
                                   (partial ? GLMUX_ESCAPE_PARTIAL : 0), out, sizeof(out), &used);
 
-    if (!put_all(st->fd, out, n))
+    if (!glmux_file_write_all(st->fd, out, n))
         return -1;
     return (ssize_t)used;
 }

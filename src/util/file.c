@@ -81,6 +81,23 @@ int glmux_file_open_regular(const char *path, struct glmux_file_error *err)
     return fd;
 }
 
+bool glmux_file_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
 /* read() that retries on EINTR; a regular file never returns EAGAIN. */
 static ssize_t read_some(int fd, char *buf, size_t count)
 {

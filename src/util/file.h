@@ -4,13 +4,15 @@
  * never blocks on a FIFO or a device (O_NONBLOCK), never leaks the descriptor into a child
  * (O_CLOEXEC), accepts only regular files (fstat) and never reads more than the caller's bound.
  * Failures come back as an errno value plus a ready-made message, so each caller can report in
- * its own voice.
+ * its own voice. It also holds the one write-everything loop (glmux_file_write_all), which the
+ * log, the tool and tests/prime's X proxy share.
  */
 #ifndef GLMUX_UTIL_FILE_H
 #define GLMUX_UTIL_FILE_H
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What glmux_file_read failed on, for callers that report it themselves. */
@@ -63,5 +65,12 @@ static inline int glmux_file_list_dir(const char *dir, const char *suffix, char 
     return glmux_file_list_open_dir(d, suffix, names, count);
 }
 void glmux_file_list_free(char **names, size_t count);
+
+/*
+ * Writes all n bytes of buf to fd, going on after a write(2) cut short or interrupted (EINTR).
+ * Returns false when a write fails (errno says why) or writes nothing. It calls write(2) only,
+ * so a forked child may use it before _exit.
+ */
+bool glmux_file_write_all(int fd, const void *buf, size_t n);
 
 #endif /* GLMUX_UTIL_FILE_H */

@@ -26,6 +26,7 @@
 
 #include "env.h"
 #include "escape.h"
+#include "file.h"
 
 static const struct {
     const char *name;
@@ -85,20 +86,6 @@ unsigned glmux_log_parse(const char *spec, char *bad, size_t bad_size)
     return mask | GLMUX_LOG_ERROR;
 }
 
-/* Writes all of text to fd; a message is one write unless the kernel splits it. */
-static void write_all(int fd, const char *text, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, text, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        text += n;
-        len -= (size_t)n;
-    }
-}
-
 /*
  * Writes "glmux: <message>\n" in one write(2). Messages quote environment values, file names
  * and manifest strings: the whole message goes through the one escaper (util/escape.h), newlines
@@ -139,7 +126,8 @@ static void log_write(const char *fmt, va_list ap)
     out_len = glmux_escape(buf, len, 0, out, out == escaped ? sizeof(escaped) - 1 : out_len,
                            NULL);
     out[out_len++] = '\n';
-    write_all(__atomic_load_n(&log_fd, __ATOMIC_RELAXED), out, out_len);
+    /* A message is one write unless the kernel splits it; a failed write is dropped. */
+    (void)glmux_file_write_all(__atomic_load_n(&log_fd, __ATOMIC_RELAXED), out, out_len);
     if (out != escaped)
         free(out);
     if (buf != text)
