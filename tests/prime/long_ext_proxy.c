@@ -25,6 +25,8 @@
 
 #include <X11/Xlib.h>
 
+#include "util/file.h"
+
 #define X_GLXQueryServerString 19
 #define GLX_EXTENSIONS_NAME 3
 #define LONG_STRING 6000        /* bytes of padding words before GLX_EXT_libglvnd */
@@ -38,21 +40,6 @@ struct link {
     uint16_t pending[256];      /* sequence numbers of the requests to rewrite the replies of */
     size_t n_pending;
 };
-
-static bool write_all(int fd, const unsigned char *buf, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, buf, n);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
 
 static uint32_t get32(const unsigned char *p)
 {
@@ -92,6 +79,15 @@ static void consume(unsigned char *buf, size_t *have, size_t len)
     *have -= len;
 }
 
+/* A thread's end: both directions of l are shut, so that the other thread's reads end too. */
+static void *link_done(struct link *l, unsigned char *buf)
+{
+    shutdown(l->client, SHUT_RDWR);
+    shutdown(l->server, SHUT_RDWR);
+    free(buf);
+    return NULL;
+}
+
 static void *client_to_server(void *arg)
 {
     struct link *l = arg;
@@ -104,7 +100,7 @@ static void *client_to_server(void *arg)
         goto out;
     len = 12 + ((size_t)(buf[6] | buf[7] << 8) + 3) / 4 * 4 +
           ((size_t)(buf[8] | buf[9] << 8) + 3) / 4 * 4;
-    if (!fill(l->client, &buf, &cap, &have, len) || !write_all(l->server, buf, len))
+    if (!fill(l->client, &buf, &cap, &have, len) || !glmux_file_write_all(l->server, buf, len))
         goto out;
     consume(buf, &have, len);
     for (;;) {
@@ -126,15 +122,12 @@ static void *client_to_server(void *arg)
                 l->pending[l->n_pending++] = seq;
             pthread_mutex_unlock(&l->lock);
         }
-        if (!write_all(l->server, buf, len))
+        if (!glmux_file_write_all(l->server, buf, len))
             break;
         consume(buf, &have, len);
     }
 out:
-    shutdown(l->client, SHUT_RDWR);
-    shutdown(l->server, SHUT_RDWR);
-    free(buf);
-    return NULL;
+    return link_done(l, buf);
 }
 
 static bool take_pending(struct link *l, uint16_t seq)
@@ -191,7 +184,7 @@ static bool send_long(int fd, const unsigned char *reply, size_t len)
     memcpy(out + 4, &(uint32_t){ (uint32_t)words }, 4);
     memcpy(out + 12, &(uint32_t){ (uint32_t)n }, 4);
     memcpy(out + 32, s, n);
-    ok = write_all(fd, out, out_len);
+    ok = glmux_file_write_all(fd, out, out_len);
     free(out);
     free(s);
     return ok;
@@ -207,7 +200,7 @@ static void *server_to_client(void *arg)
     if (buf == NULL || !fill(l->server, &buf, &cap, &have, 8))
         goto out;
     len = 8 + (size_t)(buf[6] | buf[7] << 8) * 4;
-    if (!fill(l->server, &buf, &cap, &have, len) || !write_all(l->client, buf, len))
+    if (!fill(l->server, &buf, &cap, &have, len) || !glmux_file_write_all(l->client, buf, len))
         goto out;
     consume(buf, &have, len);
     for (;;) {
@@ -223,16 +216,13 @@ static void *server_to_client(void *arg)
         if (buf[0] == 1 && take_pending(l, (uint16_t)(buf[2] | buf[3] << 8)))
             ok = send_long(l->client, buf, len);
         else
-            ok = write_all(l->client, buf, len);
+            ok = glmux_file_write_all(l->client, buf, len);
         if (!ok)
             break;
         consume(buf, &have, len);
     }
 out:
-    shutdown(l->client, SHUT_RDWR);
-    shutdown(l->server, SHUT_RDWR);
-    free(buf);
-    return NULL;
+    return link_done(l, buf);
 }
 
 int main(int argc, char **argv)
