@@ -2,7 +2,8 @@
 # Sourced by the clean-root tests (sh) that make a Debian root with mmdebstrap: the steps they
 # share. chroot_require and chroot_work open each test; chroot_apt_setup writes the root's apt
 # sources and options from the host's, so that the root reaches the archive the way the host's
-# apt does; chroot_mmdebstrap_check judges how mmdebstrap ended. The sourcing script defines skip (exit 77 with its message), which is called
+# apt does; chroot_mmdebstrap_check judges how mmdebstrap ended, chroot_ended and
+# chroot_inside_verdict how it and the steps run inside the root did. The sourcing script defines skip (exit 77 with its message), which is called
 # when the archive cannot be reached; its other messages stay its own.
 #   chroot_require
 # Calls skip unless the script runs as root (mmdebstrap's root mode) with mmdebstrap installed.
@@ -17,6 +18,14 @@
 # After mmdebstrap exited RC with its output in LOG. Returns 0 when RC is 0. When LOG says the
 # archive could not be reached, shows its last 5 lines and calls skip; else shows its last 20
 # lines and returns 1, for the caller to fail with its own message.
+#   chroot_ended RC START
+# After mmdebstrap exited RC, begun at START (date +%s), with its output in $work/mmdebstrap.log:
+# sets secs to the seconds it ran, and calls fail (the sourcing script's) when
+# chroot_mmdebstrap_check says it failed.
+#   chroot_inside_verdict VERDICT
+# Shows $work/inside.log, what the steps run inside the root wrote; returns 1, for the caller to
+# fail with its own message, when their exit status ($work/inside.rc) is not 0; calls fail when
+# their last line is not VERDICT.
 chroot_require() {
     [ "$(id -u)" = 0 ] || skip "mmdebstrap's root mode needs root"
     command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
@@ -49,4 +58,16 @@ chroot_mmdebstrap_check() {
     fi
     tail -n 20 "$2"
     return 1
+}
+
+chroot_ended() {
+    secs=$(($(date +%s) - $2))
+    chroot_mmdebstrap_check "$1" "$work/mmdebstrap.log" ||
+        fail "mmdebstrap failed after ${secs}s (log: $work/mmdebstrap.log)"
+}
+
+chroot_inside_verdict() {
+    cat "$work/inside.log"
+    [ "$(cat "$work/inside.rc")" = 0 ] || return 1
+    [ "$(tail -n 1 "$work/inside.log")" = "$1" ] || fail "no verdict"
 }

@@ -111,11 +111,8 @@ mmdebstrap --mode=root --variant=minbase --aptopt="$work/apt.conf" --dpkgopt=for
     "$suite" /dev/null - <"$work/sources.list" >"$work/mmdebstrap.log" 2>&1
 rc=$?
 set -e
-secs=$(($(date +%s) - start))
-chroot_mmdebstrap_check $rc "$work/mmdebstrap.log" ||
-    fail "mmdebstrap failed after ${secs}s (log: $work/mmdebstrap.log)"
-cat "$work/inside.log"
-[ "$(cat "$work/inside.rc")" = 0 ] || fail "the steps in the new system failed (exit $(cat "$work/inside.rc"))"
-[ "$(tail -n 1 "$work/inside.log")" = "install-chroot: all steps passed" ] || fail "no verdict"
+chroot_ended $rc "$start"
+chroot_inside_verdict "install-chroot: all steps passed" ||
+    fail "the steps in the new system failed (exit $(cat "$work/inside.rc"))"
 echo "ok: installed, rendered and gone back on a fresh Debian 12 system (${secs}s)"
 rm -rf "$work"

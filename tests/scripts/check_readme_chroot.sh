@@ -158,13 +158,9 @@ mmdebstrap --mode=root --variant=minbase --include=sudo --aptopt="$work/apt.conf
     "$suite" /dev/null - <"$work/sources.list" >"$work/mmdebstrap.log" 2>&1
 rc=$?
 set -e
-secs=$(($(date +%s) - start))
-chroot_mmdebstrap_check $rc "$work/mmdebstrap.log" ||
-    fail "mmdebstrap failed after ${secs}s (log: $work/mmdebstrap.log)"
-cat "$work/inside.log"
-[ "$(cat "$work/inside.rc")" = 0 ] ||
+chroot_ended $rc "$start"
+chroot_inside_verdict "readme-chroot: all steps passed" ||
     fail "the README's steps failed (exit $(cat "$work/inside.rc"); logs: $work/logs)"
-[ "$(tail -n 1 "$work/inside.log")" = "readme-chroot: all steps passed" ] || fail "no verdict"
 echo "ok: the README's steps as a normal user with sudo, from a source path with ' +[*', ${secs}s"
 if grep -rl "unable to initialize frontend" "$work/logs" "$work/inside.log"; then
     grep -rh "unable to initialize frontend" "$work/logs" "$work/inside.log" | sort | uniq -c
