@@ -27,6 +27,7 @@
 #include <X11/Xlib.h>
 
 #include "glmux_test.h"
+#include "util/file.h"
 
 struct pixels_proxy {
     int listen_fd;
@@ -43,21 +44,6 @@ struct link {
     struct pixels_proxy *p;
     int client, server;
 };
-
-static bool write_all(int fd, const unsigned char *buf, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, buf, n);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
 
 static void sleep_ms(int ms)
 {
@@ -79,7 +65,7 @@ static void *server_to_client(void *arg)
             continue;
         if (l->p->delay_ms > 0)
             sleep_ms(l->p->delay_ms);
-        if (!write_all(l->client, buf, (size_t)n))
+        if (!glmux_file_write_all(l->client, buf, (size_t)n))
             break;
     }
     shutdown(l->client, SHUT_RDWR);
@@ -169,7 +155,7 @@ static void *client_to_server(void *arg)
                 holding = true; /* nothing more is sent: the client waits for ever */
                 break;
             }
-            if (!write_all(l->server, buf + off, len))
+            if (!glmux_file_write_all(l->server, buf + off, len))
                 goto out;
             setup = false;
             off += len;
