@@ -5,7 +5,7 @@
  * (O_CLOEXEC), accepts only regular files (fstat) and never reads more than the caller's bound.
  * Failures come back as an errno value plus a ready-made message, so each caller can report in
  * its own voice. It also holds the one write-everything loop (glmux_file_write_all), which the
- * log, the tool and tests/prime's X proxy share.
+ * log, the tool and the tests' X proxies share.
  */
 #ifndef GLMUX_UTIL_FILE_H
 #define GLMUX_UTIL_FILE_H
