@@ -3,8 +3,9 @@
 # share. chroot_require and chroot_work open each test; chroot_apt_setup writes the root's apt
 # sources and options from the host's, so that the root reaches the archive the way the host's
 # apt does; chroot_mmdebstrap_check judges how mmdebstrap ended, chroot_ended and
-# chroot_inside_verdict how it and the steps run inside the root did. The sourcing script defines skip (exit 77 with its message), which is called
-# when the archive cannot be reached; its other messages stay its own.
+# chroot_inside_verdict how it and the steps run inside the root did. The sourcing script
+# defines skip (exit 77 with its message), which is called when the archive cannot be reached,
+# and fail; its other messages stay its own.
 #   chroot_require
 # Calls skip unless the script runs as root (mmdebstrap's root mode) with mmdebstrap installed.
 #   chroot_work SUITE
