@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "util/exiting.h"
+#include "util/lazy_key.h"
 #include "util/log.h"
 #include "winsys/layer.h"
 #include "winsys/winsys.h"
@@ -21,11 +22,10 @@ int glmux_winsys_layers = GLMUX_WINSYS_LAYERS_UNKNOWN;
 
 /*
  * The calling thread's depth in layers' functions (layer.h), a thread-specific value made at
- * the first use: not TLS, which would take static TLS space at each dlopen of the library.
- * depth_state: 0 not made, 1 being made, 2 ready, -1 failed (then nothing is reported).
+ * the first use (util/lazy_key.h): not TLS, which would take static TLS space at each dlopen of
+ * the library. When the key cannot be made, nothing is reported.
  */
-static pthread_key_t depth_key;
-static int depth_state;
+static struct glmux_lazy_key depth;
 
 /* How many re-entries into an export from inside a layer this library reports. */
 #define REENTRY_REPORTS 8
@@ -88,41 +88,25 @@ void *glmux_winsys_layer_top(const char *name, uint32_t api, void *terminator, v
     return top;
 }
 
-static bool depth_ready(void)
-{
-    int st = __atomic_load_n(&depth_state, __ATOMIC_ACQUIRE), expected = 0;
-
-    if (st != 0)
-        return st == 2;
-    if (!__atomic_compare_exchange_n(&depth_state, &expected, 1, false, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE))
-        return expected == 2;
-    st = pthread_key_create(&depth_key, NULL) == 0 ? 2 : -1;
-    __atomic_store_n(&depth_state, st, __ATOMIC_RELEASE);
-    return st == 2;
-}
-
 /* The calling thread's depth; 0 without making the key when no thread has entered a layer's
  * function yet (an export's first call with no layer loaded). */
 static uintptr_t depth_get(void)
 {
-    return __atomic_load_n(&depth_state, __ATOMIC_ACQUIRE) == 2
-               ? (uintptr_t)pthread_getspecific(depth_key)
-               : 0;
+    return glmux_lazy_key_made(&depth) ? (uintptr_t)pthread_getspecific(depth.key) : 0;
 }
 
 void glmux_winsys_layer_enter(void)
 {
-    if (depth_ready())
-        pthread_setspecific(depth_key, (void *)(depth_get() + 1));
+    if (glmux_lazy_key_ready(&depth))
+        pthread_setspecific(depth.key, (void *)(depth_get() + 1));
 }
 
 void glmux_winsys_layer_leave(void)
 {
-    uintptr_t depth = depth_get();
+    uintptr_t d = depth_get();
 
-    if (depth != 0)
-        pthread_setspecific(depth_key, (void *)(depth - 1));
+    if (d != 0)
+        pthread_setspecific(depth.key, (void *)(d - 1));
 }
 
 void glmux_winsys_layer_check(const char *name)
@@ -139,8 +123,6 @@ void glmux_winsys_layer_check(const char *name)
 /* At unload (not at process exit, when other threads may still be in a layer): the key goes. */
 __attribute__((destructor)) static void depth_fini(void)
 {
-    if (__atomic_load_n(&depth_state, __ATOMIC_ACQUIRE) == 2 && !glmux_process_exiting()) {
-        pthread_key_delete(depth_key);
-        __atomic_store_n(&depth_state, 0, __ATOMIC_RELEASE);
-    }
+    if (!glmux_process_exiting())
+        glmux_lazy_key_delete(&depth);
 }

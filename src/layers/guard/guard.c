@@ -20,6 +20,7 @@
 #include "dispatch/layer_guard.h"
 #include "glmux/glmux_layer.h"
 #include "guard.h"
+#include "util/lazy_key.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -38,34 +39,21 @@ static const struct glmux_guard_table *const tables[GLMUX_GUARD_APIS] = {
 #endif
 };
 
-static pthread_key_t place_key;
-/* atomic: 0 not made, 1 being made, 2 made, -1 failed. Made by the first open (libGLdispatch
- * opens the guard on the one thread that loads the chain; another caller meanwhile fails). */
-static int place_state;
+/* Made by the first open (libGLdispatch opens the guard on the one thread that loads the
+ * chain; another caller meanwhile fails). */
+static struct glmux_lazy_key place;
 /* libGLdispatch's report function (atomic: set by open, read by any thread). */
 static void (*report_fn)(const char *called, const char *running, uint32_t pair);
 
-static bool place_ready(void)
-{
-    int expected = 0;
-
-    if (__atomic_compare_exchange_n(&place_state, &expected, 1, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-        expected = pthread_key_create(&place_key, NULL) == 0 ? 2 : -1;
-        __atomic_store_n(&place_state, expected, __ATOMIC_RELEASE);
-    }
-    return expected == 2;
-}
-
 static uintptr_t place_get(void)
 {
-    return (uintptr_t)pthread_getspecific(place_key);
+    return (uintptr_t)pthread_getspecific(place.key);
 }
 
 static void place_set(uintptr_t v)
 {
     /* Can fail only for memory at a thread's first use of the key: then nothing is kept. */
-    (void)pthread_setspecific(place_key, (void *)v);
+    (void)pthread_setspecific(place.key, (void *)v);
 }
 
 static const char *name_of(uintptr_t id)
@@ -157,7 +145,7 @@ EXPORT const struct glmux_guard *glmux_guard_open(const struct glmux_guard_host 
 {
     if (host == NULL || host->version != GLMUX_GUARD_VERSION || host->report == NULL)
         return NULL;
-    if (!place_ready())
+    if (!glmux_lazy_key_ready(&place))
         return NULL;
     __atomic_store_n(&report_fn, host->report, __ATOMIC_RELEASE);
     return &guard;
