@@ -63,7 +63,9 @@ def test_watch(glmux, beds, vendors):
         path = os.path.join(d, "forged.umockdev")
         with open(path, "w") as f:
             f.write(bed)
-        env = clean_env({"GLMUX_VENDOR_DIRS": vendors})
+        # umockdev-run makes its bed in TMPDIR; the SIGTERM that ends the watch can reach it
+        # before it removes the bed (seen under load), so the bed goes with this folder.
+        env = clean_env({"GLMUX_VENDOR_DIRS": vendors, "TMPDIR": d})
         proc = subprocess.Popen(["umockdev-run", "-d", path, "--", glmux, "gpus", "--watch"],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True)
